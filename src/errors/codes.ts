@@ -1,0 +1,57 @@
+// The stable `code` strings of edgeseg's runtime and model errors: callers branch on these, never on messages.
+
+/** Problems with what the caller passed in (an image, an option). */
+export type InvalidInputCode =
+  /** The bytes are not a decodable image: corrupt, truncated, or empty. */
+  | 'IMAGE_DECODE_FAILED'
+  /** The source is empty (0 bytes, or a 0×0 image). */
+  | 'IMAGE_EMPTY'
+  /** The bytes are an image format that this environment cannot decode. */
+  | 'IMAGE_FORMAT_UNSUPPORTED'
+  /** The image has more pixels than `maxPixels` allows (default 50 megapixels). */
+  | 'IMAGE_TOO_LARGE'
+  /** The value given as an image source is of no supported kind. */
+  | 'IMAGE_SOURCE_INVALID'
+  /** `confidence` is not a finite number in [0, 100]. */
+  | 'CONFIDENCE_INVALID'
+  /** Any other option that is out of range or of the wrong type. */
+  | 'OPTION_INVALID';
+
+/** Problems with a model package. */
+export type ModelPackageCode =
+  /** A file the package needs (weights.onnx, environment.json or inference_config.json, class_names.txt) is missing. */
+  | 'MODEL_FILE_MISSING'
+  /** A JSON file of the package does not parse. */
+  | 'MODEL_JSON_MALFORMED'
+  /** The package's configuration parses but is not usable (wrong types, unknown values). */
+  | 'MODEL_CONFIG_INVALID'
+  /** `class_names.txt` lists no class. */
+  | 'MODEL_NO_CLASSES'
+  /** More than 256 classes cannot be written to an 8-bit mask. */
+  | 'MODEL_TOO_MANY_CLASSES'
+  /** The ONNX input is not `[1, 3, H, W]` float32, or disagrees with the package's input size. */
+  | 'MODEL_INPUT_SHAPE'
+  /** The ONNX output is not `[1, C, h, w]` with C equal to the classes, the classes − 1, or 1. */
+  | 'MODEL_OUTPUT_SHAPE'
+  /** The model's bytes could not be loaded by the runtime (not an ONNX model, unsupported operator). */
+  | 'MODEL_LOAD_FAILED'
+  /** Downloading the package failed. */
+  | 'MODEL_DOWNLOAD_FAILED';
+
+/** Problems with a backend (webgpu, wasm, native, hosted) or the worker that hosts it. */
+export type BackendCode =
+  /** The backend cannot run here at all (no WebGPU adapter, no SharedArrayBuffer, …). */
+  | 'BACKEND_UNAVAILABLE'
+  /** The backend failed while running (device lost, shader error, out of memory). */
+  | 'BACKEND_FAILED'
+  /** Every backend in the caller's list was tried and none could run. */
+  | 'NO_BACKEND'
+  /** The worker died; the next call starts a new one. */
+  | 'WORKER_CRASHED'
+  /** The segmenter was disposed. */
+  | 'DISPOSED';
+
+/** The call was aborted through its `AbortSignal`. */
+export type AbortedCode = 'ABORTED';
+
+export type EdgesegErrorCode = InvalidInputCode | ModelPackageCode | BackendCode | AbortedCode;

@@ -1,0 +1,44 @@
+// The base class of every runtime and model error that edgeseg throws.
+import type { EdgesegErrorCode } from './codes.js';
+
+export interface EdgesegErrorOptions {
+  cause?: unknown;
+}
+
+/**
+ * Every runtime and model error of edgeseg. Branch on `code` (stable) or on the subclass; the message is
+ * for people and may change. `name` is a string literal on every subclass so that `isEdgesegError` works
+ * across realms (a worker, an iframe) where `instanceof` does not.
+ */
+export class EdgesegError extends Error {
+  override name: string = 'EdgesegError';
+  readonly code: EdgesegErrorCode;
+
+  constructor(code: EdgesegErrorCode, message: string, options: EdgesegErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+  }
+
+  toJSON(): { name: string; code: string; message: string } {
+    return { name: this.name, code: this.code, message: this.message };
+  }
+}
+
+const EDGESEG_ERROR_NAMES = new Set([
+  'EdgesegError',
+  'InvalidInputError',
+  'ModelPackageError',
+  'BackendError',
+  'EdgesegAbortError',
+]);
+
+/** True for any edgeseg runtime or model error, also one made in another realm. */
+export function isEdgesegError(value: unknown): value is EdgesegError {
+  return (
+    value instanceof EdgesegError ||
+    (typeof value === 'object' &&
+      value !== null &&
+      EDGESEG_ERROR_NAMES.has((value as { name?: unknown }).name as string) &&
+      typeof (value as { code?: unknown }).code === 'string')
+  );
+}

@@ -1,0 +1,19 @@
+// The hosted segmentation route's payload, and its undecoded in-memory twin.
+
+/** Exactly what the platform's hosted semantic segmentation route returns (flat form). */
+export interface SegmentationPayload {
+  /** Class ids as an 8-bit grayscale (colour type 0) PNG of the input's size, base64, no `data:` prefix. */
+  segmentation_mask: string;
+  /** Class id (as a string) → class name, for every class in class_names.txt order, background included. */
+  class_map: Record<string, string>;
+  /** The input's size after EXIF orientation. */
+  image: { width: number; height: number };
+}
+
+/** The payload before PNG encoding: one class id per pixel, row-major. */
+export interface RawSegmentation {
+  classIds: Uint8Array;
+  width: number;
+  height: number;
+  class_map: Record<string, string>;
+}

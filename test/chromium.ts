@@ -1,0 +1,16 @@
+// How the test suites start Debian's Chromium: one list of flags, shared by Vitest browser mode and Playwright.
+export const CHROMIUM_PATH = process.env.EDGESEG_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Flags for a headless Chromium on a machine with no network but loopback. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Adds a SwiftShader WebGPU adapter: correct but slow, for tiny models only. */
+export const CHROMIUM_WEBGPU_ARGS = [...CHROMIUM_ARGS, '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-angle=swiftshader', '--use-webgpu-adapter=swiftshader'];

@@ -1,0 +1,42 @@
+// Test projects: `unit` and `e2e` run in Node; `browser` and `browser-webgpu` run in Debian's Chromium.
+import { defineConfig } from 'vitest/config';
+import { playwright } from '@vitest/browser-playwright';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_WEBGPU_ARGS } from './test/chromium.js';
+
+// Cross-origin isolation, so that onnxruntime-web's WASM backend may use threads.
+const isolationHeaders = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+const browserProject = (name: string, include: string[], args: string[]) => ({
+  extends: true as const,
+  test: {
+    name,
+    include,
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    browser: {
+      enabled: true,
+      headless: true,
+      provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args } }),
+      instances: [{ browser: 'chromium' as const }],
+      screenshotFailures: false,
+    },
+  },
+});
+
+export default defineConfig({
+  server: { headers: isolationHeaders },
+  preview: { headers: isolationHeaders },
+  optimizeDeps: { exclude: ['onnxruntime-web'] },
+  worker: { format: 'es' },
+  test: {
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', testTimeout: 60_000 } },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 300_000, hookTimeout: 300_000, fileParallelism: false } },
+      browserProject('browser', ['test/browser/**/*.test.ts'], CHROMIUM_ARGS),
+      browserProject('browser-webgpu', ['test/browser-webgpu/**/*.test.ts'], CHROMIUM_WEBGPU_ARGS),
+    ],
+  },
+});
