@@ -1,0 +1,250 @@
+// Logits → one class id per image pixel: un-pad, upsample, softmax, argmax, threshold — fused.
+//
+// The reference (post_process_semantic_segmentation_logits) upsamples every logit channel to the image
+// size, takes the softmax, then max and argmax. That is C × H × W floats; at 4032×3024 with 21 classes,
+// a gigabyte. Here each output pixel is decided from the few logit pixels under its interpolation
+// support. Bilinear interpolation is a convex combination, so where all of them agree on the argmax class
+// and are all confident enough, the interpolated pixel has that class and a confidence at least their
+// smallest (log-softmax is concave in the logits): the class is written without any arithmetic. Only
+// pixels near a class boundary or near the threshold take the full path, which reproduces torch's
+// float32 arithmetic operation by operation.
+import { ModelPackageError } from '../errors/index.js';
+import { antialiasWeights, fma32, type AxisWeights } from './antialias-weights.js';
+import { confidenceThreshold, validateConfidence } from './confidence.js';
+import { roundHalfEven } from './round-half-even.js';
+import type { Logits, PostprocessOptions, PreprocessMeta } from './types.js';
+
+const f32 = Math.fround;
+/** A logit pixel whose class is not certain enough for the shortcut. */
+const UNSURE = 255;
+/** For one-channel (sigmoid) models: a logit pixel certainly below the threshold. */
+const SURE_BACKGROUND = 254;
+// Margins that keep the shortcut strictly on the safe side of float32 rounding.
+const PROBABILITY_MARGIN = 2 ** -20;
+const LOGIT_MARGIN = 1e-5;
+
+export function classIdsFromLogits(
+  logits: Logits,
+  meta: PreprocessMeta,
+  options: PostprocessOptions,
+  out?: Uint8Array,
+): Uint8Array {
+  const { classCount, backgroundClassId } = options;
+  const C = logits.channels;
+  const threshold = confidenceThreshold(validateConfidence(options.confidence));
+  const classOf = classIdMapping(C, classCount, backgroundClassId);
+  const cropped = cropPadding(logits, meta, backgroundClassId);
+  const { width: cw, height: ch } = cropped;
+
+  const size = meta.originalWidth * meta.originalHeight;
+  const result = out ?? new Uint8Array(size);
+  if (result.length !== size) {
+    throw new ModelPackageError('MODEL_OUTPUT_SHAPE', `the class-id buffer holds ${result.length} pixels, the image has ${size}`);
+  }
+  const whole = meta.cropX === 0 && meta.cropY === 0 && meta.cropWidth === meta.originalWidth && meta.cropHeight === meta.originalHeight;
+  if (!whole) result.fill(backgroundClassId);
+
+  const sure = surePixels(cropped, threshold);
+  const decide = pixelDecider(C, threshold, classOf, backgroundClassId);
+  const outW = meta.cropWidth;
+  const outH = meta.cropHeight;
+  const z = new Float64Array(C);
+
+  if (cw === outW && ch === outH) {
+    // No interpolation: the reference skips the resize when sizes agree.
+    const plane = cw * ch;
+    for (let y = 0; y < outH; y++) {
+      let o = (meta.cropY + y) * meta.originalWidth + meta.cropX;
+      for (let x = 0; x < outW; x++, o++) {
+        const p = y * cw + x;
+        const s = sure[p]!;
+        if (s !== UNSURE) {
+          result[o] = s === SURE_BACKGROUND ? backgroundClassId : classOf[s]!;
+          continue;
+        }
+        for (let c = 0; c < C; c++) z[c] = cropped.data[c * plane + p]!;
+        result[o] = decide(z);
+      }
+    }
+    return result;
+  }
+
+  const ax = antialiasWeights(cw, outW);
+  const ay = antialiasWeights(ch, outH);
+  const rowSure = new Uint8Array(cw);
+  let rowSureStart = -1;
+  let rowSureCount = -1;
+  for (let y = 0; y < outH; y++) {
+    const y0 = ay.start[y]!;
+    const ny = ay.count[y]!;
+    // Per logit column: the class all logit rows under this output row agree on, if they do.
+    if (y0 !== rowSureStart || ny !== rowSureCount) {
+      rowSureStart = y0;
+      rowSureCount = ny;
+      for (let sx = 0; sx < cw; sx++) {
+        let s = sure[y0 * cw + sx]!;
+        for (let j = 1; j < ny && s !== UNSURE; j++) if (sure[(y0 + j) * cw + sx] !== s) s = UNSURE;
+        rowSure[sx] = s;
+      }
+    }
+    let o = (meta.cropY + y) * meta.originalWidth + meta.cropX;
+    for (let x = 0; x < outW; x++, o++) {
+      const x0 = ax.start[x]!;
+      const nx = ax.count[x]!;
+      let s = rowSure[x0]!;
+      for (let i = 1; i < nx && s !== UNSURE; i++) if (rowSure[x0 + i] !== s) s = UNSURE;
+      if (s !== UNSURE) {
+        result[o] = s === SURE_BACKGROUND ? backgroundClassId : classOf[s]!;
+        continue;
+      }
+      interpolateAt(cropped, ax, ay, x, y, z);
+      result[o] = decide(z);
+    }
+  }
+  return result;
+}
+
+/** Class id of each output channel: all classes, all but background, or the one foreground class. */
+function classIdMapping(channels: number, classCount: number, backgroundClassId: number): Uint8Array {
+  if (channels === classCount && channels > 1) return Uint8Array.from({ length: classCount }, (_, i) => i);
+  if (channels === classCount - 1 || channels === 1) {
+    const foreground: number[] = [];
+    for (let i = 0; i < classCount; i++) if (i !== backgroundClassId) foreground.push(i);
+    return Uint8Array.from(foreground.slice(0, channels));
+  }
+  throw new ModelPackageError(
+    'MODEL_OUTPUT_SHAPE',
+    `the model outputs ${channels} channels for ${classCount} classes; expected ${classCount}, ${classCount - 1} (no background channel) or 1 (sigmoid)`,
+  );
+}
+
+/**
+ * The logits without the letterbox padding (rounded with Python's round, as the reference does); where a
+ * centre crop cut the image (negative padding), rows and columns of the constant background id.
+ */
+function cropPadding(logits: Logits, meta: PreprocessMeta, backgroundClassId: number): Logits {
+  const { channels: C, height: h, width: w, data } = logits;
+  if (data.length !== C * h * w) {
+    throw new ModelPackageError('MODEL_OUTPUT_SHAPE', `the logits hold ${data.length} values, [${C}, ${h}, ${w}] needs ${C * h * w}`);
+  }
+  const sy = h / meta.inputHeight;
+  const sx = w / meta.inputWidth;
+  const top = roundHalfEven(sy * meta.padTop);
+  const bottom = roundHalfEven(sy * meta.padBottom);
+  const left = roundHalfEven(sx * meta.padLeft);
+  const right = roundHalfEven(sx * meta.padRight);
+  if (top === 0 && bottom === 0 && left === 0 && right === 0) return logits;
+  const ch = h - top - bottom;
+  const cw = w - left - right;
+  if (ch <= 0 || cw <= 0) {
+    throw new ModelPackageError('MODEL_OUTPUT_SHAPE', `after removing the letterbox padding, no logits are left (${cw}×${ch})`);
+  }
+  const out = new Float32Array(C * ch * cw);
+  for (let c = 0; c < C; c++) {
+    for (let y = 0; y < ch; y++) {
+      const srcY = y + top;
+      for (let x = 0; x < cw; x++) {
+        const srcX = x + left;
+        const inside = srcY >= 0 && srcY < h && srcX >= 0 && srcX < w;
+        out[(c * ch + y) * cw + x] = inside ? data[(c * h + srcY) * w + srcX]! : backgroundClassId;
+      }
+    }
+  }
+  return { data: out, channels: C, height: ch, width: cw };
+}
+
+/**
+ * Per logit pixel: the output channel it is certain of (its max probability clears the threshold and its
+ * argmax is not a near-tie), SURE_BACKGROUND for a sigmoid pixel clearly below, or UNSURE.
+ */
+function surePixels(logits: Logits, threshold: number): Uint8Array {
+  const { channels: C, data } = logits;
+  const plane = logits.width * logits.height;
+  const sure = new Uint8Array(plane);
+  for (let p = 0; p < plane; p++) {
+    if (C === 1) {
+      const prob = 1 / (1 + Math.exp(-data[p]!));
+      sure[p] = prob >= threshold + PROBABILITY_MARGIN ? 0 : prob < threshold - PROBABILITY_MARGIN ? SURE_BACKGROUND : UNSURE;
+      continue;
+    }
+    let best = 0;
+    let top = data[p]!;
+    let second = -Infinity;
+    for (let c = 1; c < C; c++) {
+      const v = data[c * plane + p]!;
+      if (v > top) {
+        second = top;
+        top = v;
+        best = c;
+      } else if (v > second) second = v;
+    }
+    if (top - second <= LOGIT_MARGIN * (1 + Math.abs(top))) {
+      sure[p] = UNSURE;
+      continue;
+    }
+    let sum = 0;
+    for (let c = 0; c < C; c++) sum += Math.exp(data[c * plane + p]! - top);
+    sure[p] = 1 / sum >= threshold + PROBABILITY_MARGIN ? best : UNSURE;
+  }
+  return sure;
+}
+
+/**
+ * torch's separable antialiased bilinear interpolation at one output pixel, for every channel: the
+ * horizontal pass first (one float32 value per logit row), then the vertical pass, each accumulated
+ * with float32 fused multiply-adds in tap order.
+ */
+function interpolateAt(logits: Logits, ax: AxisWeights, ay: AxisWeights, x: number, y: number, z: Float64Array): void {
+  const { channels: C, width: w, data } = logits;
+  const plane = w * logits.height;
+  const x0 = ax.start[x]!;
+  const nx = ax.count[x]!;
+  const wx = ax.offset[x]!;
+  const y0 = ay.start[y]!;
+  const ny = ay.count[y]!;
+  const wy = ay.offset[y]!;
+  for (let c = 0; c < C; c++) {
+    let acc = 0;
+    for (let j = 0; j < ny; j++) {
+      const row = c * plane + (y0 + j) * w + x0;
+      let h = f32(data[row]! * ax.weights[wx]!);
+      for (let i = 1; i < nx; i++) h = fma32(h, data[row + i]!, ax.weights[wx + i]!);
+      acc = j === 0 ? f32(h * ay.weights[wy]!) : fma32(acc, h, ay.weights[wy + j]!);
+    }
+    z[c] = acc;
+  }
+}
+
+/** The full decision for one pixel's logits, in float32 as torch computes softmax / sigmoid. */
+function pixelDecider(
+  C: number,
+  threshold: number,
+  classOf: Uint8Array,
+  backgroundClassId: number,
+): (z: Float64Array) => number {
+  if (C === 1) {
+    return (z) => {
+      const prob = f32(1 / f32(1 + f32(Math.exp(-z[0]!))));
+      return prob < threshold ? backgroundClassId : classOf[0]!;
+    };
+  }
+  return (z) => {
+    let best = 0;
+    let top = z[0]!;
+    for (let c = 1; c < C; c++) {
+      if (z[c]! > top) {
+        top = z[c]!;
+        best = c;
+      }
+    }
+    let sum = 0;
+    for (let c = 0; c < C; c++) {
+      const e = f32(Math.exp(f32(z[c]! - top)));
+      // torch takes the max of the probabilities: an earlier class whose probability rounds equal wins.
+      if (c < best && e === 1) best = c;
+      sum = f32(sum + e);
+    }
+    const prob = f32(1 / sum);
+    return prob < threshold ? backgroundClassId : classOf[best]!;
+  };
+}

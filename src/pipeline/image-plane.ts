@@ -1,0 +1,48 @@
+// A rectangular view of 8-bit interleaved pixels, so that crops cost nothing until a step must copy.
+import { InvalidInputError } from '../errors/index.js';
+import type { PixelImage } from './types.js';
+
+export interface ImagePlane {
+  data: Uint8Array | Uint8ClampedArray;
+  width: number;
+  height: number;
+  /** Values per pixel in `data` (1 gray, 3 RGB, 4 RGBA). Colour channels are in RGB order. */
+  channels: number;
+  /** Values per row in `data`. */
+  rowStride: number;
+  /** Index in `data` of the view's first value. */
+  offset: number;
+}
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export function planeOf(image: PixelImage, rect: Rect = { x: 0, y: 0, width: image.width, height: image.height }): ImagePlane {
+  const { width, height, channels, data } = image;
+  if (!(width > 0 && height > 0) || !Number.isInteger(width) || !Number.isInteger(height)) {
+    throw new InvalidInputError('IMAGE_EMPTY', `the image is ${width}×${height}: nothing to segment`);
+  }
+  if (data.length < width * height * channels) {
+    throw new InvalidInputError(
+      'IMAGE_SOURCE_INVALID',
+      `pixel data holds ${data.length} values, a ${width}×${height}×${channels} image needs ${width * height * channels}`,
+    );
+  }
+  return {
+    data,
+    width: rect.width,
+    height: rect.height,
+    channels,
+    rowStride: width * channels,
+    offset: (rect.y * width + rect.x) * channels,
+  };
+}
+
+/** A dense plane over freshly computed values. */
+export function densePlane(data: Uint8Array, width: number, height: number, channels: number): ImagePlane {
+  return { data, width, height, channels, rowStride: width * channels, offset: 0 };
+}

@@ -1,0 +1,60 @@
+// The whole local path for one decoded image, with the backend (the model run) injected.
+import { throwIfAborted } from '../errors/index.js';
+import { classIdsFromLogits } from './class-ids-from-logits.js';
+import { validateConfidence } from './confidence.js';
+import { preprocess } from './preprocess.js';
+import type { Logits, PixelImage, PreprocessSpec } from './types.js';
+
+/** What a backend does: run the network on one NCHW float32 input. */
+export type RunModel = (
+  input: { data: Float32Array; dims: [1, 3, number, number] },
+  signal?: AbortSignal,
+) => Promise<Logits>;
+
+export interface SegmentationModel {
+  preprocess: PreprocessSpec;
+  classCount: number;
+  backgroundClassId: number;
+}
+
+export interface StageTimings {
+  preprocess: number;
+  run: number;
+  postprocess: number;
+}
+
+export interface PixelSegmentation {
+  classIds: Uint8Array;
+  width: number;
+  height: number;
+  timings: StageTimings;
+}
+
+export async function segmentPixels(
+  image: PixelImage,
+  model: SegmentationModel,
+  run: RunModel,
+  options: { confidence: number; signal?: AbortSignal; input?: Float32Array; classIds?: Uint8Array },
+): Promise<PixelSegmentation> {
+  const confidence = validateConfidence(options.confidence);
+  throwIfAborted(options.signal);
+  const t0 = performance.now();
+  const { tensor, meta } = preprocess(image, model.preprocess, options.input);
+  const t1 = performance.now();
+  const logits = await run({ data: tensor, dims: [1, 3, meta.inputHeight, meta.inputWidth] }, options.signal);
+  throwIfAborted(options.signal);
+  const t2 = performance.now();
+  const classIds = classIdsFromLogits(
+    logits,
+    meta,
+    { confidence, classCount: model.classCount, backgroundClassId: model.backgroundClassId },
+    options.classIds,
+  );
+  const t3 = performance.now();
+  return {
+    classIds,
+    width: image.width,
+    height: image.height,
+    timings: { preprocess: t1 - t0, run: t2 - t1, postprocess: t3 - t2 },
+  };
+}
