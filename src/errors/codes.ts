@@ -15,7 +15,9 @@ export type InvalidInputCode =
   /** `confidence` is not a finite number in [0, 100]. */
   | 'CONFIDENCE_INVALID'
   /** Any other option that is out of range or of the wrong type. */
-  | 'OPTION_INVALID';
+  | 'OPTION_INVALID'
+  /** A segmentation payload (or its mask PNG) is malformed: not the hosted route's shape, or a mask that does not decode to the stated size. */
+  | 'PAYLOAD_INVALID';
 
 /** Problems with a model package. */
 export type ModelPackageCode =

@@ -1,0 +1,119 @@
+// Downloads a model package from a base URL, with byte progress, AbortSignal and an optional cache.
+// Runs in browsers, workers and Node: global fetch only.
+import { EdgesegAbortError, ModelPackageError, throwIfAborted } from '../errors/index.js';
+import type { PackageCache } from './package-cache.js';
+import type { PackageFiles } from './types.js';
+
+export interface DownloadProgress {
+  /** The file being downloaded (weights.onnx, environment.json, …). */
+  file: string;
+  loaded: number;
+  /** From Content-Length; null when the server does not say. */
+  total: number | null;
+  /** True when the file came from the cache. */
+  cached: boolean;
+}
+
+export interface FetchPackageOptions {
+  fetch?: typeof fetch;
+  signal?: AbortSignal;
+  onProgress?: (progress: DownloadProgress) => void;
+  cache?: PackageCache | null;
+}
+
+/**
+ * The files of the package at `baseUrl` (a folder URL; a trailing slash is added). Asks for the current
+ * layout's inference_config.json first, then the legacy environment.json; model_type.json is optional.
+ */
+export async function fetchPackageFiles(baseUrl: string, options: FetchPackageOptions = {}): Promise<PackageFiles> {
+  const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  const get = (name: string, required: boolean) => fetchFile(new URL(name, absolute(base)).toString(), name, required, options);
+  const files: PackageFiles = {};
+  const config = await get('inference_config.json', false);
+  if (config) files['inference_config.json'] = config;
+  else {
+    const env = await get('environment.json', false);
+    if (!env) throw new ModelPackageError('MODEL_FILE_MISSING', `no inference_config.json or environment.json under ${redactQuery(base)}`);
+    files['environment.json'] = env;
+  }
+  const names = await get('class_names.txt', files['inference_config.json'] !== undefined);
+  if (names) files['class_names.txt'] = names;
+  const type = await get('model_type.json', false);
+  if (type) files['model_type.json'] = type;
+  files['weights.onnx'] = (await get('weights.onnx', true))!;
+  return files;
+}
+
+/** One file by URL, through the cache; null when optional and absent (404). */
+export async function fetchFile(url: string, file: string, required: boolean, options: FetchPackageOptions): Promise<Uint8Array | null> {
+  throwIfAborted(options.signal);
+  const cached = options.cache ? await options.cache.get(url) : null;
+  if (cached) {
+    options.onProgress?.({ file, loaded: cached.length, total: cached.length, cached: true });
+    return cached;
+  }
+  const doFetch = options.fetch ?? globalThis.fetch;
+  let response: Response;
+  try {
+    response = await doFetch(url, options.signal ? { signal: options.signal } : {});
+  } catch (cause) {
+    if (options.signal?.aborted) throw new EdgesegAbortError(undefined, { cause });
+    throw new ModelPackageError('MODEL_DOWNLOAD_FAILED', `could not download ${file} from ${redactQuery(url)}: ${(cause as Error).message}`, { cause });
+  }
+  if (response.status === 404 && !required) return null;
+  if (!response.ok) {
+    throw new ModelPackageError(
+      response.status === 404 ? 'MODEL_FILE_MISSING' : 'MODEL_DOWNLOAD_FAILED',
+      `downloading ${file} from ${redactQuery(url)} answered ${response.status}`,
+    );
+  }
+  const bytes = await readWithProgress(response, file, options);
+  if (options.cache) await options.cache.put(url, bytes);
+  return bytes;
+}
+
+async function readWithProgress(response: Response, file: string, options: FetchPackageOptions): Promise<Uint8Array> {
+  const header = response.headers.get('content-length');
+  const total = header !== null && /^\d+$/.test(header) ? Number(header) : null;
+  if (!response.body) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    options.onProgress?.({ file, loaded: bytes.length, total, cached: false });
+    return bytes;
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let loaded = 0;
+  options.onProgress?.({ file, loaded: 0, total, cached: false });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      loaded += value.length;
+      options.onProgress?.({ file, loaded, total, cached: false });
+    }
+  } catch (cause) {
+    if (options.signal?.aborted) throw new EdgesegAbortError(undefined, { cause });
+    throw new ModelPackageError('MODEL_DOWNLOAD_FAILED', `the download of ${file} broke off after ${loaded} bytes`, { cause });
+  }
+  if (total !== null && loaded !== total) {
+    throw new ModelPackageError('MODEL_DOWNLOAD_FAILED', `${file}: got ${loaded} of ${total} bytes`);
+  }
+  const bytes = new Uint8Array(loaded);
+  let offset = 0;
+  for (const c of chunks) {
+    bytes.set(c, offset);
+    offset += c.length;
+  }
+  return bytes;
+}
+
+function absolute(url: string): string {
+  return typeof location !== 'undefined' ? new URL(url, location.href).toString() : url;
+}
+
+/** A URL without its query string: queries may hold an API key, which is never printed. */
+export function redactQuery(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : `${url.slice(0, q)}?…`;
+}

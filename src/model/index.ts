@@ -1,0 +1,10 @@
+// Model packages: both export generations parsed into one ModelSpec, shape checks, downloads, caching.
+export type { ModelSpec, PackageFiles, PackageGeneration } from './types.js';
+export { parseModelPackage, PACKAGE_FILES, type ParsedPackage } from './model-package.js';
+export { checkModelShapes, type Dim, type ModelIo } from './model-shapes.js';
+export { parseClassNames, backgroundClassId, MAX_CLASSES } from './class-names.js';
+export { parseLegacyEnvironment, IMAGENET } from './legacy-environment.js';
+export { parseInferenceConfig } from './inference-config.js';
+export { classColors } from './colors.js';
+export { fetchPackageFiles, fetchFile, redactQuery, type DownloadProgress, type FetchPackageOptions } from './fetch-package.js';
+export { cacheStoragePackageCache, type PackageCache } from './package-cache.js';

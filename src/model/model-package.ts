@@ -1,0 +1,78 @@
+// A model package's files → the ModelSpec every backend runs, whichever export generation it is.
+import { ModelPackageError } from '../errors/index.js';
+import { backgroundClassId, checkClassNames, parseClassNames } from './class-names.js';
+import { parseInferenceConfig } from './inference-config.js';
+import { parseJsonFile } from './json-file.js';
+import { parseLegacyEnvironment } from './legacy-environment.js';
+import type { ModelSpec, PackageFiles } from './types.js';
+
+/** The files a package may have; the first three are needed (one of the two configs). */
+export const PACKAGE_FILES = ['weights.onnx', 'class_names.txt', 'inference_config.json', 'environment.json', 'model_type.json'] as const;
+
+/** A package parsed but not yet checked against its ONNX model: the input size may still be unknown. */
+export interface ParsedPackage {
+  spec: Omit<ModelSpec, 'preprocess'> & {
+    preprocess: Omit<ModelSpec['preprocess'], 'resize'> & {
+      resize: Omit<ModelSpec['preprocess']['resize'], 'width' | 'height'> & { width: number | null; height: number | null };
+    };
+  };
+  weights: Uint8Array;
+  warnings: string[];
+}
+
+export function parseModelPackage(files: PackageFiles): ParsedPackage {
+  const weights = files['weights.onnx'];
+  if (!weights || weights.length === 0) throw missing('weights.onnx');
+  const text = (name: string) => new TextDecoder().decode(files[name]);
+  let modelType: string | null = null;
+  if (files['model_type.json']) {
+    const t = parseJsonFile('model_type.json', files['model_type.json']);
+    const value = t.type ?? t.model_type;
+    modelType = typeof value === 'string' ? value : null;
+  }
+  if (files['inference_config.json']) {
+    if (!files['class_names.txt']) throw missing('class_names.txt');
+    const classNames = parseClassNames(text('class_names.txt'));
+    return {
+      spec: {
+        generation: 'current',
+        classNames,
+        backgroundClassId: backgroundClassId(classNames),
+        preprocess: parseInferenceConfig(files['inference_config.json']),
+        colors: {},
+        modelType,
+      },
+      weights,
+      warnings: [],
+    };
+  }
+  if (files['environment.json']) {
+    const env = parseLegacyEnvironment(files['environment.json']);
+    let classNames: string[];
+    if (files['class_names.txt']) classNames = parseClassNames(text('class_names.txt'));
+    else if (env.classMap) {
+      // The reference reads CLASS_MAP when class_names.txt is absent.
+      classNames = checkClassNames(Object.keys(env.classMap).sort((a, b) => Number(a) - Number(b)).map((k) => env.classMap![k]!));
+    } else throw missing('class_names.txt');
+    return {
+      spec: {
+        generation: 'legacy',
+        classNames,
+        backgroundClassId: backgroundClassId(classNames),
+        preprocess: env.preprocess,
+        colors: env.colors,
+        modelType,
+      },
+      weights,
+      warnings: env.warnings,
+    };
+  }
+  throw new ModelPackageError(
+    'MODEL_FILE_MISSING',
+    'the package has neither inference_config.json (current export) nor environment.json (legacy export)',
+  );
+}
+
+function missing(name: string): ModelPackageError {
+  return new ModelPackageError('MODEL_FILE_MISSING', `the package has no ${name}`);
+}

@@ -1,0 +1,13 @@
+// The `native` backend: onnxruntime-node's CPU build.
+import * as ort from 'onnxruntime-node';
+import type { BackendOptions, NodeBackend } from './backend.js';
+import { defaultThreads } from './threads.js';
+import { sessionBackend } from './ort-session.js';
+
+export function createNativeBackend(weights: Uint8Array, options: BackendOptions = {}): Promise<NodeBackend> {
+  return sessionBackend('native', ort, weights, {
+    executionProviders: ['cpu'],
+    intraOpNumThreads: options.numThreads ?? defaultThreads(),
+    graphOptimizationLevel: 'all',
+  });
+}

@@ -1,0 +1,49 @@
+// Wraps an onnxruntime InferenceSession (node or web build; they share one API) as a NodeBackend.
+import type { InferenceSession, Tensor } from 'onnxruntime-node';
+import { BackendError, ModelPackageError } from '../errors/index.js';
+import type { NodeBackend } from './backend.js';
+
+type OrtModule = {
+  InferenceSession: { create(bytes: Uint8Array, options?: InferenceSession.SessionOptions): Promise<InferenceSession> };
+  Tensor: new (type: 'float32', data: Float32Array, dims: readonly number[]) => Tensor;
+};
+
+export async function sessionBackend(
+  name: NodeBackend['name'],
+  ort: OrtModule,
+  weights: Uint8Array,
+  options: InferenceSession.SessionOptions,
+): Promise<NodeBackend> {
+  let session: InferenceSession;
+  try {
+    session = await ort.InferenceSession.create(weights, options);
+  } catch (cause) {
+    throw new ModelPackageError('MODEL_LOAD_FAILED', `onnxruntime (${name}) could not load weights.onnx: ${(cause as Error).message}`, { cause });
+  }
+  const input = session.inputMetadata[0];
+  const output = session.outputMetadata[0];
+  const shapeOf = (m: InferenceSession.ValueMetadata | undefined) => (m && m.isTensor ? [...m.shape] : []);
+  const inputName = session.inputNames[0]!;
+  const outputName = session.outputNames[0]!;
+  return {
+    name,
+    io: { input: shapeOf(input), output: shapeOf(output) },
+    async run({ data, dims }) {
+      let result: InferenceSession.OnnxValueMapType;
+      try {
+        result = await session.run({ [inputName]: new ort.Tensor('float32', data, dims) });
+      } catch (cause) {
+        throw new BackendError('BACKEND_FAILED', `the ${name} backend failed while running the model: ${(cause as Error).message}`, { cause, backend: name });
+      }
+      const logits = result[outputName] as Tensor;
+      const [, channels, height, width] = logits.dims as number[];
+      if (logits.type !== 'float32' || logits.dims.length !== 4) {
+        throw new ModelPackageError('MODEL_OUTPUT_SHAPE', `the model returned ${logits.type} [${logits.dims.join(', ')}]; expected float32 [1, C, h, w]`);
+      }
+      return { data: logits.data as Float32Array, channels: channels!, height: height!, width: width! };
+    },
+    async dispose() {
+      await session.release();
+    },
+  };
+}

@@ -1,0 +1,22 @@
+// Reads a model package folder (the platform's export layout) into memory.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ModelPackageError } from '../errors/index.js';
+import { PACKAGE_FILES, type PackageFiles } from '../model/index.js';
+
+export async function readPackageDir(dir: string): Promise<PackageFiles> {
+  const files: PackageFiles = {};
+  let found = 0;
+  for (const name of PACKAGE_FILES) {
+    try {
+      files[name] = new Uint8Array(await readFile(join(dir, name)));
+      found++;
+    } catch (cause) {
+      const code = (cause as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR') throw new ModelPackageError('MODEL_FILE_MISSING', `${dir} is not a folder`, { cause });
+      if (code !== 'ENOENT') throw new ModelPackageError('MODEL_FILE_MISSING', `could not read ${join(dir, name)}: ${(cause as Error).message}`, { cause });
+    }
+  }
+  if (found === 0) throw new ModelPackageError('MODEL_FILE_MISSING', `${dir} holds no model package files (weights.onnx, class_names.txt, …)`);
+  return files;
+}

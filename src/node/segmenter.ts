@@ -1,0 +1,154 @@
+// edgeseg in Node: a model package run by onnxruntime-node ("native") or onnxruntime-web ("wasm"),
+// returning the hosted route's payload.
+import { readFile } from 'node:fs/promises';
+import { BackendError, InvalidInputError, ModelPackageError } from '../errors/index.js';
+import { checkModelShapes, fetchPackageFiles, parseModelPackage, type DownloadProgress, type ModelSpec, type PackageFiles } from '../model/index.js';
+import { buildPayload, classMapOf, type RawSegmentation, type SegmentationPayload } from '../payload/index.js';
+import { DEFAULT_CONFIDENCE, segmentPixels, type PixelImage, type StageTimings } from '../pipeline/index.js';
+import type { NodeBackend } from './backend.js';
+import { decodeImage, DEFAULT_MAX_PIXELS } from './decode-image.js';
+import { directoryPackageCache } from './directory-cache.js';
+import { createNativeBackend } from './native-backend.js';
+import { readPackageDir } from './read-package-dir.js';
+import { createWasmBackend } from './wasm-backend.js';
+
+export type NodeBackendName = NodeBackend['name'];
+
+export interface NodeSegmenterOptions {
+  /** A package folder, a package's files in memory, or the base URL of a package (downloaded once, cached). */
+  model: string | { files: PackageFiles } | { url: string };
+  /** `native` (onnxruntime-node, default) or `wasm` (onnxruntime-web in Node). */
+  backend?: NodeBackendName;
+  /** Threads for the model run. Default: half the cores, at least 1, at most 4. */
+  numThreads?: number;
+  /** Larger images are refused with IMAGE_TOO_LARGE. Default 50 000 000. */
+  maxPixels?: number;
+  /** Folder for packages downloaded by URL. Default `$EDGESEG_CACHE_DIR` or `~/.cache/edgeseg`. */
+  cacheDir?: string;
+  onProgress?: (progress: DownloadProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** An encoded image (path, bytes) or decoded pixels. */
+export type NodeImageSource = string | Uint8Array | ArrayBuffer | PixelImage;
+
+export interface SegmentOptions {
+  /** 0–100; default 50. */
+  confidence?: number;
+  signal?: AbortSignal;
+}
+
+export interface Timings extends StageTimings {
+  decode: number;
+  encode: number;
+}
+
+export interface NodeSegmenter {
+  readonly backend: NodeBackendName;
+  readonly spec: ModelSpec;
+  readonly classNames: readonly string[];
+  /** What the package asked for that edgeseg ran differently (as the platform's server does). */
+  readonly warnings: readonly string[];
+  segment(source: NodeImageSource, options?: SegmentOptions): Promise<SegmentationPayload>;
+  segmentRaw(source: NodeImageSource, options?: SegmentOptions): Promise<RawSegmentation>;
+  /** The payload, the class ids and the time of each stage in milliseconds. */
+  segmentDetailed(source: NodeImageSource, options?: SegmentOptions): Promise<{ payload: SegmentationPayload; raw: RawSegmentation; timings: Timings }>;
+  dispose(): Promise<void>;
+}
+
+export async function createSegmenter(options: NodeSegmenterOptions): Promise<NodeSegmenter> {
+  const files = await loadFiles(options);
+  const parsed = parseModelPackage(files);
+  const backendName = options.backend ?? 'native';
+  if (backendName !== 'native' && backendName !== 'wasm') {
+    throw new InvalidInputError('OPTION_INVALID', `backend must be "native" or "wasm", got ${JSON.stringify(backendName)}`);
+  }
+  const threads = options.numThreads === undefined ? {} : { numThreads: options.numThreads };
+  const backend = backendName === 'native' ? await createNativeBackend(parsed.weights, threads) : await createWasmBackend(parsed.weights, threads);
+  let spec: ModelSpec;
+  try {
+    spec = checkModelShapes(parsed.spec, backend.io);
+  } catch (error) {
+    await backend.dispose();
+    throw error;
+  }
+  const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
+  const classMap = classMapOf(spec.classNames);
+  const model = { preprocess: spec.preprocess, classCount: spec.classNames.length, backgroundClassId: spec.backgroundClassId };
+  let queue: Promise<unknown> = Promise.resolve();
+  let disposed = false;
+
+  const toPixels = async (source: NodeImageSource): Promise<PixelImage> => {
+    if (typeof source === 'string') {
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(source);
+      } catch (cause) {
+        throw new InvalidInputError('IMAGE_SOURCE_INVALID', `could not read ${source}: ${(cause as Error).message}`, { cause });
+      }
+      return decodeImage(bytes, { maxPixels });
+    }
+    if (source instanceof ArrayBuffer) return decodeImage(new Uint8Array(source), { maxPixels });
+    if (source instanceof Uint8Array) return decodeImage(source, { maxPixels });
+    if (typeof source === 'object' && source !== null && 'data' in source && 'width' in source) {
+      if (source.width * source.height > maxPixels) {
+        throw new InvalidInputError('IMAGE_TOO_LARGE', `the image has ${source.width}×${source.height} pixels; the limit is ${maxPixels}`);
+      }
+      return source;
+    }
+    throw new InvalidInputError('IMAGE_SOURCE_INVALID', 'the source must be a file path, encoded image bytes, or { data, width, height, channels }');
+  };
+
+  const raw = async (source: NodeImageSource, opts: SegmentOptions = {}) => {
+    if (disposed) throw new BackendError('DISPOSED', 'this segmenter was disposed', { backend: backendName });
+    const t0 = performance.now();
+    const image = await toPixels(source);
+    const decode = performance.now() - t0;
+    // One run at a time per session; each call still gets its own answer.
+    const run = queue.then(() =>
+      segmentPixels(image, model, backend.run, { confidence: opts.confidence ?? DEFAULT_CONFIDENCE, ...(opts.signal ? { signal: opts.signal } : {}) }),
+    );
+    queue = run.catch(() => undefined);
+    const result = await run;
+    return { raw: { classIds: result.classIds, width: result.width, height: result.height, class_map: classMap }, timings: { decode, ...result.timings } };
+  };
+
+  return {
+    backend: backendName,
+    spec,
+    classNames: spec.classNames,
+    warnings: parsed.warnings,
+    async segment(source, opts) {
+      return buildPayload((await raw(source, opts)).raw);
+    },
+    async segmentRaw(source, opts) {
+      return (await raw(source, opts)).raw;
+    },
+    async segmentDetailed(source, opts) {
+      const { raw: r, timings } = await raw(source, opts);
+      const t = performance.now();
+      const payload = buildPayload(r);
+      return { payload, raw: r, timings: { ...timings, encode: performance.now() - t } };
+    },
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      await queue;
+      await backend.dispose();
+    },
+  };
+}
+
+async function loadFiles(options: NodeSegmenterOptions): Promise<PackageFiles> {
+  const { model } = options;
+  if (typeof model === 'string') return readPackageDir(model);
+  if (model && typeof model === 'object' && 'files' in model) return model.files;
+  if (model && typeof model === 'object' && 'url' in model) {
+    return fetchPackageFiles(model.url, {
+      cache: directoryPackageCache(options.cacheDir),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+  throw new ModelPackageError('MODEL_FILE_MISSING', 'model must be a package folder, { files }, or { url }');
+}

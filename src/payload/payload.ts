@@ -1,0 +1,25 @@
+// Building the hosted route's payload from class ids, and reading one back.
+import { bytesToBase64, base64ToBytes } from './base64.js';
+import { decodeMaskPng, encodeMaskPng } from './png-gray.js';
+import type { RawSegmentation, SegmentationPayload } from './types.js';
+
+/** `{ "0": name0, "1": name1, … }` for every class, background included, in class_names.txt order. */
+export function classMapOf(classNames: readonly string[]): Record<string, string> {
+  const map: Record<string, string> = {};
+  classNames.forEach((name, id) => (map[String(id)] = name));
+  return map;
+}
+
+export function buildPayload(raw: RawSegmentation): SegmentationPayload {
+  return {
+    segmentation_mask: bytesToBase64(encodeMaskPng(raw.classIds, raw.width, raw.height)),
+    class_map: raw.class_map,
+    image: { width: raw.width, height: raw.height },
+  };
+}
+
+/** The class ids of a payload (its mask PNG decoded). */
+export function rawFromPayload(payload: SegmentationPayload): RawSegmentation {
+  const { classIds, width, height } = decodeMaskPng(base64ToBytes(payload.segmentation_mask));
+  return { classIds, width, height, class_map: payload.class_map };
+}
