@@ -1,6 +1,7 @@
 // Test projects: `unit` and `e2e` run in Node; `browser` and `browser-webgpu` run in Debian's Chromium.
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
+import { scriptServerCommands } from './test/browser/commands.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_WEBGPU_ARGS } from './test/chromium.js';
 
 // Cross-origin isolation, so that onnxruntime-web's WASM backend may use threads.
@@ -16,12 +17,14 @@ const browserProject = (name: string, include: string[], args: string[]) => ({
     include,
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    globalSetup: ['test/browser/global-setup.ts'],
     browser: {
       enabled: true,
       headless: true,
       provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args } }),
       instances: [{ browser: 'chromium' as const }],
       screenshotFailures: false,
+      commands: { ...scriptServerCommands },
     },
   },
 });

@@ -1,0 +1,277 @@
+// Typed clients for every route of the platform: catalog, search, synthetic images, hosted segmentation.
+// Global fetch only, so the same code runs in browsers, workers and Node.
+import { InvalidInputError } from '../errors/index.js';
+import { bytesToBase64, normalizeHostedPayload, type SegmentationPayload } from '../payload/index.js';
+import { validateConfidence } from '../pipeline/confidence.js';
+import { AbortedError, InvalidRequestError, InvalidResponseError } from './errors/index.js';
+import { requestJson, type HttpSettings, type RequestSpec } from './http.js';
+import { redact } from './redact.js';
+import {
+  SEARCH_FIELDS,
+  type ExportAnswer,
+  type OrtAnswer,
+  type ProjectAnswer,
+  type RootInfo,
+  type SearchPage,
+  type SearchQuery,
+  type SyntheticImageAnswer,
+  type SyntheticImageRequest,
+  type VersionAnswer,
+  type WorkspaceAnswer,
+} from './types.js';
+
+export interface PlatformClientOptions {
+  apiKey: string;
+  /** Catalog, search and generation routes. Default `https://api.roboflow.com`. */
+  baseUrl?: string;
+  /** The hosted segmentation route. Default `https://segment.roboflow.com`. */
+  inferenceUrl?: string;
+  /** Default: the global fetch. */
+  fetch?: typeof fetch;
+  /** Per attempt. Default 60 000 ms. */
+  timeoutMs?: number;
+  /** Retries of requests that are safe to repeat. Default 2. */
+  maxRetries?: number;
+  /** First backoff; doubles each retry, with full jitter. Default 500 ms. */
+  retryBaseMs?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** An image for the hosted route: a URL, bytes, or explicitly one of the two. */
+export type HostedImage = string | Uint8Array | ArrayBuffer | Blob | { url?: string; bytes?: Uint8Array | ArrayBuffer | Blob };
+
+export class PlatformClient {
+  readonly baseUrl: string;
+  readonly inferenceUrl: string;
+  readonly #http: HttpSettings;
+
+  constructor(options: PlatformClientOptions) {
+    if (typeof options?.apiKey !== 'string' || options.apiKey.length === 0) {
+      throw new InvalidRequestError('apiKey is required');
+    }
+    this.baseUrl = trimSlash(options.baseUrl ?? 'https://api.roboflow.com');
+    this.inferenceUrl = trimSlash(options.inferenceUrl ?? 'https://segment.roboflow.com');
+    const f = options.fetch ?? globalThis.fetch;
+    this.#http = {
+      apiKey: options.apiKey,
+      // Bound to the global object: some fetch implementations must not be called as a method.
+      fetch: (input, init) => f(input, init),
+      timeoutMs: options.timeoutMs ?? 60_000,
+      maxRetries: options.maxRetries ?? 2,
+      retryBaseMs: options.retryBaseMs ?? 500,
+      retryMaxMs: 8_000,
+    };
+  }
+
+  /** `GET /`: checks the key and says which workspace it belongs to. */
+  async root(options: CallOptions = {}): Promise<RootInfo> {
+    return this.#get(`${this.baseUrl}/`, options);
+  }
+
+  async workspace(workspace: string, options: CallOptions = {}): Promise<WorkspaceAnswer> {
+    return this.#get(this.#path(workspace), options);
+  }
+
+  async project(workspace: string, project: string, options: CallOptions = {}): Promise<ProjectAnswer> {
+    return this.#get(this.#path(workspace, project), options);
+  }
+
+  async version(workspace: string, project: string, version: number | string, options: CallOptions = {}): Promise<VersionAnswer> {
+    return this.#get(this.#path(workspace, project, versionSegment(version)), options);
+  }
+
+  /** A download link for the version in `format` (e.g. `png-mask-semantic`, `coco-segmentation`), or its progress. */
+  async exportFormat(workspace: string, project: string, version: number | string, format: string, options: CallOptions = {}): Promise<ExportAnswer> {
+    return this.#get(this.#path(workspace, project, versionSegment(version), format), options);
+  }
+
+  /** Where the platform's own inference server downloads a version's model (the `ort` route). */
+  async ort(project: string, version: number | string, options: CallOptions = {}): Promise<OrtAnswer> {
+    return this.#get(this.#path('ort', project, versionSegment(version)), options);
+  }
+
+  /** One page of images, filtered and ranked. Rules are checked before the request is sent. */
+  async search(workspace: string, project: string, query: SearchQuery = {}, options: CallOptions = {}): Promise<SearchPage> {
+    checkSearch(query);
+    return this.#request({ method: 'POST', url: `${this.#path(workspace, project)}/search`, json: query, retryable: true, ...signalOf(options) });
+  }
+
+  /**
+   * Every page of a search, as the platform's Python client pages: `offset` advances by `limit`, and it
+   * stops on a short page or when `total` is reached.
+   */
+  async *searchAll(workspace: string, project: string, query: SearchQuery = {}, options: CallOptions = {}): AsyncGenerator<SearchPage> {
+    const limit = query.limit ?? 50;
+    let offset = query.offset ?? 0;
+    for (;;) {
+      const page = await this.search(workspace, project, { ...query, offset, limit }, options);
+      yield page;
+      offset += limit;
+      if (page.results.length < limit || offset >= page.total) return;
+    }
+  }
+
+  /**
+   * Generates images through the workspace's image provider. Never retried: each call costs money.
+   * Only the fields given are sent; the platform applies its own defaults.
+   */
+  async generateSyntheticImage(request: SyntheticImageRequest, options: CallOptions = {}): Promise<SyntheticImageAnswer> {
+    const body = await syntheticBody(request);
+    return this.#request({ method: 'POST', url: `${this.baseUrl}/synthetic-image`, json: body, retryable: false, ...signalOf(options) });
+  }
+
+  /**
+   * The hosted segmentation route for `datasetSlug/version`: a URL goes in the `image` query parameter,
+   * bytes as a base64 body. Returns the flat payload, checked (the mask decodes and matches `image`).
+   */
+  async segmentHosted(datasetSlug: string, version: number | string, image: HostedImage, options: CallOptions & { confidence?: number } = {}): Promise<SegmentationPayload> {
+    let confidence: number;
+    try {
+      confidence = validateConfidence(options.confidence ?? 50);
+    } catch (e) {
+      throw new InvalidRequestError((e as Error).message);
+    }
+    const { url, bytes } = hostedImage(image);
+    const spec: RequestSpec = {
+      method: 'POST',
+      url: `${this.inferenceUrl}/${segment(datasetSlug)}/${versionSegment(version)}`,
+      query: { confidence, ...(url === undefined ? {} : { image: url }) },
+      retryable: true,
+      ...signalOf(options),
+    };
+    if (bytes !== undefined) {
+      // As the platform's inference server expects a raw upload: the base64 text as the body.
+      spec.body = bytesToBase64(await toBytes(bytes));
+      spec.contentType = 'application/x-www-form-urlencoded';
+    }
+    const answer = await this.#request<unknown>(spec);
+    try {
+      return normalizeHostedPayload(answer);
+    } catch (cause) {
+      throw new InvalidResponseError(`the hosted route's answer is not a segmentation payload: ${(cause as Error).message}`, { cause, body: answer });
+    }
+  }
+
+  /** The key never appears when a client is printed or serialised. */
+  toJSON(): Record<string, string> {
+    return { baseUrl: this.baseUrl, inferenceUrl: this.inferenceUrl, apiKey: '***' };
+  }
+
+  toString(): string {
+    return `PlatformClient(${this.baseUrl})`;
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
+  }
+
+  #get<T>(url: string, options: CallOptions): Promise<T> {
+    return this.#request({ method: 'GET', url, retryable: true, ...signalOf(options) });
+  }
+
+  #request<T>(spec: RequestSpec): Promise<T> {
+    return requestJson<T>(this.#http, spec).catch((e: unknown) => {
+      // A key that slipped into a message through the platform's own error text is masked too.
+      if (e instanceof Error) e.message = redact(e.message, this.#http.apiKey);
+      throw e;
+    });
+  }
+
+  #path(...segments: string[]): string {
+    return `${this.baseUrl}/${segments.map(segment).join('/')}`;
+  }
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+function segment(value: string): string {
+  if (typeof value !== 'string' || value.length === 0 || value === '.' || value === '..') {
+    throw new InvalidRequestError(`not a valid name in a platform path: ${JSON.stringify(value)}`);
+  }
+  return encodeURIComponent(value);
+}
+
+function versionSegment(version: number | string): string {
+  const v = String(version);
+  if (!/^\d+$/.test(v)) throw new InvalidRequestError(`a version is a positive integer, got ${JSON.stringify(version)}`);
+  return v;
+}
+
+function signalOf(options: CallOptions): { signal?: AbortSignal } {
+  if (options.signal?.aborted) throw new AbortedError('the request was aborted before it was sent');
+  return options.signal ? { signal: options.signal } : {};
+}
+
+function checkSearch(q: SearchQuery): void {
+  if (typeof q !== 'object' || q === null) throw new InvalidRequestError('the search query must be an object');
+  if (q.limit !== undefined && (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 250)) {
+    throw new InvalidRequestError(`search limit must be an integer in 1..250, got ${JSON.stringify(q.limit)}`);
+  }
+  if (q.offset !== undefined && (!Number.isInteger(q.offset) || q.offset < 0)) {
+    throw new InvalidRequestError(`search offset must be an integer ≥ 0, got ${JSON.stringify(q.offset)}`);
+  }
+  if (q.fields !== undefined) {
+    if (!Array.isArray(q.fields)) throw new InvalidRequestError('search fields must be an array');
+    const unknown = q.fields.filter((f) => !(SEARCH_FIELDS as readonly string[]).includes(f));
+    if (unknown.length) throw new InvalidRequestError(`unknown search fields ${unknown.join(', ')}; allowed: ${SEARCH_FIELDS.join(', ')}`);
+  }
+  if (q.in_dataset !== undefined && typeof q.in_dataset !== 'string' && typeof q.in_dataset !== 'boolean') {
+    throw new InvalidRequestError('in_dataset must be a string or a boolean');
+  }
+  for (const key of ['prompt', 'like_image', 'tag', 'class_name', 'batch_id'] as const) {
+    if (q[key] !== undefined && typeof q[key] !== 'string') throw new InvalidRequestError(`${key} must be a string`);
+  }
+}
+
+async function syntheticBody(request: SyntheticImageRequest): Promise<Record<string, unknown>> {
+  if (typeof request !== 'object' || request === null) throw new InvalidRequestError('the request must be an object');
+  if (typeof request.prompt !== 'string' || request.prompt.trim() === '') throw new InvalidRequestError('prompt is required');
+  const body: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(request)) if (v !== undefined && k !== 'image') body[k] = v;
+  if (request.image !== undefined) {
+    if (typeof request.image === 'string') {
+      if (!request.image_type) throw new InvalidRequestError('image_type (id, url or base64) is required when image is given');
+      body.image = request.image;
+    } else {
+      if (request.image_type !== undefined && request.image_type !== 'base64') {
+        throw new InvalidRequestError(`image bytes are sent as base64; image_type ${JSON.stringify(request.image_type)} does not fit`);
+      }
+      body.image = bytesToBase64(await toBytes(request.image));
+      body.image_type = 'base64';
+    }
+  } else if (request.image_type !== undefined) {
+    throw new InvalidRequestError('image_type was given without an image');
+  }
+  if (body.image_type !== undefined && !['id', 'url', 'base64'].includes(body.image_type as string)) {
+    throw new InvalidRequestError(`image_type must be id, url or base64, got ${JSON.stringify(body.image_type)}`);
+  }
+  if (request.n !== undefined && (!Number.isInteger(request.n) || request.n < 1)) throw new InvalidRequestError('n must be a positive integer');
+  return body;
+}
+
+function hostedImage(image: HostedImage): { url?: string; bytes?: Uint8Array | ArrayBuffer | Blob } {
+  if (typeof image === 'string') {
+    if (/^https?:\/\//i.test(image)) return { url: image };
+    throw new InvalidRequestError('a string image must be an http(s) URL; pass bytes for an upload');
+  }
+  if (image instanceof Uint8Array || image instanceof ArrayBuffer || (typeof Blob !== 'undefined' && image instanceof Blob)) return { bytes: image };
+  if (typeof image === 'object' && image !== null) {
+    const { url, bytes } = image as { url?: string; bytes?: Uint8Array | ArrayBuffer | Blob };
+    if (url !== undefined && bytes !== undefined) throw new InvalidRequestError('give the image as a URL or as bytes, not both');
+    if (url !== undefined) return hostedImage(url);
+    if (bytes !== undefined) return { bytes };
+  }
+  throw new InvalidRequestError('the image must be a URL, bytes, or { url } / { bytes }');
+}
+
+async function toBytes(value: Uint8Array | ArrayBuffer | Blob): Promise<Uint8Array> {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (typeof Blob !== 'undefined' && value instanceof Blob) return new Uint8Array(await value.arrayBuffer());
+  throw new InvalidInputError('IMAGE_SOURCE_INVALID', 'expected bytes (Uint8Array, ArrayBuffer or Blob)');
+}
