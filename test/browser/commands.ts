@@ -2,8 +2,9 @@
 import type { BrowserCommand } from 'vitest/node';
 import { startTestServer, type ScriptedAnswer, type TestServer } from '../fixtures/platform-test-server.js';
 
-let server: Promise<TestServer> | null = null;
-const testServer = () => (server ??= startTestServer());
+// On globalThis: Vitest loads this module once for the config and again for the global setup.
+const state = globalThis as { __edgesegTestServer?: Promise<TestServer> };
+const testServer = () => (state.__edgesegTestServer ??= startTestServer());
 
 export interface RecordedRequestJson {
   method: string;
@@ -24,5 +25,7 @@ export const scriptServerCommands = {
 };
 
 export async function closeCommandServers(): Promise<void> {
+  const server = state.__edgesegTestServer;
+  delete state.__edgesegTestServer;
   if (server) await (await server).close();
 }
