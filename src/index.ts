@@ -1,4 +1,7 @@
-// edgeseg, the browser entry: the platform clients, the payload, errors. (The segmenter joins it with the runtime.)
+// edgeseg, the browser entry: the segmenter (a worker runs the model), the platform clients, the payload, errors.
+export * from './runtime/index.js';
 export * from './platform/index.js';
 export * from './errors/index.js';
 export { buildPayload, rawFromPayload, normalizeHostedPayload, decodeMaskPng, encodeMaskPng, classMapOf, type RawSegmentation, type SegmentationPayload } from './payload/index.js';
+export type { DownloadProgress, ModelSpec, PackageFiles } from './model/index.js';
+export { classColors } from './model/colors.js';

@@ -1,21 +1,8 @@
-// The Node backends: one small interface, two implementations (onnxruntime-node, onnxruntime-web).
-import type { BackendName } from '../errors/index.js';
-import type { ModelIo } from '../model/index.js';
-import type { RunModel } from '../pipeline/index.js';
+// The Node backends: one interface (a SessionRunner), two implementations (onnxruntime-node, onnxruntime-web).
+import type { SessionRunner } from '../ort/ort-session.js';
 
-/**
- * A loaded model that runs one input at a time.
- * - `io`: the model's input and output shapes, for the package shape check.
- * - `run`: `[1, 3, H, W]` float32 in, logits `[1, C, h, w]` out (as `Logits`); runs are serialised by
- *   the caller.
- * - `dispose`: frees the session; `run` must not be called afterwards.
- */
-export interface NodeBackend {
-  readonly name: Extract<BackendName, 'native' | 'wasm'>;
-  readonly io: ModelIo;
-  readonly run: RunModel;
-  dispose(): Promise<void>;
-}
+/** `native` (onnxruntime-node's CPU build) or `wasm` (onnxruntime-web's WASM build, as browsers run it). */
+export type NodeBackend = SessionRunner<'native' | 'wasm'>;
 
 export interface BackendOptions {
   /** Threads for the model run. Default: half the cores, at least 1, at most 4. */

@@ -2,10 +2,10 @@
 import * as ort from 'onnxruntime-node';
 import type { BackendOptions, NodeBackend } from './backend.js';
 import { defaultThreads } from './threads.js';
-import { sessionBackend } from './ort-session.js';
+import { sessionRunner } from '../ort/ort-session.js';
 
 export function createNativeBackend(weights: Uint8Array, options: BackendOptions = {}): Promise<NodeBackend> {
-  return sessionBackend('native', ort, weights, {
+  return sessionRunner('native', ort, weights, {
     executionProviders: ['cpu'],
     intraOpNumThreads: options.numThreads ?? defaultThreads(),
     graphOptimizationLevel: 'all',

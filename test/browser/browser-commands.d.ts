@@ -1,9 +1,12 @@
 // The browser tests' server-side commands (see commands.ts), typed for `import { commands } from 'vitest/browser'`.
 import type { ScriptedAnswer } from '../fixtures/platform-test-server.js';
+import type { SegmentationPayload } from '../../src/payload/index.js';
 import type { RecordedRequestJson } from './commands.js';
 
 declare module 'vitest/browser' {
   interface BrowserCommands {
+    /** The Node native payload for `image` (a path from the repository root) with the model folder `model`. */
+    nodeSegment: (model: string, image: string, confidence: number) => Promise<SegmentationPayload>;
     testServerUrl: () => Promise<string>;
     scriptTestServer: (route: string, answers: ScriptedAnswer[]) => Promise<void>;
     resetTestServer: () => Promise<void>;

@@ -1,6 +1,10 @@
 // Server-side helpers that browser tests call through Vitest's `commands`: a scriptable loopback server.
 import type { BrowserCommand } from 'vitest/node';
+import { join } from 'node:path';
+import { createSegmenter, type NodeSegmenter } from '../../src/node/index.js';
+import type { SegmentationPayload } from '../../src/payload/index.js';
 import { startTestServer, type ScriptedAnswer, type TestServer } from '../fixtures/platform-test-server.js';
+import { ROOT } from '../helpers/paths.js';
 
 // On globalThis: Vitest loads this module once for the config and again for the global setup.
 const state = globalThis as { __edgesegTestServer?: Promise<TestServer> };
@@ -14,7 +18,17 @@ export interface RecordedRequestJson {
   body: string;
 }
 
+const segmenters = new Map<string, Promise<NodeSegmenter>>();
+
+/** The Node `native` payload for an image file and a model folder (paths relative to the repository). */
+const nodeSegment = (async (_ctx, model: string, image: string, confidence: number) => {
+  let seg = segmenters.get(model);
+  if (!seg) segmenters.set(model, (seg = createSegmenter({ model: join(ROOT, model), numThreads: 1 })));
+  return (await seg).segment(join(ROOT, image), { confidence });
+}) as BrowserCommand<[string, string, number], Promise<SegmentationPayload>>;
+
 export const scriptServerCommands = {
+  nodeSegment,
   testServerUrl: (async () => (await testServer()).url) as BrowserCommand<[]>,
   scriptTestServer: (async (_ctx, route: string, answers: ScriptedAnswer[]) => {
     (await testServer()).script(route, ...answers);
@@ -25,6 +39,8 @@ export const scriptServerCommands = {
 };
 
 export async function closeCommandServers(): Promise<void> {
+  for (const seg of segmenters.values()) await (await seg).dispose();
+  segmenters.clear();
   const server = state.__edgesegTestServer;
   delete state.__edgesegTestServer;
   if (server) await (await server).close();

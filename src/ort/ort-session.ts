@@ -1,19 +1,34 @@
-// Wraps an onnxruntime InferenceSession (node or web build; they share one API) as a NodeBackend.
-import type { InferenceSession, Tensor } from 'onnxruntime-node';
-import { BackendError, ModelPackageError } from '../errors/index.js';
-import type { NodeBackend } from './backend.js';
+// Wraps an onnxruntime InferenceSession (node or web build; they share one API) as a model runner:
+// used by the Node backends and by the browser worker alike.
+import type { InferenceSession, Tensor } from 'onnxruntime-common';
+import { BackendError, ModelPackageError, type BackendName } from '../errors/index.js';
+import type { ModelIo } from '../model/index.js';
+import type { RunModel } from '../pipeline/index.js';
 
-type OrtModule = {
+/**
+ * A loaded model that runs one input at a time.
+ * - `io`: the model's input and output shapes, for the package shape check.
+ * - `run`: `[1, 3, H, W]` float32 in, logits `[1, C, h, w]` out; callers serialise runs.
+ * - `dispose`: frees the session; `run` must not be called afterwards.
+ */
+export interface SessionRunner<N extends BackendName = BackendName> {
+  readonly name: N;
+  readonly io: ModelIo;
+  readonly run: RunModel;
+  dispose(): Promise<void>;
+}
+
+export type OrtModule = {
   InferenceSession: { create(bytes: Uint8Array, options?: InferenceSession.SessionOptions): Promise<InferenceSession> };
   Tensor: new (type: 'float32', data: Float32Array, dims: readonly number[]) => Tensor;
 };
 
-export async function sessionBackend(
-  name: NodeBackend['name'],
+export async function sessionRunner<N extends BackendName>(
+  name: N,
   ort: OrtModule,
   weights: Uint8Array,
   options: InferenceSession.SessionOptions,
-): Promise<NodeBackend> {
+): Promise<SessionRunner<N>> {
   let session: InferenceSession;
   try {
     session = await ort.InferenceSession.create(weights, options);

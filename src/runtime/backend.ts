@@ -1,0 +1,43 @@
+// The one small interface every backend implements, documented in one place.
+import type { BackendName } from '../errors/index.js';
+import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
+import type { ImageSource } from './image-source.js';
+
+/** Time of each stage of one call, in milliseconds (the hosted route reports only the round trip). */
+export interface Timings {
+  decode?: number;
+  preprocess?: number;
+  run?: number;
+  postprocess?: number;
+  encode?: number;
+  /** The whole call as the caller saw it. */
+  total: number;
+}
+
+export interface BackendCallOptions {
+  confidence: number;
+  signal?: AbortSignal;
+  /** Keep an encoded copy of the image if the run fails, so the next backend can retry the call. */
+  wantRetry: boolean;
+}
+
+/** A backend's answer to one call. A failure of the backend itself carries the image back for a retry. */
+export type BackendOutcome<T> =
+  | { ok: true; value: T; timings: Timings }
+  | { ok: false; error: Error; retry?: ImageSource };
+
+/**
+ * A way to run the model: `webgpu` and `wasm` run it in a worker with onnxruntime-web; `hosted` sends the
+ * image to the platform's hosted route.
+ * - `segment` returns the hosted route's payload; `segmentRaw` the class ids without a PNG.
+ * - A `BackendError` in an outcome means this backend failed (device lost, shader error, out of memory,
+ *   a dead worker): the segmenter moves the call, and later calls, to the next backend. Any other error
+ *   (bad image, bad confidence) is the caller's and is thrown to them.
+ * - `dispose` frees the backend's resources; nothing may be called afterwards.
+ */
+export interface Backend {
+  readonly name: Exclude<BackendName, 'native'>;
+  segment(source: ImageSource, options: BackendCallOptions): Promise<BackendOutcome<SegmentationPayload>>;
+  segmentRaw(source: ImageSource, options: BackendCallOptions): Promise<BackendOutcome<RawSegmentation>>;
+  dispose(): Promise<void>;
+}

@@ -1,0 +1,39 @@
+// The `hosted` backend: the platform's hosted segmentation route, through PlatformClient.
+import { BackendError } from '../errors/index.js';
+import type { PlatformClient } from '../platform/platform-client.js';
+import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
+import type { Backend, BackendCallOptions, BackendOutcome } from './backend.js';
+import { toHostedImage, type ImageSource } from './image-source.js';
+
+export class HostedBackend implements Backend {
+  readonly name = 'hosted' as const;
+
+  constructor(
+    private readonly platform: PlatformClient,
+    private readonly project: string,
+    private readonly version: number | string,
+  ) {}
+
+  async segment(source: ImageSource, options: BackendCallOptions): Promise<BackendOutcome<SegmentationPayload>> {
+    const t0 = performance.now();
+    const image = await toHostedImage(source);
+    // Platform errors (authentication, rate limits, an unreachable server) are the caller's to see:
+    // there is no backend after this one.
+    const value = await this.platform.segmentHosted(this.project, this.version, image, { confidence: options.confidence, ...(options.signal ? { signal: options.signal } : {}) });
+    return { ok: true, value, timings: { total: performance.now() - t0 } };
+  }
+
+  async segmentRaw(source: ImageSource, options: BackendCallOptions): Promise<BackendOutcome<RawSegmentation>> {
+    const outcome = await this.segment(source, options);
+    if (!outcome.ok) return outcome;
+    // The PNG decoder is loaded only when raw class ids are asked of the hosted route.
+    const { rawFromPayload } = await import('../payload/payload.js');
+    return { ok: true, value: rawFromPayload(outcome.value), timings: outcome.timings };
+  }
+
+  async dispose(): Promise<void> {}
+}
+
+export function hostedUnavailable(reason: string): BackendError {
+  return new BackendError('BACKEND_UNAVAILABLE', reason, { backend: 'hosted' });
+}

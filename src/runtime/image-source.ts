@@ -1,0 +1,108 @@
+// Every kind of image a page has, turned into what the worker (by transfer) or the hosted route takes.
+import { InvalidInputError } from '../errors/index.js';
+import { base64ToBytes } from '../payload/base64.js';
+import type { WorkerImage } from '../../workers/protocol.js';
+
+/**
+ * An image: a Blob or File, encoded bytes (ArrayBuffer, Uint8Array: **transferred** to the worker, so
+ * the caller's buffer is detached), ImageData (its pixels are transferred), an ImageBitmap or VideoFrame
+ * (transferred), an `<img>`, `<canvas>` or `<video>` element, an OffscreenCanvas, a URL, or base64 text
+ * (with or without a `data:` prefix).
+ */
+export type ImageSource =
+  | Blob
+  | ArrayBuffer
+  | Uint8Array
+  | ImageData
+  | ImageBitmap
+  | VideoFrame
+  | HTMLImageElement
+  | HTMLCanvasElement
+  | HTMLVideoElement
+  | OffscreenCanvas
+  | string;
+
+const has = (name: string) => typeof (globalThis as Record<string, unknown>)[name] === 'function';
+
+export async function toWorkerImage(source: ImageSource): Promise<{ image: WorkerImage; transfer: Transferable[] }> {
+  if (typeof source === 'string') {
+    const text = source.trim();
+    if (isBase64(text)) {
+      const bytes = base64ToBytes(text);
+      return { image: { kind: 'bytes', bytes }, transfer: [bytes.buffer] };
+    }
+    return { image: { kind: 'url', url: new URL(text, globalThis.location?.href).toString() }, transfer: [] };
+  }
+  if (has('Blob') && source instanceof Blob) return { image: { kind: 'blob', blob: source }, transfer: [] };
+  if (source instanceof ArrayBuffer) return { image: { kind: 'bytes', bytes: new Uint8Array(source) }, transfer: [source] };
+  if (source instanceof Uint8Array) {
+    // A view of part of a larger buffer cannot be transferred without taking the rest too: copy just it.
+    const whole = source.byteOffset === 0 && source.byteLength === source.buffer.byteLength && source.buffer instanceof ArrayBuffer;
+    const bytes = whole ? source : source.slice();
+    return { image: { kind: 'bytes', bytes }, transfer: [bytes.buffer as ArrayBuffer] };
+  }
+  if (has('ImageData') && source instanceof ImageData) {
+    return { image: { kind: 'pixels', data: source.data, width: source.width, height: source.height }, transfer: [source.data.buffer as ArrayBuffer] };
+  }
+  if (has('ImageBitmap') && source instanceof ImageBitmap) return { image: { kind: 'bitmap', bitmap: source }, transfer: [source] };
+  if (has('VideoFrame') && source instanceof VideoFrame) return { image: { kind: 'frame', frame: source }, transfer: [source] };
+  if (has('HTMLImageElement') && source instanceof HTMLImageElement) {
+    if (!source.complete || source.naturalWidth === 0) {
+      try {
+        await source.decode();
+      } catch (cause) {
+        throw new InvalidInputError('IMAGE_DECODE_FAILED', 'the <img> element could not be decoded', { cause });
+      }
+    }
+  }
+  if (
+    (has('HTMLImageElement') && source instanceof HTMLImageElement) ||
+    (has('HTMLCanvasElement') && source instanceof HTMLCanvasElement) ||
+    (has('HTMLVideoElement') && source instanceof HTMLVideoElement) ||
+    (has('OffscreenCanvas') && source instanceof OffscreenCanvas)
+  ) {
+    // The browser has decoded (and oriented) these already; a bitmap moves to the worker without a copy.
+    let bitmap: ImageBitmap;
+    try {
+      bitmap = await createImageBitmap(source as ImageBitmapSource);
+    } catch (cause) {
+      throw new InvalidInputError('IMAGE_DECODE_FAILED', 'the element has no image to read (not loaded, or cross-origin without CORS)', { cause });
+    }
+    return { image: { kind: 'bitmap', bitmap }, transfer: [bitmap] };
+  }
+  throw new InvalidInputError('IMAGE_SOURCE_INVALID', `cannot segment a ${describe(source)}: pass a Blob, bytes, ImageData, ImageBitmap, VideoFrame, an image, canvas or video element, a URL or base64`);
+}
+
+/** What the hosted route takes: a URL, or encoded bytes (pixels are encoded as a lossless PNG). */
+export async function toHostedImage(source: ImageSource): Promise<string | Uint8Array | Blob> {
+  if (typeof source === 'string') {
+    const text = source.trim();
+    if (isBase64(text)) return base64ToBytes(text);
+    return new URL(text, globalThis.location?.href).toString();
+  }
+  if (has('Blob') && source instanceof Blob) return source;
+  if (source instanceof ArrayBuffer) return new Uint8Array(source);
+  if (source instanceof Uint8Array) return source;
+  const bitmap = await toWorkerImage(source);
+  const image = bitmap.image;
+  const width = image.kind === 'pixels' ? image.width : image.kind === 'bitmap' ? image.bitmap.width : image.kind === 'frame' ? image.frame.displayWidth : 0;
+  const height = image.kind === 'pixels' ? image.height : image.kind === 'bitmap' ? image.bitmap.height : image.kind === 'frame' ? image.frame.displayHeight : 0;
+  const canvas = new OffscreenCanvas(width, height);
+  const ctx = canvas.getContext('2d')!;
+  if (image.kind === 'pixels') ctx.putImageData(new ImageData(image.data as Uint8ClampedArray<ArrayBuffer>, width, height), 0, 0);
+  else if (image.kind === 'bitmap') ctx.drawImage(image.bitmap, 0, 0);
+  else if (image.kind === 'frame') ctx.drawImage(image.frame, 0, 0);
+  return canvas.convertToBlob({ type: 'image/png' });
+}
+
+function isBase64(text: string): boolean {
+  if (text.startsWith('data:')) return true;
+  if (/^(https?:|blob:|\/|\.\.?\/)/i.test(text)) return false;
+  return text.length >= 16 && /^[A-Za-z0-9+/_=\-\s]+$/.test(text);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value !== 'object') return typeof value;
+  return (value as object).constructor?.name ?? 'object';
+}

@@ -1,0 +1,305 @@
+// The browser segmenter: runs a model package in a worker on WebGPU or WASM, or on the hosted route,
+// in the caller's order of preference, falling back when a backend cannot load or fails while running.
+import { BackendError, EdgesegAbortError, InvalidInputError, type BackendName } from '../errors/index.js';
+import type { DownloadProgress, ModelSpec, PackageFiles } from '../model/index.js';
+import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
+import { DEFAULT_CONFIDENCE, validateConfidence } from '../pipeline/confidence.js';
+import type { PlatformClient } from '../platform/platform-client.js';
+import type { WorkerModelSource } from '../../workers/protocol.js';
+import type { Backend, BackendOutcome, Timings } from './backend.js';
+import { HostedBackend, hostedUnavailable } from './hosted-backend.js';
+import type { ImageSource } from './image-source.js';
+import { defaultBrowserThreads } from './threads.js';
+import { WorkerBackend } from './worker-backend.js';
+
+export type RuntimeBackendName = Exclude<BackendName, 'native'>;
+
+/** Why a backend was left (at start or while running), or a limit that applies. */
+export interface Fallback {
+  backend: RuntimeBackendName;
+  /** A stable code: an error's code (BACKEND_UNAVAILABLE, BACKEND_FAILED, MODEL_LOAD_FAILED, …), or NOT_ISOLATED. */
+  code: string;
+  message: string;
+}
+
+/** A version of a project on the platform, resolved through `platform.ort(project, version)`. */
+export interface VersionRef {
+  workspace: string;
+  project: string;
+  version: number;
+}
+
+export interface SegmenterOptions {
+  /** A package folder URL, the package's files in memory, or a platform version. */
+  model: string | { files: PackageFiles } | VersionRef;
+  /** For model resolution of a version and for the hosted route. */
+  platform?: PlatformClient;
+  /** Tried in this order. Default `['webgpu', 'wasm', 'hosted']`. */
+  backends?: RuntimeBackendName[];
+  /** The hosted route's project and version; defaults to the `model`'s when it is a platform version. */
+  hosted?: { project: string; version: number };
+  /** WASM threads. Default: half the cores, at most 4, when cross-origin isolated; 1 otherwise. */
+  numThreads?: number;
+  /** Byte progress of model downloads. */
+  onProgress?: (progress: DownloadProgress) => void;
+  /** Larger images are refused with IMAGE_TOO_LARGE. Default 50 000 000. */
+  maxPixels?: number;
+  /** Keep downloaded model files in Cache Storage, so that a second start works offline. Default true. */
+  cache?: boolean;
+  /** Where the built worker script is, if not beside the library (custom hosting). */
+  workerUrl?: string | URL;
+}
+
+export interface SegmentCallOptions {
+  /** 0–100. Default 50. */
+  confidence?: number;
+  signal?: AbortSignal;
+}
+
+/** Test hook: `segmenter[INJECT_FAULT]('run' | 'crash')` makes the worker fail its next run, or die. */
+export const INJECT_FAULT = Symbol.for('edgeseg.injectFault');
+
+const LOCAL: readonly RuntimeBackendName[] = ['webgpu', 'wasm'];
+
+export class Segmenter {
+  #order: RuntimeBackendName[];
+  #index = -1;
+  #backend: Backend | null = null;
+  #fallbacks: Fallback[] = [];
+  #spec: ModelSpec | null = null;
+  #numThreads: number;
+  #adapter: string | undefined;
+  #lastTimings: Timings | null = null;
+  #disposed = false;
+  #queue: Array<() => void> = [];
+  #running = false;
+  #restarts = 0;
+
+  private constructor(
+    private readonly options: SegmenterOptions,
+    private readonly modelSource: WorkerModelSource | Error,
+    order: RuntimeBackendName[],
+    numThreads: number,
+  ) {
+    this.#order = order;
+    this.#numThreads = numThreads;
+  }
+
+  /** @internal — use createSegmenter. */
+  static async create(options: SegmenterOptions): Promise<Segmenter> {
+    const order = checkOptions(options);
+    const numThreads = options.numThreads ?? defaultBrowserThreads();
+    let source: WorkerModelSource | Error;
+    try {
+      source = await resolveModel(options);
+    } catch (error) {
+      // A caller's mistake is theirs; a model that cannot be resolved leaves the hosted route to try.
+      if (error instanceof InvalidInputError || !(error instanceof Error)) throw error;
+      source = error;
+    }
+    const seg = new Segmenter(options, source, order, numThreads);
+    if (!globalThis.crossOriginIsolated && options.numThreads === undefined && order.some((b) => LOCAL.includes(b))) {
+      seg.#fallbacks.push({ backend: 'wasm', code: 'NOT_ISOLATED', message: 'the page is not cross-origin isolated (COOP/COEP): WASM runs on one thread' });
+    }
+    await seg.#startFrom(0);
+    return seg;
+  }
+
+  /** The backend in use. */
+  get backend(): RuntimeBackendName {
+    return this.#order[this.#index]!;
+  }
+
+  /** Why each earlier backend was left, in order. */
+  get fallbacks(): readonly Fallback[] {
+    return this.#fallbacks;
+  }
+
+  /** The model package's spec (classes, preprocessing); null when only the hosted route runs. */
+  get spec(): ModelSpec | null {
+    return this.#spec;
+  }
+
+  get numThreads(): number {
+    return this.#numThreads;
+  }
+
+  /** The WebGPU adapter's vendor and architecture, when WebGPU runs. */
+  get adapter(): string | undefined {
+    return this.#adapter;
+  }
+
+  /** Stage times of the last successful call. */
+  get lastTimings(): Timings | null {
+    return this.#lastTimings;
+  }
+
+  /** How many times a dead worker was replaced. */
+  get workerRestarts(): number {
+    return this.#restarts;
+  }
+
+  /** The hosted route's payload: `{ segmentation_mask, class_map, image }`. */
+  segment(source: ImageSource, options: SegmentCallOptions = {}): Promise<SegmentationPayload> {
+    return this.#run(source, options, (b, s, o) => b.segment(s, o));
+  }
+
+  /** Class ids without PNG encoding: `{ classIds, width, height, class_map }`. */
+  segmentRaw(source: ImageSource, options: SegmentCallOptions = {}): Promise<RawSegmentation> {
+    return this.#run(source, options, (b, s, o) => b.segmentRaw(s, o));
+  }
+
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    for (const start of this.#queue.splice(0)) start();
+    await this.#backend?.dispose();
+    this.#backend = null;
+  }
+
+  async [INJECT_FAULT](fault: 'run' | 'crash'): Promise<void> {
+    if (this.#backend instanceof WorkerBackend) await this.#backend.injectFault(fault);
+  }
+
+  async #startFrom(first: number): Promise<void> {
+    for (let i = first; i < this.#order.length; i++) {
+      const name = this.#order[i]!;
+      try {
+        this.#backend = await this.#createBackend(name);
+        this.#index = i;
+        return;
+      } catch (error) {
+        this.#fallbacks.push({ backend: name, code: (error as { code?: string }).code ?? 'BACKEND_UNAVAILABLE', message: (error as Error).message });
+      }
+    }
+    this.#backend = null;
+    throw new BackendError(
+      'NO_BACKEND',
+      `no backend could run the model: ${this.#fallbacks.filter((f) => f.code !== 'NOT_ISOLATED').map((f) => `${f.backend}: ${f.message}`).join('; ')}`,
+    );
+  }
+
+  async #createBackend(name: RuntimeBackendName): Promise<Backend> {
+    if (name === 'hosted') {
+      const target = this.options.hosted ?? (isVersionRef(this.options.model) ? { project: this.options.model.project, version: this.options.model.version } : null);
+      if (!this.options.platform) throw hostedUnavailable('the hosted route needs a PlatformClient (options.platform)');
+      if (!target) throw hostedUnavailable('the hosted route needs a project and version (options.hosted, or a platform version as the model)');
+      return new HostedBackend(this.options.platform, target.project, target.version);
+    }
+    if (this.modelSource instanceof Error) throw this.modelSource;
+    const backend = await WorkerBackend.start(name, {
+      load: { model: this.modelSource, numThreads: this.#numThreads, cache: this.options.cache ?? true },
+      maxPixels: this.options.maxPixels ?? 50_000_000,
+      createWorker: this.options.workerUrl
+        ? () => new Worker(this.options.workerUrl!, { type: 'module' })
+        : () => new Worker(new URL('../../workers/segment-worker.ts', import.meta.url), { type: 'module' }),
+      ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
+      onRestart: () => this.#restarts++,
+    });
+    this.#spec = backend.spec;
+    this.#adapter = backend.loadResult.adapter;
+    return backend;
+  }
+
+  async #run<T>(
+    source: ImageSource,
+    options: SegmentCallOptions,
+    call: (b: Backend, s: ImageSource, o: { confidence: number; signal?: AbortSignal; wantRetry: boolean }) => Promise<BackendOutcome<T>>,
+  ): Promise<T> {
+    const confidence = validateConfidence(options.confidence ?? DEFAULT_CONFIDENCE);
+    return this.#enqueue(options.signal, async () => {
+      let image = source;
+      for (;;) {
+        if (this.#disposed || !this.#backend) throw new BackendError('DISPOSED', 'this segmenter was disposed');
+        const backend = this.#backend;
+        const wantRetry = this.#index < this.#order.length - 1;
+        const outcome = await call(backend, image, { confidence, wantRetry, ...(options.signal ? { signal: options.signal } : {}) });
+        if (outcome.ok) {
+          this.#lastTimings = outcome.timings;
+          return outcome.value;
+        }
+        const { error } = outcome;
+        const code = (error as { code?: string }).code;
+        if (error.name !== 'BackendError' || code === 'WORKER_CRASHED' || outcome.retry === undefined || !wantRetry) throw error;
+        // The backend failed while running: leave it, and give this call to the next one.
+        this.#fallbacks.push({ backend: backend.name, code: code ?? 'BACKEND_FAILED', message: error.message });
+        await backend.dispose();
+        this.#backend = null;
+        await this.#startFrom(this.#index + 1);
+        image = outcome.retry;
+      }
+    });
+  }
+
+  /** One call at a time; each waits its turn, and an abort while waiting takes it out of the line. */
+  #enqueue<T>(signal: AbortSignal | undefined, task: () => Promise<T>): Promise<T> {
+    if (this.#disposed) return Promise.reject(new BackendError('DISPOSED', 'this segmenter was disposed'));
+    if (signal?.aborted) return Promise.reject(new EdgesegAbortError(undefined, { cause: signal.reason }));
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        const i = this.#queue.indexOf(start);
+        if (i >= 0) this.#queue.splice(i, 1);
+        reject(new EdgesegAbortError(undefined, { cause: signal?.reason }));
+      };
+      const start = () => {
+        if (this.#disposed) {
+          reject(new BackendError('DISPOSED', 'this segmenter was disposed'));
+          return;
+        }
+        this.#running = true;
+        task()
+          .then(resolve, reject)
+          .finally(() => {
+            signal?.removeEventListener('abort', onAbort);
+            this.#running = false;
+            this.#queue.shift()?.();
+          });
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (this.#running) this.#queue.push(start);
+      else start();
+    });
+  }
+}
+
+/**
+ * A segmenter for the model: tries each backend in order (default webgpu, wasm, hosted) until one
+ * loads it. Rejects with `BackendError('NO_BACKEND')` (the reasons in its message) if none can.
+ */
+export function createSegmenter(options: SegmenterOptions): Promise<Segmenter> {
+  return Segmenter.create(options);
+}
+
+function isVersionRef(model: SegmenterOptions['model']): model is VersionRef {
+  return typeof model === 'object' && model !== null && 'project' in model && 'version' in model;
+}
+
+function checkOptions(options: SegmenterOptions): RuntimeBackendName[] {
+  if (typeof options !== 'object' || options === null || options.model === undefined) {
+    throw new InvalidInputError('OPTION_INVALID', 'createSegmenter needs { model }');
+  }
+  const order = options.backends ?? ['webgpu', 'wasm', 'hosted'];
+  if (!Array.isArray(order) || order.length === 0 || order.some((b) => !['webgpu', 'wasm', 'hosted'].includes(b)) || new Set(order).size !== order.length) {
+    throw new InvalidInputError('OPTION_INVALID', `backends must be a non-empty list of distinct 'webgpu', 'wasm', 'hosted'; got ${JSON.stringify(order)}`);
+  }
+  if (options.numThreads !== undefined && (!Number.isInteger(options.numThreads) || options.numThreads < 1 || options.numThreads > 64)) {
+    throw new InvalidInputError('OPTION_INVALID', `numThreads must be an integer 1–64, got ${options.numThreads}`);
+  }
+  if (options.maxPixels !== undefined && !(options.maxPixels > 0)) throw new InvalidInputError('OPTION_INVALID', 'maxPixels must be positive');
+  return order;
+}
+
+async function resolveModel(options: SegmenterOptions): Promise<WorkerModelSource> {
+  const { model } = options;
+  if (typeof model === 'string') return { kind: 'url', baseUrl: new URL(model, globalThis.location?.href).toString() };
+  if ('files' in model) return { kind: 'files', files: model.files };
+  if (!isVersionRef(model)) throw new InvalidInputError('OPTION_INVALID', 'model must be a URL, { files } or { workspace, project, version }');
+  if (!options.platform) throw new InvalidInputError('OPTION_INVALID', 'a platform version as the model needs options.platform');
+  // The route the platform's own inference server downloads models with.
+  const { ort } = await options.platform.ort(model.project, model.version);
+  return {
+    kind: 'urls',
+    urls: { 'weights.onnx': ort.model, 'environment.json': ort.environment },
+    files: { 'class_names.txt': new TextEncoder().encode(ort.classes.join('\n')) },
+  };
+}

@@ -1,0 +1,112 @@
+// Image decoding in the worker: encoded bytes, Blobs, URLs, ImageBitmaps, VideoFrames and raw pixels
+// to RGBA, with EXIF orientation applied and the pixel limit checked from the header first.
+import { InvalidInputError } from '../src/errors/index.js';
+import type { PixelImage } from '../src/pipeline/index.js';
+import { readImageHeader } from './image-header.js';
+import type { WorkerImage } from './protocol.js';
+
+let canvas: OffscreenCanvas | null = null;
+let context: OffscreenCanvasRenderingContext2D | null = null;
+
+/** RGBA pixels of the image, and its encoded bytes when it arrived encoded (for a retry elsewhere). */
+export async function decodeInWorker(image: WorkerImage, maxPixels: number): Promise<{ pixels: PixelImage; encoded?: Uint8Array }> {
+  switch (image.kind) {
+    case 'pixels': {
+      checkPixels(image.width, image.height, maxPixels);
+      if (image.data.length !== image.width * image.height * 4) {
+        throw new InvalidInputError('IMAGE_SOURCE_INVALID', `ImageData holds ${image.data.length} values, ${image.width}×${image.height} RGBA needs ${image.width * image.height * 4}`);
+      }
+      return { pixels: { data: image.data, width: image.width, height: image.height, channels: 4 } };
+    }
+    case 'bitmap': {
+      checkPixels(image.bitmap.width, image.bitmap.height, maxPixels);
+      try {
+        return { pixels: draw(image.bitmap, image.bitmap.width, image.bitmap.height) };
+      } finally {
+        image.bitmap.close();
+      }
+    }
+    case 'frame': {
+      const { displayWidth: w, displayHeight: h } = image.frame;
+      try {
+        checkPixels(w, h, maxPixels);
+        return { pixels: draw(image.frame, w, h) };
+      } finally {
+        image.frame.close();
+      }
+    }
+    case 'url': {
+      let response: Response;
+      try {
+        response = await fetch(image.url);
+      } catch (cause) {
+        throw new InvalidInputError('IMAGE_SOURCE_INVALID', `could not fetch the image: ${(cause as Error).message}`, { cause });
+      }
+      if (!response.ok) throw new InvalidInputError('IMAGE_SOURCE_INVALID', `fetching the image answered ${response.status}`);
+      return decodeBytes(new Uint8Array(await response.arrayBuffer()), maxPixels);
+    }
+    case 'blob':
+      return decodeBytes(new Uint8Array(await image.blob.arrayBuffer()), maxPixels);
+    case 'bytes':
+      return decodeBytes(image.bytes, maxPixels);
+  }
+}
+
+async function decodeBytes(bytes: Uint8Array, maxPixels: number): Promise<{ pixels: PixelImage; encoded: Uint8Array }> {
+  if (bytes.length === 0) throw new InvalidInputError('IMAGE_EMPTY', 'the image is empty (0 bytes)');
+  const header = readImageHeader(bytes);
+  if (header.width !== undefined && header.height !== undefined) checkPixels(header.width, header.height, maxPixels);
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await createImageBitmap(new Blob([bytes as BlobPart]), { imageOrientation: 'from-image', premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
+  } catch (cause) {
+    if (header.format === 'unknown') throw new InvalidInputError('IMAGE_FORMAT_UNSUPPORTED', 'the bytes are not an image format this browser can decode', { cause });
+    throw new InvalidInputError('IMAGE_DECODE_FAILED', `the ${header.format.toUpperCase()} image could not be decoded (corrupt or truncated)`, { cause });
+  }
+  try {
+    checkPixels(bitmap.width, bitmap.height, maxPixels);
+    return { pixels: draw(bitmap, bitmap.width, bitmap.height), encoded: bytes };
+  } finally {
+    bitmap.close();
+  }
+}
+
+function checkPixels(width: number, height: number, maxPixels: number): void {
+  if (!(width > 0 && height > 0)) throw new InvalidInputError('IMAGE_EMPTY', `the image is ${width}×${height}: nothing to segment`);
+  if (width * height > maxPixels) {
+    throw new InvalidInputError('IMAGE_TOO_LARGE', `the image has ${width}×${height} = ${(width * height / 1e6).toFixed(1)} megapixels; the limit is ${(maxPixels / 1e6).toFixed(1)}`);
+  }
+}
+
+function draw(source: CanvasImageSource, width: number, height: number): PixelImage {
+  if (!canvas || !context) {
+    canvas = new OffscreenCanvas(width, height);
+    context = canvas.getContext('2d', { willReadFrequently: true, alpha: true })!;
+  }
+  if (canvas.width !== width || canvas.height !== height) {
+    canvas.width = width;
+    canvas.height = height;
+  } else context.clearRect(0, 0, width, height);
+  context.drawImage(source, 0, 0, width, height);
+  const data = context.getImageData(0, 0, width, height, { colorSpace: 'srgb' }).data;
+  return { data, width, height, channels: 4 };
+}
+
+/** A lossless PNG of decoded pixels, for a retry on the hosted route when no encoded bytes exist. */
+export async function encodePng(pixels: PixelImage): Promise<Uint8Array> {
+  const c = new OffscreenCanvas(pixels.width, pixels.height);
+  const rgba = pixels.channels === 4 ? pixels.data : expandToRgba(pixels);
+  c.getContext('2d')!.putImageData(new ImageData(new Uint8ClampedArray(rgba), pixels.width, pixels.height), 0, 0);
+  return new Uint8Array(await (await c.convertToBlob({ type: 'image/png' })).arrayBuffer());
+}
+
+function expandToRgba(p: PixelImage): Uint8ClampedArray {
+  const out = new Uint8ClampedArray(p.width * p.height * 4);
+  for (let i = 0; i < p.width * p.height; i++) {
+    out[i * 4] = p.data[i * 3]!;
+    out[i * 4 + 1] = p.data[i * 3 + 1]!;
+    out[i * 4 + 2] = p.data[i * 3 + 2]!;
+    out[i * 4 + 3] = 255;
+  }
+  return out;
+}

@@ -1,0 +1,81 @@
+// The segmentation worker's protocol: what the main thread may ask, and what comes back. Images and
+// results move by transfer; errors come back with their class and code (see src/runtime/error-transfer.ts).
+import type { DownloadProgress, ModelSpec, PackageFiles } from '../src/model/index.js';
+import type { RawSegmentation, SegmentationPayload } from '../src/payload/index.js';
+import type { StageTimings } from '../src/pipeline/index.js';
+import type { SerializedError } from '../src/runtime/error-transfer.js';
+
+/** The two backends that run in the worker. */
+export type LocalBackendName = 'webgpu' | 'wasm';
+
+/** Where the worker gets the model package. */
+export type WorkerModelSource =
+  /** A package folder URL (the platform's export layout). */
+  | { kind: 'url'; baseUrl: string }
+  /** Files handed over in memory. */
+  | { kind: 'files'; files: PackageFiles }
+  /** Individual file URLs, as the platform's `ort` route gives them, plus files known already (class names). */
+  | { kind: 'urls'; urls: Record<string, string>; files: PackageFiles };
+
+export interface LoadRequest {
+  model: WorkerModelSource;
+  backend: LocalBackendName;
+  /** WASM threads (ignored by WebGPU except for its CPU fallback kernels). */
+  numThreads: number;
+  /** Keep downloaded files in Cache Storage. */
+  cache: boolean;
+}
+
+export interface LoadResult {
+  spec: ModelSpec;
+  warnings: string[];
+  backend: LocalBackendName;
+  numThreads: number;
+  /** The WebGPU adapter's vendor / architecture, when WebGPU was loaded. */
+  adapter?: string;
+}
+
+/** An image on its way into the worker. */
+export type WorkerImage =
+  | { kind: 'bytes'; bytes: Uint8Array }
+  | { kind: 'blob'; blob: Blob }
+  | { kind: 'url'; url: string }
+  | { kind: 'bitmap'; bitmap: ImageBitmap }
+  | { kind: 'pixels'; data: Uint8ClampedArray; width: number; height: number }
+  | { kind: 'frame'; frame: VideoFrame };
+
+export interface SegmentRequest {
+  image: WorkerImage;
+  confidence: number;
+  /** `payload`: the hosted route's JSON shape (PNG encoded in the worker); `raw`: class ids. */
+  output: 'payload' | 'raw';
+  maxPixels: number;
+  /** Send back an encoded copy of the image if the run fails, for the next backend to retry with. */
+  wantRetry: boolean;
+}
+
+export interface SegmentTimings extends StageTimings {
+  decode: number;
+  encode: number;
+}
+
+export type SegmentOutcome =
+  | { ok: true; payload?: SegmentationPayload; raw?: RawSegmentation; timings: SegmentTimings }
+  | {
+      ok: false;
+      error: SerializedError;
+      /** The image, encoded, when the failure was the backend's and `wantRetry` was set. */
+      retry?: Uint8Array;
+    };
+
+/** Faults a test can inject: a failing run (as a lost device would), or a dying worker. */
+export type Fault = 'run' | 'crash';
+
+export interface WorkerApi {
+  load(request: LoadRequest, onProgress?: (progress: DownloadProgress) => void): Promise<LoadResult>;
+  segment(request: SegmentRequest): Promise<SegmentOutcome>;
+  /** Answers at once when the worker is alive and idle. */
+  ping(): Promise<'pong'>;
+  injectFault(fault: Fault): Promise<void>;
+  dispose(): Promise<void>;
+}

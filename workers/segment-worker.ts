@@ -1,0 +1,153 @@
+// The segmentation worker: loads a model package, runs it with onnxruntime-web (WebGPU or WASM), and
+// returns the hosted route's payload or raw class ids. Exposed with comlink; see protocol.ts.
+import { expose, transfer } from 'comlink';
+import { BackendError, isEdgesegError } from '../src/errors/index.js';
+import {
+  cacheStoragePackageCache, checkModelShapes, fetchFile, fetchPackageFiles, parseModelPackage,
+  type DownloadProgress, type ModelSpec, type PackageFiles,
+} from '../src/model/index.js';
+import type { OrtModule, SessionRunner } from '../src/ort/ort-session.js';
+import { sessionRunner } from '../src/ort/ort-session.js';
+import { buildPayload, classMapOf } from '../src/payload/index.js';
+import { segmentPixels, type RunModel } from '../src/pipeline/index.js';
+import { installErrorTransfer, serializeError } from '../src/runtime/error-transfer.js';
+import { decodeInWorker, encodePng } from './decode-image.js';
+import type { Fault, LoadRequest, LoadResult, LocalBackendName, SegmentOutcome, SegmentRequest, WorkerApi, WorkerModelSource } from './protocol.js';
+
+installErrorTransfer();
+
+interface Loaded {
+  spec: ModelSpec;
+  runner: SessionRunner;
+  classMap: Record<string, string>;
+  model: { preprocess: ModelSpec['preprocess']; classCount: number; backgroundClassId: number };
+}
+
+let loaded: Loaded | null = null;
+let files: { key: string; files: PackageFiles } | null = null;
+let pendingFault: Fault | null = null;
+// Reused between calls: the network input buffer.
+let inputBuffer: Float32Array | undefined;
+
+async function packageFiles(source: WorkerModelSource, cache: boolean, onProgress?: (p: DownloadProgress) => void): Promise<PackageFiles> {
+  if (source.kind === 'files') return source.files;
+  // The same source loaded again (another backend after a fallback) reuses what was downloaded.
+  const key = JSON.stringify(source);
+  if (files?.key === key) return files.files;
+  const options = { cache: cache ? cacheStoragePackageCache() : null, ...(onProgress ? { onProgress } : {}) };
+  let result: PackageFiles;
+  if (source.kind === 'url') result = await fetchPackageFiles(source.baseUrl, options);
+  else {
+    result = { ...source.files };
+    for (const [name, url] of Object.entries(source.urls)) result[name] = (await fetchFile(url, name, true, options))!;
+  }
+  files = { key, files: result };
+  return result;
+}
+
+async function createRunner(backend: LocalBackendName, weights: Uint8Array, numThreads: number): Promise<{ runner: SessionRunner; adapter?: string }> {
+  if (backend === 'webgpu') {
+    const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
+    if (!gpu) throw new BackendError('BACKEND_UNAVAILABLE', 'this browser has no WebGPU (navigator.gpu is missing)', { backend });
+    const adapter = await gpu.requestAdapter();
+    if (!adapter) throw new BackendError('BACKEND_UNAVAILABLE', 'WebGPU is present but no adapter is available (no GPU, or it is blocked)', { backend });
+    const ort = (await import('onnxruntime-web/webgpu')) as unknown as OrtModule & { env: { wasm: { numThreads: number }; webgpu: { adapter?: unknown } } };
+    ort.env.wasm.numThreads = numThreads;
+    ort.env.webgpu.adapter = adapter;
+    const runner = await sessionRunner('webgpu', ort, weights, { executionProviders: ['webgpu'], graphOptimizationLevel: 'all' });
+    const info = (adapter as GPUAdapter & { info?: GPUAdapterInfo }).info;
+    return { runner, adapter: info ? `${info.vendor || 'unknown vendor'} ${info.architecture || ''}`.trim() : 'unknown' };
+  }
+  const ort = (await import('onnxruntime-web/wasm')) as unknown as OrtModule & { env: { wasm: { numThreads: number; proxy: boolean } } };
+  // Explicit: onnxruntime-web otherwise guesses, and silently drops to one thread without isolation.
+  ort.env.wasm.numThreads = numThreads;
+  ort.env.wasm.proxy = false;
+  return { runner: await sessionRunner('wasm', ort, weights, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' }) };
+}
+
+const api: WorkerApi = {
+  async load(request: LoadRequest, onProgress) {
+    const pkg = await packageFiles(request.model, request.cache, onProgress);
+    const parsed = parseModelPackage(pkg);
+    const { runner, adapter } = await createRunner(request.backend, parsed.weights, request.numThreads);
+    let spec: ModelSpec;
+    try {
+      spec = checkModelShapes(parsed.spec, runner.io);
+    } catch (error) {
+      await runner.dispose();
+      throw error;
+    }
+    if (loaded) await loaded.runner.dispose();
+    loaded = {
+      spec,
+      runner,
+      classMap: classMapOf(spec.classNames),
+      model: { preprocess: spec.preprocess, classCount: spec.classNames.length, backgroundClassId: spec.backgroundClassId },
+    };
+    inputBuffer = undefined;
+    const result: LoadResult = { spec, warnings: parsed.warnings, backend: request.backend, numThreads: request.numThreads, ...(adapter ? { adapter } : {}) };
+    return result;
+  },
+
+  async segment(request: SegmentRequest): Promise<SegmentOutcome> {
+    let encoded: Uint8Array | undefined;
+    let pixelsForRetry: Parameters<typeof encodePng>[0] | undefined;
+    try {
+      if (!loaded) throw new BackendError('BACKEND_UNAVAILABLE', 'no model is loaded in this worker');
+      const current = loaded;
+      const t0 = performance.now();
+      const decoded = await decodeInWorker(request.image, request.maxPixels);
+      encoded = decoded.encoded;
+      pixelsForRetry = decoded.pixels;
+      const decode = performance.now() - t0;
+      const area = 3 * current.model.preprocess.resize.width * current.model.preprocess.resize.height;
+      if (!inputBuffer || inputBuffer.length !== area) inputBuffer = new Float32Array(area);
+      const run: RunModel = async (input, signal) => {
+        if (pendingFault === 'run') {
+          pendingFault = null;
+          throw new BackendError('BACKEND_FAILED', `the ${current.runner.name} backend failed while running (injected fault, as a lost device would)`, { backend: current.runner.name });
+        }
+        return current.runner.run(input, signal);
+      };
+      const result = await segmentPixels(decoded.pixels, current.model, run, { confidence: request.confidence, input: inputBuffer });
+      const raw = { classIds: result.classIds, width: result.width, height: result.height, class_map: current.classMap };
+      const t1 = performance.now();
+      const timings = { decode, ...result.timings, encode: 0 };
+      if (request.output === 'raw') return transfer({ ok: true, raw, timings }, [raw.classIds.buffer]);
+      const payload = buildPayload(raw);
+      timings.encode = performance.now() - t1;
+      return { ok: true, payload, timings };
+    } catch (thrown) {
+      // An unexpected failure inside the runtime is the backend's failure, not the caller's.
+      const error = isEdgesegError(thrown) ? thrown : new BackendError('BACKEND_FAILED', (thrown as Error)?.message ?? String(thrown), { cause: thrown });
+      const failed: SegmentOutcome = { ok: false, error: serializeError(error) };
+      if (error.name === 'BackendError' && request.wantRetry) {
+        // The next backend needs the image again: hand back the encoded bytes (or a lossless PNG).
+        const retry = encoded ?? (pixelsForRetry ? await encodePng(pixelsForRetry) : undefined);
+        if (retry) return transfer({ ...failed, retry }, [retry.buffer]);
+      }
+      return failed;
+    }
+  },
+
+  async ping() {
+    if (pendingFault === 'crash') {
+      // As a worker killed by the browser would: no answer, ever.
+      self.close();
+      return new Promise<'pong'>(() => undefined);
+    }
+    return 'pong';
+  },
+
+  async injectFault(fault: Fault) {
+    pendingFault = fault;
+  },
+
+  async dispose() {
+    if (loaded) await loaded.runner.dispose();
+    loaded = null;
+    files = null;
+  },
+};
+
+expose(api);
