@@ -3,6 +3,8 @@ export const CHROMIUM_PATH = process.env.EDGESEG_CHROMIUM ?? '/usr/bin/chromium'
 
 /** Flags for a headless Chromium on a machine with no network but loopback. */
 export const CHROMIUM_ARGS = [
+  // Makes performance.measureUserAgentSpecificMemory() answer at once instead of at the next GC.
+  '--enable-blink-features=ForceEagerMeasureMemory',
   '--headless',
   '--no-sandbox',
   '--disable-quic',

@@ -26,8 +26,17 @@ export interface FetchPackageOptions {
  * layout's inference_config.json first, then the legacy environment.json; model_type.json is optional.
  */
 export async function fetchPackageFiles(baseUrl: string, options: FetchPackageOptions = {}): Promise<PackageFiles> {
-  const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
-  const get = (name: string, required: boolean) => fetchFile(new URL(name, absolute(base)).toString(), name, required, options);
+  const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`, absoluteBase()).toString();
+  const get = (name: string, required: boolean) => fetchFile(new URL(name, base).toString(), name, required, options);
+  // Which files the package has, remembered in the cache: offline, probing for an absent file would fail.
+  const manifestUrl = new URL(MANIFEST, base).toString();
+  const known = options.cache ? await options.cache.get(manifestUrl) : null;
+  if (known) {
+    const names = JSON.parse(new TextDecoder().decode(known)) as string[];
+    const files: PackageFiles = {};
+    for (const name of names) files[name] = (await get(name, true))!;
+    return files;
+  }
   const files: PackageFiles = {};
   const config = await get('inference_config.json', false);
   if (config) files['inference_config.json'] = config;
@@ -41,8 +50,12 @@ export async function fetchPackageFiles(baseUrl: string, options: FetchPackageOp
   const type = await get('model_type.json', false);
   if (type) files['model_type.json'] = type;
   files['weights.onnx'] = (await get('weights.onnx', true))!;
+  if (options.cache) await options.cache.put(manifestUrl, new TextEncoder().encode(JSON.stringify(Object.keys(files))));
   return files;
 }
+
+/** The cache entry, beside a package's files, that lists them. */
+const MANIFEST = '.edgeseg-package.json';
 
 /** One file by URL, through the cache; null when optional and absent (404). */
 export async function fetchFile(url: string, file: string, required: boolean, options: FetchPackageOptions): Promise<Uint8Array | null> {
@@ -108,8 +121,8 @@ async function readWithProgress(response: Response, file: string, options: Fetch
   return bytes;
 }
 
-function absolute(url: string): string {
-  return typeof location !== 'undefined' ? new URL(url, location.href).toString() : url;
+function absoluteBase(): string | undefined {
+  return typeof location !== 'undefined' ? location.href : undefined;
 }
 
 /** A URL without its query string: queries may hold an API key, which is never printed. */

@@ -8,6 +8,8 @@ declare module 'vitest/browser' {
     /** The Node native payload for `image` (a path from the repository root) with the model folder `model`. */
     nodeSegment: (model: string, image: string, confidence: number) => Promise<SegmentationPayload>;
     testServerUrl: () => Promise<string>;
+    startModelServer: () => Promise<string>;
+    stopModelServer: () => Promise<void>;
     scriptTestServer: (route: string, answers: ScriptedAnswer[]) => Promise<void>;
     resetTestServer: () => Promise<void>;
     testServerRequests: () => Promise<RecordedRequestJson[]>;

@@ -4,10 +4,15 @@ import { join } from 'node:path';
 import { createSegmenter, type NodeSegmenter } from '../../src/node/index.js';
 import type { SegmentationPayload } from '../../src/payload/index.js';
 import { startTestServer, type ScriptedAnswer, type TestServer } from '../fixtures/platform-test-server.js';
+import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
 import { ROOT } from '../helpers/paths.js';
 
 // On globalThis: Vitest loads this module once for the config and again for the global setup.
-const state = globalThis as { __edgesegTestServer?: Promise<TestServer> };
+const state = globalThis as {
+  __edgesegTestServer?: Promise<TestServer>;
+  __edgesegModelServer?: StaticServer | null;
+  __edgesegSegmenters?: Map<string, Promise<NodeSegmenter>>;
+};
 const testServer = () => (state.__edgesegTestServer ??= startTestServer());
 
 export interface RecordedRequestJson {
@@ -18,7 +23,7 @@ export interface RecordedRequestJson {
   body: string;
 }
 
-const segmenters = new Map<string, Promise<NodeSegmenter>>();
+const segmenters = (state.__edgesegSegmenters ??= new Map<string, Promise<NodeSegmenter>>());
 
 /** The Node `native` payload for an image file and a model folder (paths relative to the repository). */
 const nodeSegment = (async (_ctx, model: string, image: string, confidence: number) => {
@@ -27,7 +32,17 @@ const nodeSegment = (async (_ctx, model: string, image: string, confidence: numb
   return (await seg).segment(join(ROOT, image), { confidence });
 }) as BrowserCommand<[string, string, number], Promise<SegmentationPayload>>;
 
+
 export const scriptServerCommands = {
+  /** Serves test/fixtures over a second origin (CORS, CORP); returns its URL. */
+  startModelServer: (async () => {
+    state.__edgesegModelServer ??= await startStaticServer(join(ROOT, 'test', 'fixtures'));
+    return state.__edgesegModelServer.url;
+  }) as BrowserCommand<[]>,
+  stopModelServer: (async () => {
+    await state.__edgesegModelServer?.close();
+    state.__edgesegModelServer = null;
+  }) as BrowserCommand<[]>,
   nodeSegment,
   testServerUrl: (async () => (await testServer()).url) as BrowserCommand<[]>,
   scriptTestServer: (async (_ctx, route: string, answers: ScriptedAnswer[]) => {
@@ -40,6 +55,8 @@ export const scriptServerCommands = {
 
 export async function closeCommandServers(): Promise<void> {
   for (const seg of segmenters.values()) await (await seg).dispose();
+  await state.__edgesegModelServer?.close();
+  state.__edgesegModelServer = null;
   segmenters.clear();
   const server = state.__edgesegTestServer;
   delete state.__edgesegTestServer;

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createSegmenter, INJECT_FAULT, rawFromPayload, type Segmenter } from '../../src/index.js';
+import manifest from '../fixtures/reference/manifest.json';
+
+// SwiftShader's WebGPU adapter: correct but slow, so tiny models only.
+const files = [...new Set(manifest.endToEnd.map((c) => c.file))];
+const bytesOf = async (file: string) => new Uint8Array(await (await fetch(`/test/fixtures/reference/${file}`)).arrayBuffer());
+
+describe('webgpu gives the class ids wasm gives', () => {
+  let gpu: Segmenter;
+  let cpu: Segmenter;
+  beforeAll(async () => {
+    gpu = await createSegmenter({ model: '/test/fixtures/models/tiny-legacy/', backends: ['webgpu'] });
+    cpu = await createSegmenter({ model: '/test/fixtures/models/tiny-legacy/', backends: ['wasm'] });
+  });
+  afterAll(async () => {
+    await gpu.dispose();
+    await cpu.dispose();
+  });
+
+  test('the WebGPU backend loads on the adapter', () => {
+    expect(gpu.backend).toBe('webgpu');
+    expect(gpu.fallbacks).toEqual([]);
+    console.log(`WebGPU adapter: ${gpu.adapter}`);
+  });
+
+  for (const file of files) {
+    test(file, async () => {
+      const a = rawFromPayload(await gpu.segment(await bytesOf(file))).classIds;
+      const b = rawFromPayload(await cpu.segment(await bytesOf(file))).classIds;
+      let equal = 0;
+      for (let i = 0; i < a.length; i++) if (a[i] === b[i]) equal++;
+      console.log(`${file}: ${((100 * equal) / a.length).toFixed(4)}% of pixels equal between webgpu and wasm`);
+      expect(equal).toBe(a.length);
+    });
+  }
+});
+
+test('a WebGPU failure while running moves the call to wasm', async () => {
+  const seg = await createSegmenter({ model: '/test/fixtures/models/tiny-legacy/', backends: ['webgpu', 'wasm'] });
+  const expected = await seg.segment(await bytesOf(files[0]!));
+  await seg[INJECT_FAULT]('run');
+  expect(await seg.segment(await bytesOf(files[0]!))).toEqual(expected);
+  expect(seg.backend).toBe('wasm');
+  expect(seg.fallbacks).toEqual([{ backend: 'webgpu', code: 'BACKEND_FAILED', message: expect.stringMatching(/webgpu backend failed/) }]);
+  await seg.dispose();
+});

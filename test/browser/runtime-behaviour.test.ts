@@ -1,0 +1,169 @@
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { commands } from 'vitest/browser';
+import { BackendError, createSegmenter, EdgesegAbortError, INJECT_FAULT, PlatformClient, rawFromPayload, type Segmenter } from '../../src/index.js';
+import manifest from '../fixtures/reference/manifest.json';
+
+const MODEL = '/test/fixtures/models/tiny-legacy/';
+const IMAGE = manifest.endToEnd.find((c) => c.file.endsWith('300x200.png'))!.file;
+const bytesOf = async (file = IMAGE) => new Uint8Array(await (await fetch(`/test/fixtures/reference/${file}`)).arrayBuffer());
+const nodePayload = (file = IMAGE, model = 'tiny-legacy') => commands.nodeSegment(`test/fixtures/models/${model}`, `test/fixtures/reference/${file}`, 50);
+
+let platform: PlatformClient;
+beforeEach(async () => {
+  await commands.resetTestServer();
+  const base = await commands.testServerUrl();
+  platform = new PlatformClient({ apiKey: 'test-key-123456', baseUrl: base, inferenceUrl: `${base}/infer`, retryBaseMs: 5 });
+});
+
+const opened: Segmenter[] = [];
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.dispose();
+});
+const open = async (...args: Parameters<typeof createSegmenter>) => {
+  const seg = await createSegmenter(...args);
+  opened.push(seg);
+  return seg;
+};
+
+describe('backend choice and fallback', () => {
+  test('no WebGPU adapter → wasm, and fallbacks says why', async () => {
+    const seg = await open({ model: MODEL, numThreads: 2 });
+    expect(seg.backend).toBe('wasm');
+    expect(seg.fallbacks).toEqual([{ backend: 'webgpu', code: 'BACKEND_UNAVAILABLE', message: expect.stringMatching(/adapter/) }]);
+    expect(seg.numThreads).toBe(2);
+  });
+
+  test('a model wasm cannot run → hosted, which answers the call', async () => {
+    const expected = await nodePayload();
+    await commands.scriptTestServer('POST /infer/shapes/2', [{ json: { predictions: expected } }]);
+    const seg = await open({ model: '/test/fixtures/models/unrunnable/', backends: ['wasm', 'hosted'], platform, hosted: { project: 'shapes', version: 2 } });
+    expect(seg.backend).toBe('hosted');
+    expect(seg.fallbacks).toEqual([{ backend: 'wasm', code: 'MODEL_LOAD_FAILED', message: expect.stringContaining('EdgesegNoSuchOperator') }]);
+    expect(await seg.segment(await bytesOf())).toEqual(expected);
+    const [request] = await commands.testServerRequests();
+    expect(request!.body).toBe(btoa(String.fromCharCode(...(await bytesOf()))));
+  });
+
+  test('no backend at all is NO_BACKEND with every reason', async () => {
+    const error = await createSegmenter({ model: '/test/fixtures/models/unrunnable/', backends: ['webgpu', 'wasm', 'hosted'] }).catch((e) => e);
+    expect(error).toBeInstanceOf(BackendError);
+    expect(error.code).toBe('NO_BACKEND');
+    expect(error.message).toMatch(/webgpu: .*adapter.*wasm: .*EdgesegNoSuchOperator.*hosted: .*PlatformClient/);
+  });
+
+  for (const kind of ['bytes', 'ImageData'] as const) {
+    test(`a failure while running moves that call, and later ones, to the next backend (${kind})`, async () => {
+      const expected = await nodePayload();
+      await commands.scriptTestServer('POST /infer/shapes/2', [{ json: expected }]);
+      const seg = await open({ model: MODEL, backends: ['wasm', 'hosted'], platform, hosted: { project: 'shapes', version: 2 } });
+      expect(seg.backend).toBe('wasm');
+      await seg[INJECT_FAULT]('run');
+      let source: Uint8Array | ImageData = await bytesOf();
+      if (kind === 'ImageData') {
+        const bitmap = await createImageBitmap(new Blob([source as BlobPart]));
+        const c = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d')!;
+        c.drawImage(bitmap, 0, 0);
+        source = c.getImageData(0, 0, bitmap.width, bitmap.height);
+      }
+      expect(await seg.segment(source)).toEqual(expected);
+      expect(seg.backend).toBe('hosted');
+      expect(seg.fallbacks).toEqual([{ backend: 'wasm', code: 'BACKEND_FAILED', message: expect.stringMatching(/injected fault/) }]);
+      // The retried call reached the hosted route with the image (the original bytes, or a lossless PNG).
+      const [request] = await commands.testServerRequests();
+      expect(request!.body.length).toBeGreaterThan(100);
+      expect(await seg.segment(await bytesOf())).toEqual(expected);
+    });
+  }
+});
+
+describe('worker lifecycle, aborts, concurrency', () => {
+  test('a worker that died between calls is replaced on the next call', async () => {
+    const seg = await open({ model: MODEL, backends: ['wasm'] });
+    const before = await seg.segment(await bytesOf());
+    await seg[INJECT_FAULT]('crash');
+    expect(await seg.segment(await bytesOf())).toEqual(before);
+    expect(seg.workerRestarts).toBe(1);
+    expect(seg.backend).toBe('wasm');
+  });
+
+  test('an aborted call rejects with the abort error, a queued one too, and the next call works', async () => {
+    const seg = await open({ model: MODEL, backends: ['wasm'] });
+    const expected = await seg.segment(await bytesOf());
+    const running = new AbortController();
+    const queued = new AbortController();
+    const first = seg.segment(await bytesOf(), { signal: running.signal });
+    const second = seg.segment(await bytesOf(), { signal: queued.signal });
+    running.abort();
+    queued.abort();
+    expect(await first.catch((e) => e)).toBeInstanceOf(EdgesegAbortError);
+    const e2 = await second.catch((e) => e);
+    expect(e2).toBeInstanceOf(EdgesegAbortError);
+    expect(e2.code).toBe('ABORTED');
+    expect(await seg.segment(await bytesOf(), { signal: AbortSignal.abort() }).catch((e) => e.code)).toBe('ABORTED');
+    expect(await seg.segment(await bytesOf())).toEqual(expected);
+  });
+
+  test('100 concurrent calls on different images each get their own mask', async () => {
+    const seg = await open({ model: MODEL, backends: ['wasm'] });
+    const base = await createImageBitmap(new Blob([(await bytesOf()) as BlobPart]));
+    // 100 different crops of the fixture image, each encoded as PNG.
+    const crops = await Promise.all(
+      Array.from({ length: 100 }, async (_, i) => {
+        const w = 60 + (i % 10) * 20;
+        const h = 40 + Math.floor(i / 10) * 15;
+        const c = new OffscreenCanvas(w, h);
+        c.getContext('2d')!.drawImage(base, (i * 7) % (300 - w + 1), (i * 3) % (200 - h + 1), w, h, 0, 0, w, h);
+        return new Uint8Array(await (await c.convertToBlob({ type: 'image/png' })).arrayBuffer());
+      }),
+    );
+    const one = [];
+    for (const crop of crops.slice(0, 100)) one.push(await seg.segment(crop.slice()));
+    const all = await Promise.all(crops.map((crop) => seg.segment(crop.slice())));
+    expect(all).toEqual(one);
+    expect(new Set(all.map((p) => `${p.image.width}x${p.image.height}:${p.segmentation_mask}`)).size).toBe(100);
+  });
+});
+
+describe('model downloads', () => {
+  test('byte progress, then a second start works with the model server gone (Cache Storage)', async () => {
+    await caches.delete('edgeseg-models-v1');
+    const server = await commands.startModelServer();
+    const progress: { file: string; loaded: number; total: number | null; cached: boolean }[] = [];
+    const first = await open({ model: `${server}/models/tiny-legacy/`, backends: ['wasm'], onProgress: (p) => progress.push(p) });
+    const expected = await first.segment(await bytesOf());
+    const weights = progress.filter((p) => p.file === 'weights.onnx');
+    expect(weights.at(-1)).toEqual({ file: 'weights.onnx', loaded: weights.at(-1)!.total, total: expect.any(Number), cached: false });
+    await commands.stopModelServer();
+    // The network is gone: a package never downloaded cannot load…
+    const never = await createSegmenter({ model: `${server}/models/tiny-current/`, backends: ['wasm'] }).catch((e) => e);
+    expect(never.code).toBe('NO_BACKEND');
+    expect(never.message).toMatch(/could not download|MODEL_DOWNLOAD_FAILED|Failed to fetch/);
+    // …but the one in the cache does.
+    const cachedProgress: boolean[] = [];
+    const second = await open({ model: `${server}/models/tiny-legacy/`, backends: ['wasm'], onProgress: (p) => cachedProgress.push(p.cached) });
+    expect(await second.segment(await bytesOf())).toEqual(expected);
+    expect(cachedProgress.length).toBeGreaterThan(0);
+    expect(cachedProgress.every(Boolean)).toBe(true);
+  });
+
+  test('a model from in-memory files', async () => {
+    const files: Record<string, Uint8Array> = {};
+    for (const name of ['weights.onnx', 'environment.json', 'class_names.txt']) files[name] = new Uint8Array(await (await fetch(`${MODEL}${name}`)).arrayBuffer());
+    const seg = await open({ model: { files }, backends: ['wasm'] });
+    const payload = await seg.segment(await bytesOf());
+    expect(rawFromPayload(payload).classIds).toEqual(rawFromPayload(await nodePayload()).classIds);
+  });
+
+  test('a platform version through the ort route', async () => {
+    const server = await commands.startModelServer();
+    await commands.scriptTestServer('GET /ort/shapes/2', [
+      { json: { ort: { classes: ['background', 'circle', 'rectangle', 'triangle', 'star'], model: `${server}/models/tiny-legacy/weights.onnx`, environment: `${server}/models/tiny-legacy/environment.json` } } },
+    ]);
+    const seg = await open({ model: { workspace: 'ws', project: 'shapes', version: 2 }, platform, backends: ['wasm', 'hosted'] });
+    expect(seg.backend).toBe('wasm');
+    expect(seg.spec?.classNames).toEqual(['background', 'circle', 'rectangle', 'triangle', 'star']);
+    expect(rawFromPayload(await seg.segment(await bytesOf())).classIds).toEqual(rawFromPayload(await nodePayload()).classIds);
+    const [ort] = await commands.testServerRequests();
+    expect(ort!.query.api_key).toBe('test-key-123456');
+  });
+});
