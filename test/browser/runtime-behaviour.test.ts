@@ -91,8 +91,10 @@ describe('worker lifecycle, aborts, concurrency', () => {
     const expected = await seg.segment(await bytesOf());
     const running = new AbortController();
     const queued = new AbortController();
-    const first = seg.segment(await bytesOf(), { signal: running.signal });
-    const second = seg.segment(await bytesOf(), { signal: queued.signal });
+    const [a, b] = [await bytesOf(), await bytesOf()];
+    // Issued and aborted in one tick: the first is running, the second waits in line.
+    const first = seg.segment(a, { signal: running.signal });
+    const second = seg.segment(b, { signal: queued.signal });
     running.abort();
     queued.abort();
     expect(await first.catch((e) => e)).toBeInstanceOf(EdgesegAbortError);
