@@ -171,9 +171,41 @@ async function info(args: string[], io: Io): Promise<number> {
   }
 }
 
-async function serve(_args: string[], io: Io): Promise<number> {
-  io.err('edgeseg: serve is not available in this build\n');
-  return EXIT.failure;
+async function serve(args: string[], io: Io): Promise<number> {
+  const { values } = parse(args, { port: { type: 'string', short: 'p' }, host: { type: 'string' }, data: { type: 'string', short: 'd' }, 'api-key': { type: 'string' }, quiet: { type: 'boolean', short: 'q' } });
+  if (values.help) {
+    io.out(`${HELP}\n`);
+    return EXIT.ok;
+  }
+  const port = numberOption('port', values.port) ?? 8787;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535, got ${values.port}`);
+  // Loaded on demand: the platform is a server, the rest of the CLI does not need it.
+  const { startPlatformServer } = await import('../../server/start.js');
+  const server = await startPlatformServer({
+    port,
+    host: (values.host as string | undefined) ?? '127.0.0.1',
+    ...(values.data ? { dataDir: values.data as string } : {}),
+    ...(values['api-key'] ? { apiKey: values['api-key'] as string } : {}),
+    ...(values.quiet ? {} : { log: (line: string) => io.err(`${line}\n`) }),
+  });
+  io.out(
+    [
+      'edgeseg local platform',
+      `  base_url       ${server.baseUrl}`,
+      `  inference_url  ${server.inferenceUrl}`,
+      `  api key        ${server.apiKey}   (workspace edgeseg-demo, project shapes, versions 1 and 2)`,
+      `  data           ${server.dataDir}`,
+      'Ctrl-C stops it.',
+      '',
+    ].join('\n'),
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  return EXIT.ok;
 }
 
 function report(error: unknown, io: Io): number {

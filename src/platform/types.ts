@@ -183,8 +183,10 @@ export interface OrtAnswer {
     classes: string[];
     /** URL of weights.onnx. */
     model: string;
-    /** URL of environment.json. */
-    environment: string;
+    /** URL of environment.json (legacy export layout). */
+    environment?: string;
+    /** URL of inference_config.json (current export layout; an extension of the local platform). */
+    inference_config?: string;
     colors?: Record<string, string>;
     modelType?: string;
   };

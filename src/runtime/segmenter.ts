@@ -1,6 +1,6 @@
 // The browser segmenter: runs a model package in a worker on WebGPU or WASM, or on the hosted route,
 // in the caller's order of preference, falling back when a backend cannot load or fails while running.
-import { BackendError, EdgesegAbortError, InvalidInputError, type BackendName } from '../errors/index.js';
+import { BackendError, EdgesegAbortError, InvalidInputError, ModelPackageError, type BackendName } from '../errors/index.js';
 import type { DownloadProgress, ModelSpec, PackageFiles } from '../model/index.js';
 import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
 import { DEFAULT_CONFIDENCE, validateConfidence } from '../pipeline/confidence.js';
@@ -297,9 +297,15 @@ async function resolveModel(options: SegmenterOptions): Promise<WorkerModelSourc
   if (!options.platform) throw new InvalidInputError('OPTION_INVALID', 'a platform version as the model needs options.platform');
   // The route the platform's own inference server downloads models with.
   const { ort } = await options.platform.ort(model.project, model.version);
+  const config: Record<string, string> = ort.environment
+    ? { 'environment.json': ort.environment }
+    : ort.inference_config
+      ? { 'inference_config.json': ort.inference_config }
+      : {};
+  if (!Object.keys(config).length) throw new ModelPackageError('MODEL_FILE_MISSING', `the platform gave no configuration file for ${model.project}/${model.version}`);
   return {
     kind: 'urls',
-    urls: { 'weights.onnx': ort.model, 'environment.json': ort.environment },
+    urls: { 'weights.onnx': ort.model, ...config },
     files: { 'class_names.txt': new TextEncoder().encode(ort.classes.join('\n')) },
   };
 }

@@ -1,0 +1,257 @@
+// The local platform as one Node (req, res, next) listener: every route of the platform, on loopback,
+// backed by a data directory. The same listener runs standalone (`edgeseg serve`) and inside Vite.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { PACKAGE_FILES } from '../src/model/index.js';
+import { redact } from '../src/platform/redact.js';
+import { imageEmbedding } from './embedding.js';
+import { EXPORT_FORMATS, exportToken } from './exports.js';
+import { badRequest, checkFields, HttpError, notFound, readJson, sendError, sendJson, setCommonHeaders } from './http.js';
+import { hostedSegmentation, Segmenters, type InferenceLimits } from './inference.js';
+import { projectRecord, versionRecord, workspaceRecord, type Urls } from './records.js';
+import { search } from './search.js';
+import type { ImageState, Store, WorkspaceState } from './store.js';
+import { colorOnlyEmbedding, syntheticImage } from './synthetic.js';
+
+export interface PlatformHandlerOptions {
+  store: Store;
+  /** Mount point, e.g. `/api` inside the demo's dev server; '' standalone. */
+  prefix?: string;
+  /** The base URL clients use (for links in answers); default: from the request's Host header. */
+  publicUrl?: string;
+  /** Bytes of a JSON body. Default 1 MB. */
+  maxJsonBytes?: number;
+  limits?: Partial<InferenceLimits>;
+  /** Where each request is logged, API keys masked. Default: nowhere. */
+  log?: (line: string) => void;
+}
+
+export type PlatformHandler = ((req: IncomingMessage, res: ServerResponse, next?: () => void) => void) & {
+  close(): Promise<void>;
+};
+
+/** Path segments that are the local platform's own routes, not workspace names. */
+export const RESERVED = new Set(['ort', 'infer', 'synthetic-image', 'model-files', 'image-files', 'exports']);
+
+export function createPlatformHandler(options: PlatformHandlerOptions): PlatformHandler {
+  const { store } = options;
+  const prefix = (options.prefix ?? '').replace(/\/+$/, '');
+  const maxJson = options.maxJsonBytes ?? 1_000_000;
+  const limits: InferenceLimits = { maxImageBytes: 20_000_000, maxPixels: 50_000_000, fetchTimeoutMs: 10_000, ...options.limits };
+  const segmenters = new Segmenters(store, limits);
+
+  const urlsOf = (req: IncomingMessage): Urls => {
+    const base = options.publicUrl ? options.publicUrl.replace(/\/+$/, '') : `http://${req.headers.host ?? '127.0.0.1'}${prefix}`;
+    return { base, inference: `${base}/infer` };
+  };
+
+  const imageUrl = (urls: Urls, ws: WorkspaceState, project: string) => (image: ImageState) => `${urls.base}/image-files/${ws.url}/${project}/${image.id}`;
+
+  /** Embedding of a new image: the model's own output where the project has a trained version. */
+  const embedFor = (ws: WorkspaceState, projectUrl: string | undefined) => async (rgb: Uint8Array, width: number, height: number) => {
+    const project = ws.projects.find((p) => p.url === projectUrl) ?? ws.projects[0]!;
+    const version = [...project.versions].reverse().find((v) => v.model);
+    const background = project.classes.indexOf('background');
+    if (!version) return { embedding: colorOnlyEmbedding(rgb, project.classes.length - 1), classes: [] };
+    const raw = await (await segmenters.get(version)).segmentRaw({ data: rgb, width, height, channels: 3 });
+    const present = [...new Set(raw.classIds)].filter((c) => c !== background);
+    return { embedding: imageEmbedding(rgb, raw.classIds, project.classes.length, background), classes: present.map((c) => project.classes[c]!) };
+  };
+
+  const authenticate = (url: URL, workspace?: string): WorkspaceState => {
+    const key = url.searchParams.get('api_key');
+    const ws = key ? store.workspaceByKey(key) : undefined;
+    if (!ws) throw new HttpError(401, key ? 'This API key does not exist (or has been revoked).' : 'An api_key query parameter is required.', 'OAuthException', 'pass your workspace API key as ?api_key=…');
+    if (workspace !== undefined && workspace !== ws.url) throw new HttpError(403, `This API key cannot access workspace ${workspace}.`, 'OAuthException', 'use the key of that workspace');
+    return ws;
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse, url: URL, parts: string[]): Promise<void> => {
+    const method = req.method ?? 'GET';
+    const urls = urlsOf(req);
+    const [first, second, third, fourth, ...rest] = parts;
+
+    // Files clients download without the key (as the platform's signed URLs): model packages, images, exports.
+    if (method === 'GET' && first === 'model-files' && parts.length === 5) {
+      const version = findVersion(findWorkspaceByUrl(second!), third!, fourth!);
+      if (!version.model || !(PACKAGE_FILES as readonly string[]).includes(rest[0]!)) throw notFound('no such model file');
+      return sendFile(res, join(segmenters.modelDir(version), rest[0]!), 'application/octet-stream');
+    }
+    if (method === 'GET' && first === 'image-files' && parts.length === 4) {
+      const image = findProject(findWorkspaceByUrl(second!), third!).images.find((i) => i.id === fourth);
+      if (!image) throw notFound('no such image');
+      return sendFile(res, store.path(image.file), image.file.endsWith('.png') ? 'image/png' : 'image/jpeg');
+    }
+    if (method === 'GET' && first === 'exports' && parts.length === 3) {
+      const entry = store.state.exports[second!];
+      if (!entry) throw notFound('no such export (links come from the export route)');
+      return sendFile(res, store.path(entry.file), 'application/zip', third);
+    }
+
+    if (parts.length === 0 && (method === 'GET' || method === 'POST')) {
+      const ws = authenticate(url);
+      return sendJson(res, 200, { welcome: 'Welcome to the edgeseg local platform.', instructions: 'You are successfully authenticated.', docs: 'https://github.com/ (see the edgeseg README: "The local platform")', workspace: ws.url });
+    }
+    if (first === 'synthetic-image' && parts.length === 1) {
+      if (method !== 'POST') throw new HttpError(405, 'use POST', 'MethodNotAllowed');
+      const ws = authenticate(url);
+      const body = await readJson(req, maxJson + 30_000_000);
+      return sendJson(res, 200, await syntheticImage(store, ws, body, urls, { maxImageBytes: limits.maxImageBytes, fetchTimeoutMs: limits.fetchTimeoutMs, embed: embedFor(ws, body.project_url as string | undefined) }));
+    }
+    if (first === 'infer' && parts.length === 3) {
+      if (method !== 'POST') throw new HttpError(405, 'use POST', 'MethodNotAllowed');
+      const ws = authenticate(url);
+      const project = findProject(ws, second!);
+      return sendJson(res, 200, await hostedSegmentation(req, url, project.versions.find((v) => String(v.number) === third), segmenters, limits));
+    }
+    if (first === 'ort' && parts.length === 3 && method === 'GET') {
+      const ws = authenticate(url);
+      const project = findProject(ws, second!);
+      const version = findVersion(ws, second!, third!);
+      if (!version.model) throw notFound(`version ${version.number} of ${project.url} has no trained model`);
+      const files = `${urls.base}/model-files/${ws.url}/${project.url}/${version.number}`;
+      const dir = segmenters.modelDir(version);
+      const has = async (name: string) => (await stat(join(dir, name)).catch(() => null)) !== null;
+      return sendJson(res, 200, {
+        ort: {
+          classes: project.classes,
+          model: `${files}/weights.onnx`,
+          ...((await has('environment.json')) ? { environment: `${files}/environment.json` } : {}),
+          ...((await has('inference_config.json')) ? { inference_config: `${files}/inference_config.json` } : {}),
+          colors: project.colors,
+          modelType: version.model.modelType,
+        },
+      });
+    }
+    if (first !== undefined && RESERVED.has(first)) throw notFound(`no route ${method} /${parts.join('/')}`);
+
+    // Workspace-scoped routes.
+    if (first === undefined) throw notFound('no route');
+    const ws = authenticate(url, first);
+    if (parts.length === 1 && method === 'GET') {
+      return sendJson(res, 200, { workspace: { ...workspaceRecord(ws), projects: ws.projects.map((p) => projectRecord(ws, p)) } });
+    }
+    if (parts.length === 2 && second === 'settings') return settings(req, res, ws);
+    const project = findProject(ws, second!);
+    if (parts.length === 2 && method === 'GET') {
+      return sendJson(res, 200, { workspace: workspaceRecord(ws), project: projectRecord(ws, project), versions: project.versions.map((v) => versionRecord(ws, project, v, urls, [])) });
+    }
+    if (parts.length === 3 && third === 'search') {
+      if (method !== 'POST') throw new HttpError(405, 'use POST', 'MethodNotAllowed');
+      return sendJson(res, 200, search(project, await readJson(req, maxJson), imageUrl(urls, ws, project.url)));
+    }
+    if (parts.length === 4 && third === 'images' && method === 'GET') {
+      const image = project.images.find((i) => i.id === fourth || i.name === fourth);
+      if (!image) throw notFound(`no image ${JSON.stringify(fourth)} in ${project.url}`);
+      const file = imageUrl(urls, ws, project.url)(image);
+      return sendJson(res, 200, {
+        image: { id: image.id, name: image.name, width: image.width, height: image.height, split: image.split, tags: image.tags, batch: image.batch, created: image.created / 1000, owner: image.owner, labels: image.classes, urls: { original: file } },
+      });
+    }
+    const version = findVersion(ws, project.url, third!);
+    if (parts.length === 3 && method === 'GET') {
+      return sendJson(res, 200, { workspace: workspaceRecord(ws), project: projectRecord(ws, project), version: versionRecord(ws, project, version, urls, builtExports(ws.url, project.url, version.number)) });
+    }
+    if (parts.length === 4 && method === 'GET') {
+      const format = fourth!;
+      const token = await exportToken(store, ws, project, version, format);
+      return sendJson(res, 200, { export: { link: `${urls.base}/exports/${token}/${project.url}-${version.number}-${format}.zip`, format } });
+    }
+    throw notFound(`no route ${method} /${parts.join('/')}`);
+  };
+
+  const builtExports = (ws: string, project: string, version: number) =>
+    EXPORT_FORMATS.filter((f) => Object.values(store.state.exports).some((e) => e.file === `exports/${ws}-${project}-${version}-${f}.zip`));
+
+  const settings = async (req: IncomingMessage, res: ServerResponse, ws: WorkspaceState) => {
+    if (req.method === 'PUT' || req.method === 'POST') {
+      const body = await readJson(req, maxJson);
+      checkFields(body, { providerApiKey: 'string', providerBaseUrl: 'string', captionModel: 'string' });
+      if (typeof body.providerBaseUrl === 'string' && !/^https?:\/\//.test(body.providerBaseUrl)) throw badRequest('providerBaseUrl must be an http(s) URL');
+      await store.update(() => {
+        for (const k of ['providerApiKey', 'providerBaseUrl', 'captionModel'] as const) if (typeof body[k] === 'string') ws.settings[k] = body[k] as string;
+      });
+    } else if (req.method !== 'GET') throw new HttpError(405, 'use GET or PUT', 'MethodNotAllowed');
+    // The provider key itself is never returned.
+    return sendJson(res, 200, { settings: { providerConfigured: Boolean(ws.settings.providerApiKey), providerBaseUrl: ws.settings.providerBaseUrl ?? null, captionModel: ws.settings.captionModel ?? 'gpt-4o' } });
+  };
+
+  const findWorkspaceByUrl = (url: string) => {
+    const ws = store.state.workspaces.find((w) => w.url === url);
+    if (!ws) throw notFound('no such workspace');
+    return ws;
+  };
+
+  const handler = ((req: IncomingMessage, res: ServerResponse, next?: () => void) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    // The path as sent: URL parsing would resolve "%2e%2e" segments before we could refuse them.
+    const rawPath = (req.url ?? '/').split('?')[0]!;
+    if (prefix && rawPath !== prefix && !rawPath.startsWith(`${prefix}/`)) {
+      if (next) return next();
+      return sendError(res, notFound('not a platform route'));
+    }
+    setCommonHeaders(res);
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204).end();
+      return;
+    }
+    const started = Date.now();
+    res.on('finish', () => options.log?.(redact(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started} ms`)));
+    let parts: string[];
+    try {
+      parts = pathParts(rawPath.slice(prefix.length));
+    } catch (error) {
+      return sendError(res, error as HttpError);
+    }
+    route(req, res, url, parts).catch((error: unknown) => {
+      if (error instanceof HttpError) return sendError(res, error);
+      options.log?.(redact(`error: ${(error as Error)?.stack ?? String(error)}`));
+      sendError(res, new HttpError(500, 'the local platform failed on this request', 'InternalError'));
+    });
+  }) as PlatformHandler;
+  handler.close = () => segmenters.close();
+  return handler;
+}
+
+/** Decoded path segments; anything that could leave its folder (.., slashes, NUL) is refused. */
+function pathParts(path: string): string[] {
+  const raw = path.split('/').filter((s) => s.length > 0);
+  return raw.map((segment) => {
+    let s: string;
+    try {
+      s = decodeURIComponent(segment);
+    } catch {
+      throw badRequest('malformed path');
+    }
+    if (s === '.' || s === '..' || /[/\\\0]/.test(s)) throw badRequest('the path tries to leave its folder', 'names cannot contain "/", "\\" or be ".."');
+    return s;
+  });
+}
+
+function findProject(ws: WorkspaceState, url: string) {
+  const project = ws.projects.find((p) => p.url === url);
+  if (!project) throw notFound(`no project ${JSON.stringify(url)} in workspace ${ws.url}`);
+  return project;
+}
+
+function findVersion(ws: WorkspaceState, projectUrl: string, number: string) {
+  const project = findProject(ws, projectUrl);
+  if (!/^\d+$/.test(number)) throw badRequest(`a version is a number, got ${JSON.stringify(number)}`);
+  const version = project.versions.find((v) => v.number === Number(number));
+  if (!version) throw notFound(`no version ${number} of ${projectUrl}`);
+  return version;
+}
+
+async function sendFile(res: ServerResponse, path: string, type: string, downloadName?: string): Promise<void> {
+  const info = await stat(path).catch(() => null);
+  if (!info?.isFile()) throw notFound('the file is gone');
+  res.writeHead(200, {
+    'content-type': type,
+    'content-length': info.size,
+    'cache-control': 'public, max-age=3600',
+    ...(downloadName ? { 'content-disposition': `attachment; filename="${downloadName.replace(/[^\w.-]/g, '_')}"` } : {}),
+  });
+  await new Promise<void>((resolve, reject) => createReadStream(path).on('error', reject).on('end', resolve).pipe(res));
+}

@@ -1,0 +1,114 @@
+// POST {inference}/{project}/{version}: the hosted segmentation route, run by the shared pipeline on
+// onnxruntime-node: the reference payload for the browser runtime.
+import type { IncomingMessage } from 'node:http';
+import { isEdgesegError } from '../src/errors/index.js';
+import { bundledModelDir } from '../src/node/bundled-model.js';
+import { createSegmenter, type NodeSegmenter } from '../src/node/segmenter.js';
+import type { SegmentationPayload } from '../src/payload/index.js';
+import { badRequest, HttpError, notFound, readBody } from './http.js';
+import type { Store, VersionState } from './store.js';
+
+export interface InferenceLimits {
+  /** Bytes of an uploaded or fetched image. */
+  maxImageBytes: number;
+  maxPixels: number;
+  /** Time allowed to fetch an `image` URL. */
+  fetchTimeoutMs: number;
+}
+
+/** One segmenter per model package, created on first use and kept. */
+export class Segmenters {
+  #cache = new Map<string, Promise<NodeSegmenter>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly limits: InferenceLimits,
+  ) {}
+
+  modelDir(version: VersionState): string {
+    const dir = version.model!.dir;
+    return dir === 'bundled' ? bundledModelDir() : dir.startsWith('/') ? dir : this.store.path(dir);
+  }
+
+  get(version: VersionState): Promise<NodeSegmenter> {
+    const dir = this.modelDir(version);
+    let seg = this.#cache.get(dir);
+    if (!seg) {
+      seg = createSegmenter({ model: dir, maxPixels: this.limits.maxPixels });
+      seg.catch(() => this.#cache.delete(dir));
+      this.#cache.set(dir, seg);
+    }
+    return seg;
+  }
+
+  async close(): Promise<void> {
+    for (const seg of this.#cache.values()) await (await seg.catch(() => null))?.dispose();
+    this.#cache.clear();
+  }
+}
+
+export async function hostedSegmentation(req: IncomingMessage, url: URL, version: VersionState | undefined, segmenters: Segmenters, limits: InferenceLimits): Promise<SegmentationPayload> {
+  if (!version) throw notFound('no such version');
+  if (!version.model) throw notFound(`version ${version.number} has no trained model`, 'train the version, or use a version whose record has a model');
+  const confidenceText = url.searchParams.get('confidence');
+  const confidence = confidenceText === null ? 50 : Number(confidenceText);
+  if (confidenceText !== null && (confidenceText.trim() === '' || !Number.isFinite(confidence) || confidence < 0 || confidence > 100)) {
+    throw badRequest(`confidence must be a number in 0–100, got ${JSON.stringify(confidenceText)}`);
+  }
+  const imageUrl = url.searchParams.get('image');
+  const body = await readBody(req, Math.ceil(limits.maxImageBytes * 1.4) + 1024);
+  if (imageUrl !== null && body.length > 0) throw badRequest('give the image as the `image` URL parameter or as the body, not both');
+  let bytes: Uint8Array;
+  if (imageUrl !== null) bytes = await fetchImage(imageUrl, limits);
+  else {
+    if (body.length === 0) throw badRequest('no image: send it base64-encoded as the body, or its URL as the `image` parameter');
+    const text = body.toString('latin1').trim().replace(/^data:[^,]*;base64,/, '');
+    if (!/^[A-Za-z0-9+/=\s_-]+$/.test(text)) throw badRequest('the body is not base64 image data');
+    bytes = Buffer.from(text, 'base64');
+    if (bytes.length > limits.maxImageBytes) throw new HttpError(413, `the image is over ${limits.maxImageBytes} bytes`, 'PayloadTooLarge');
+  }
+  const segmenter = await segmenters.get(version);
+  try {
+    return await segmenter.segment(bytes, { confidence });
+  } catch (error) {
+    if (isEdgesegError(error) && error.name === 'InvalidInputError') {
+      throw new HttpError(error.code === 'IMAGE_TOO_LARGE' ? 413 : 400, error.message, error.code);
+    }
+    throw error;
+  }
+}
+
+async function fetchImage(text: string, limits: InferenceLimits): Promise<Uint8Array> {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw badRequest(`the image parameter is not a URL: ${JSON.stringify(text.slice(0, 100))}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest(`only http and https image URLs are fetched, not ${url.protocol}`);
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(limits.fetchTimeoutMs), redirect: 'follow' });
+  } catch (cause) {
+    const timedOut = (cause as Error).name === 'TimeoutError';
+    throw new HttpError(timedOut ? 504 : 400, timedOut ? `fetching the image took longer than ${limits.fetchTimeoutMs} ms` : `the image URL could not be fetched: ${(cause as Error).message}`, 'ImageFetchFailed');
+  }
+  if (!response.ok) throw new HttpError(400, `fetching the image answered ${response.status}`, 'ImageFetchFailed');
+  if (Number(response.headers.get('content-length') ?? 0) > limits.maxImageBytes) {
+    throw new HttpError(413, `the image at the URL is over ${limits.maxImageBytes} bytes`, 'PayloadTooLarge');
+  }
+  const reader = response.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limits.maxImageBytes) {
+      await reader.cancel();
+      throw new HttpError(413, `the image at the URL is over ${limits.maxImageBytes} bytes`, 'PayloadTooLarge');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}

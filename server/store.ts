@@ -1,0 +1,152 @@
+// The local platform's data directory: one state file (written atomically: temp file, fsync, rename) and
+// the image, mask, generated-image and export files beside it.
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+
+export interface ImageState {
+  id: string;
+  name: string;
+  /** Path of the image file, relative to the data directory. */
+  file: string;
+  /** Path of the class-id mask (8-bit PNG), when the image is annotated. */
+  mask?: string;
+  width: number;
+  height: number;
+  /** train / valid / test, or null when the image is not in the dataset (e.g. generated). */
+  split: string | null;
+  tags: string[];
+  batch: string | null;
+  created: number;
+  owner: string;
+  /** Classes present in the annotation (or, for unannotated images, the model's output). */
+  classes: string[];
+  /** The search embedding (see search.ts). */
+  embedding: number[];
+}
+
+export interface VersionState {
+  number: number;
+  name: string;
+  created: number;
+  images: string[];
+  preprocessing: Record<string, unknown>;
+  augmentation: Record<string, unknown>;
+  /** The trained model: a package folder (absolute, or relative to the data directory). */
+  model?: { dir: string; modelType: string };
+}
+
+export interface ProjectState {
+  url: string;
+  name: string;
+  type: string;
+  created: number;
+  updated: number;
+  annotation: string;
+  classes: string[];
+  colors: Record<string, string>;
+  images: ImageState[];
+  versions: VersionState[];
+}
+
+export interface WorkspaceSettings {
+  /** The image provider's key (OpenAI-compatible). Never returned by any route. */
+  providerApiKey?: string;
+  /** The provider's API base URL. Default https://api.openai.com/v1. */
+  providerBaseUrl?: string;
+  /** The vision model that describes images. Default gpt-4o. */
+  captionModel?: string;
+}
+
+export interface WorkspaceState {
+  url: string;
+  name: string;
+  apiKey: string;
+  settings: WorkspaceSettings;
+  projects: ProjectState[];
+  /** Image descriptions by platform image id, for synthetic images. */
+  captions: Record<string, { caption: string; model: string; created: number }>;
+}
+
+export interface PlatformState {
+  format: 1;
+  workspaces: WorkspaceState[];
+  /** Export downloads by token: the file (relative to the data directory). */
+  exports: Record<string, { file: string; created: number }>;
+}
+
+const STATE_FILE = 'platform.json';
+
+export class Store {
+  #state: PlatformState;
+  #writes: Promise<void> = Promise.resolve();
+
+  private constructor(
+    readonly dir: string,
+    state: PlatformState,
+  ) {
+    this.#state = state;
+  }
+
+  /** Opens the data directory; `seed` makes the first state when there is none. */
+  static async open(dir: string, seed: (store: { dir: string }) => Promise<PlatformState>): Promise<Store> {
+    const root = resolve(dir);
+    await mkdir(root, { recursive: true });
+    let state: PlatformState;
+    try {
+      state = JSON.parse(await readFile(join(root, STATE_FILE), 'utf8')) as PlatformState;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`the data directory's ${STATE_FILE} cannot be read: ${(error as Error).message}`);
+      state = await seed({ dir: root });
+      const store = new Store(root, state);
+      await store.save();
+      return store;
+    }
+    return new Store(root, state);
+  }
+
+  get state(): PlatformState {
+    return this.#state;
+  }
+
+  workspaceByKey(apiKey: string): WorkspaceState | undefined {
+    return this.#state.workspaces.find((w) => w.apiKey === apiKey);
+  }
+
+  /** Changes the state and writes it; writes are serialised, each one atomic. */
+  async update(change: (state: PlatformState) => void): Promise<void> {
+    change(this.#state);
+    await this.save();
+  }
+
+  save(): Promise<void> {
+    const text = JSON.stringify(this.#state, null, 1);
+    this.#writes = this.#writes.then(() => writeAtomic(join(this.dir, STATE_FILE), text));
+    return this.#writes;
+  }
+
+  /** An absolute path inside the data directory; anything that would leave it is refused. */
+  path(relativePath: string): string {
+    const full = resolve(this.dir, relativePath);
+    if (full !== this.dir && !full.startsWith(this.dir + sep)) throw new Error(`path escapes the data directory: ${relativePath}`);
+    return full;
+  }
+
+  relative(absolutePath: string): string {
+    return relative(this.dir, absolutePath);
+  }
+}
+
+/** Writes a file so that a crash leaves either the old or the new content, never a mix. */
+export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, path);
+}

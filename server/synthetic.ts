@@ -1,0 +1,159 @@
+// POST /synthetic-image: describe the given image with the provider's vision model (cached per platform
+// image id), build the prompt, generate with the provider's image model, store the images in the project.
+// The provider is reached over its real HTTP API (OpenAI-compatible); its key lives in workspace settings.
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import sharp from 'sharp';
+import { decodeImage } from '../src/node/decode-image.js';
+import { colorBin, COLOR_BINS } from './embedding.js';
+import { badRequest, checkFields, HttpError, notFound } from './http.js';
+import type { Urls } from './records.js';
+import { writeAtomic, type ImageState, type ProjectState, type Store, type WorkspaceState } from './store.js';
+
+export const DEFAULT_PROVIDER_URL = 'https://api.openai.com/v1';
+/** Added to the prompt unless `unmodified_prompt`, as the platform documents it: for photorealism. */
+export const PHOTOREALISM = 'Photorealistic photograph, natural lighting, realistic textures, sharp focus, high detail.';
+export const CAPTION_PROMPT = 'Describe this image in detail for an image generation model: the objects, their shapes, colours, positions and the background. Answer with the description only.';
+const DEFAULTS = { model: 'dall-e-3', style: 'natural', size: '1024x1024', quality: 'hd', n: 1 } as const;
+
+export interface SyntheticOptions {
+  maxImageBytes: number;
+  fetchTimeoutMs: number;
+  /** Embeds a new image for search (the model's own output where a trained version exists). */
+  embed: (rgb: Uint8Array, width: number, height: number) => Promise<{ embedding: number[]; classes: string[] }>;
+}
+
+export async function syntheticImage(store: Store, ws: WorkspaceState, body: Record<string, unknown>, urls: Urls, options: SyntheticOptions) {
+  checkFields(body, { prompt: 'string', image: 'string', image_type: 'string', project_url: 'string', model: 'string', style: 'string', size: 'string', quality: 'string', n: 'number', force_caption_regenerate: 'boolean', unmodified_prompt: 'boolean' });
+  const prompt = (body.prompt as string | undefined)?.trim();
+  if (!prompt) throw badRequest('prompt is required');
+  const key = ws.settings.providerApiKey;
+  if (!key) {
+    throw new HttpError(400, 'no image provider key is configured for this workspace', 'ProviderNotConfigured', 'set it in the workspace settings: PUT /{workspace}/settings {"providerApiKey": "…"}');
+  }
+  const project = pickProject(ws, body.project_url as string | undefined);
+  const base = (ws.settings.providerBaseUrl ?? DEFAULT_PROVIDER_URL).replace(/\/+$/, '');
+  let caption: string | undefined;
+  if (body.image !== undefined) {
+    const type = body.image_type;
+    if (type !== 'id' && type !== 'url' && type !== 'base64') throw badRequest('image_type must be id, url or base64 when image is given');
+    const image = body.image as string;
+    if (type === 'id') {
+      const cached = ws.captions[image];
+      if (cached && body.force_caption_regenerate !== true) caption = cached.caption;
+      else {
+        const record = ws.projects.flatMap((p) => p.images).find((i) => i.id === image);
+        if (!record) throw notFound(`no image ${JSON.stringify(image)} in this workspace`);
+        caption = await describe(base, key, ws, await dataUrl(await readFile(store.path(record.file))), options);
+        const model = ws.settings.captionModel ?? 'gpt-4o';
+        await store.update(() => {
+          ws.captions[image] = { caption: caption!, model, created: Date.now() };
+        });
+      }
+    } else if (type === 'url') {
+      if (!/^https?:\/\//i.test(image)) throw badRequest('an image URL must be http or https');
+      caption = await describe(base, key, ws, image, options);
+    } else {
+      caption = await describe(base, key, ws, `data:image/png;base64,${image.replace(/^data:[^,]*,/, '')}`, options);
+    }
+  }
+  const finalPrompt = body.unmodified_prompt === true ? prompt : [caption, prompt, PHOTOREALISM].filter(Boolean).join(' ');
+  const request = {
+    model: (body.model as string | undefined) ?? DEFAULTS.model,
+    prompt: finalPrompt,
+    n: (body.n as number | undefined) ?? DEFAULTS.n,
+    size: (body.size as string | undefined) ?? DEFAULTS.size,
+    quality: (body.quality as string | undefined) ?? DEFAULTS.quality,
+    style: (body.style as string | undefined) ?? DEFAULTS.style,
+    response_format: 'b64_json',
+  };
+  const generated = (await provider(base, key, '/images/generations', request, options)) as { data?: { b64_json?: string }[] };
+  if (!Array.isArray(generated.data) || generated.data.some((d) => typeof d.b64_json !== 'string')) {
+    throw new HttpError(502, 'the image provider answered without images', 'ProviderError');
+  }
+  const images: ImageState[] = [];
+  for (const item of generated.data) {
+    const bytes = Buffer.from(item.b64_json!, 'base64');
+    const meta = await sharp(bytes).metadata().catch(() => null);
+    if (!meta?.width || !meta.height) throw new HttpError(502, 'the image provider answered with an undecodable image', 'ProviderError');
+    const id = randomBytes(10).toString('hex');
+    const file = `files/${ws.url}/${project.url}/images/${id}.png`;
+    await writeAtomic(store.path(file), bytes);
+    const pixels = await decodeImage(bytes);
+    const { embedding, classes } = await options.embed(pixels.data as Uint8Array, pixels.width, pixels.height);
+    images.push({ id, name: `synthetic-${id}.png`, file, width: meta.width, height: meta.height, split: null, tags: ['synthetic'], batch: null, created: Date.now(), owner: 'synthetic-image', classes, embedding });
+  }
+  await store.update(() => {
+    project.images.push(...images);
+    project.updated = Date.now();
+  });
+  return {
+    prompt: finalPrompt,
+    ...(caption === undefined ? {} : { caption }),
+    images: images.map((i) => ({ id: i.id, name: i.name, url: `${urls.base}/image-files/${ws.url}/${project.url}/${i.id}`, project: project.url, created: i.created / 1000, width: i.width, height: i.height })),
+  };
+}
+
+function pickProject(ws: WorkspaceState, url: string | undefined): ProjectState {
+  if (url !== undefined) {
+    const p = ws.projects.find((x) => x.url === url);
+    if (!p) throw notFound(`no project ${JSON.stringify(url)} in this workspace`);
+    return p;
+  }
+  if (ws.projects.length === 1) return ws.projects[0]!;
+  throw badRequest('project_url is required when the workspace has several projects');
+}
+
+async function describe(base: string, key: string, ws: WorkspaceState, imageUrl: string, options: SyntheticOptions): Promise<string> {
+  const answer = (await provider(base, key, '/chat/completions', {
+    model: ws.settings.captionModel ?? 'gpt-4o',
+    max_tokens: 300,
+    messages: [{ role: 'user', content: [{ type: 'text', text: CAPTION_PROMPT }, { type: 'image_url', image_url: { url: imageUrl } }] }],
+  }, options)) as { choices?: { message?: { content?: string } }[] };
+  const text = answer.choices?.[0]?.message?.content;
+  if (typeof text !== 'string' || !text.trim()) throw new HttpError(502, 'the image provider answered without a description', 'ProviderError');
+  return text.trim();
+}
+
+async function provider(base: string, key: string, path: string, body: unknown, options: SyntheticOptions): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(options.fetchTimeoutMs * 6),
+    });
+  } catch (cause) {
+    throw new HttpError(502, `the image provider could not be reached: ${(cause as Error).message}`, 'ProviderUnavailable');
+  }
+  const text = await response.text();
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // reported below
+  }
+  if (!response.ok) {
+    const message = (json as { error?: { message?: string } } | null)?.error?.message ?? text.slice(0, 200);
+    // The provider's own refusal (a bad request, a bad key, no credit) is the caller's to fix: 4xx.
+    const status = response.status === 401 || response.status === 403 ? 400 : response.status === 429 ? 429 : response.status >= 500 ? 502 : 400;
+    throw new HttpError(status, `the image provider refused: ${message}`, response.status === 401 ? 'ProviderAuthentication' : 'ProviderError');
+  }
+  if (json === null) throw new HttpError(502, 'the image provider answered with malformed JSON', 'ProviderError');
+  return json;
+}
+
+async function dataUrl(bytes: Uint8Array): Promise<string> {
+  return `data:image/jpeg;base64,${Buffer.from(bytes).toString('base64')}`;
+}
+
+/** A colour-only embedding, for images of a project that has no trained model yet. */
+export function colorOnlyEmbedding(rgb: Uint8Array, classDims: number): number[] {
+  const hist = new Float64Array(COLOR_BINS);
+  for (let p = 0; p < rgb.length / 3; p++) hist[colorBin(rgb[p * 3]!, rgb[p * 3 + 1]!, rgb[p * 3 + 2]!)]!++;
+  const total = rgb.length / 3 || 1;
+  const v = [...new Array<number>(classDims).fill(0), ...Array.from(hist, (h) => 0.5 * Math.sqrt(h / total))];
+  const n = Math.sqrt(v.reduce((a, x) => a + x * x, 0)) || 1;
+  return v.map((x) => x / n);
+}

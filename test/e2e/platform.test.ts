@@ -1,0 +1,375 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { unzipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createSegmenter, decodeMaskPng, rawFromPayload, type NodeSegmenter } from '../../src/node/index.js';
+import {
+  AuthenticationError, InvalidRequestError, NotFoundError, PlatformClient, type SearchResult,
+} from '../../src/platform/index.js';
+import { startPlatformServer, type PlatformServer } from '../../server/index.js';
+import { startOpenAiStandIn, STAND_IN_CAPTION, type OpenAiStandIn } from '../fixtures/openai-stand-in.js';
+import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
+import { ROOT, TINY } from '../helpers/paths.js';
+
+const WS = 'edgeseg-demo';
+const PROJECT = 'shapes';
+const SAMPLES = join(ROOT, 'models', 'shapes', 'samples');
+const manifest = JSON.parse(await readFile(join(SAMPLES, 'manifest.json'), 'utf8')) as { classes: string[]; images: { id: string; name: string; file: string; mask: string; split: string; tags: string[]; batch: string }[] };
+
+let dir: string;
+let server: PlatformServer;
+let client: PlatformClient;
+let provider: OpenAiStandIn;
+let files: StaticServer;
+let reference: NodeSegmenter;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'edgeseg-platform-'));
+  server = await startPlatformServer({ port: 0, dataDir: dir, apiKey: 'local-test-key-0001', modelDir: TINY('tiny-legacy') });
+  client = new PlatformClient({ apiKey: server.apiKey, baseUrl: server.baseUrl, inferenceUrl: server.inferenceUrl, retryBaseMs: 5 });
+  provider = await startOpenAiStandIn();
+  files = await startStaticServer(join(ROOT, 'models', 'shapes'));
+  reference = await createSegmenter({ model: TINY('tiny-legacy'), numThreads: 1 });
+});
+afterAll(async () => {
+  await server.close();
+  await provider.close();
+  await files.close();
+  await reference.dispose();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const raw = (path: string, init?: RequestInit) => fetch(`${server.baseUrl}${path}`, init);
+/** A GET with the path exactly as written (fetch would normalise dot segments away). */
+const rawRequest = (path: string) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const { hostname, port } = new URL(server.baseUrl);
+    const req = request({ hostname, port, path, method: 'GET' }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+const withKey = (path: string) => `${path}${path.includes('?') ? '&' : '?'}api_key=${server.apiKey}`;
+
+describe('catalog', () => {
+  test('root, workspace, project and versions, shaped like the platform\'s answers', async () => {
+    expect(await client.root()).toEqual({ welcome: expect.any(String), instructions: 'You are successfully authenticated.', docs: expect.any(String), workspace: WS });
+    const { workspace } = await client.workspace(WS);
+    expect(workspace).toMatchObject({ url: WS, members: 1 });
+    expect(workspace.projects.map((p) => p.id)).toEqual([`${WS}/${PROJECT}`]);
+    const { project, versions } = await client.project(WS, PROJECT);
+    expect(project).toMatchObject({ type: 'semantic-segmentation', images: manifest.images.length, unannotated: 0, versions: 2, public: false });
+    expect(project.splits).toEqual({ train: 51, valid: 14, test: 7 });
+    expect(Object.keys(project.classes)).toEqual(['circle', 'rectangle', 'triangle', 'star']);
+    expect(versions.map((v) => v.id)).toEqual([`${WS}/${PROJECT}/1`, `${WS}/${PROJECT}/2`]);
+    expect(versions[0]!.model).toEqual({});
+    const { version } = await client.version(WS, PROJECT, 2);
+    expect(version.model).toEqual({
+      id: `${PROJECT}/2`,
+      endpoint: `${server.inferenceUrl}/${PROJECT}/2`,
+      type: 'semantic-segmentation',
+      modelType: 'edgeseg-shapes',
+      packageUrl: `${server.baseUrl}/model-files/${WS}/${PROJECT}/2/`,
+      classes: manifest.classes,
+    });
+  });
+
+  test('the ort route points at the model package files, which carry CORS and CORP headers', async () => {
+    const { ort } = await client.ort(PROJECT, 2);
+    expect(ort.classes).toEqual(manifest.classes);
+    const weights = await fetch(ort.model);
+    expect(weights.headers.get('access-control-allow-origin')).toBe('*');
+    expect(weights.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(Buffer.from(await weights.arrayBuffer()).equals(await readFile(join(TINY('tiny-legacy'), 'weights.onnx')))).toBe(true);
+    expect(JSON.parse(await (await fetch(ort.environment!)).text())).toEqual(JSON.parse(await readFile(join(TINY('tiny-legacy'), 'environment.json'), 'utf8')));
+    expect(await client.ort(PROJECT, 1).catch((e) => e)).toBeInstanceOf(NotFoundError);
+  });
+
+  test('png-mask-semantic export: a zip of images, class-id masks and _classes.csv per split', async () => {
+    const answer = await client.exportFormat(WS, PROJECT, 2, 'png-mask-semantic');
+    if (!('export' in answer)) throw new Error('expected a link');
+    const zip = unzipSync(new Uint8Array(await (await fetch(answer.export.link)).arrayBuffer()));
+    const names = Object.keys(zip);
+    expect(new Set(names.map((n) => n.split('/')[0]))).toEqual(new Set(['train', 'valid', 'test']));
+    expect(new TextDecoder().decode(zip['train/_classes.csv'])).toBe('Pixel Value, Class\n0, background\n1, circle\n2, rectangle\n3, triangle\n4, star\n');
+    for (const image of manifest.images) {
+      const stem = image.name.replace(/\.jpg$/, '');
+      expect(Buffer.from(zip[`${image.split}/${image.name}`]!).equals(await readFile(join(SAMPLES, image.file)))).toBe(true);
+      const mask = decodeMaskPng(zip[`${image.split}/${stem}_mask.png`]!);
+      expect(Buffer.from(mask.classIds).equals(Buffer.from(decodeMaskPng(new Uint8Array(await readFile(join(SAMPLES, image.mask)))).classIds))).toBe(true);
+    }
+    expect(names.filter((n) => n.endsWith('_mask.png'))).toHaveLength(manifest.images.length);
+    expect((await client.version(WS, PROJECT, 2)).version.exports).toEqual(['png-mask-semantic']);
+  });
+
+  test('COCO segmentation export: per-class RLE annotations that decode to the masks', async () => {
+    const answer = await client.exportFormat(WS, PROJECT, 2, 'coco-segmentation');
+    if (!('export' in answer)) throw new Error('expected a link');
+    const zip = unzipSync(new Uint8Array(await (await fetch(answer.export.link)).arrayBuffer()));
+    const coco = JSON.parse(new TextDecoder().decode(zip['valid/_annotations.coco.json']));
+    expect(coco.categories.map((c: { id: number; name: string }) => [c.id, c.name])).toEqual([[1, 'circle'], [2, 'rectangle'], [3, 'triangle'], [4, 'star']]);
+    const valid = manifest.images.filter((i) => i.split === 'valid');
+    expect(coco.images.map((i: { file_name: string }) => i.file_name).sort()).toEqual(valid.map((i) => i.name).sort());
+    // Decode every annotation's column-major RLE and compare with the mask.
+    for (const img of coco.images) {
+      const sample = valid.find((v) => v.name === img.file_name)!;
+      const mask = decodeMaskPng(new Uint8Array(await readFile(join(SAMPLES, sample.mask))));
+      const rebuilt = new Uint8Array(mask.classIds.length);
+      for (const a of coco.annotations.filter((x: { image_id: number }) => x.image_id === img.id)) {
+        let pos = 0;
+        a.segmentation.counts.forEach((run: number, k: number) => {
+          if (k % 2 === 1) for (let j = pos; j < pos + run; j++) rebuilt[(j % img.height) * img.width + Math.floor(j / img.height)] = a.category_id;
+          pos += run;
+        });
+        expect(a.segmentation.size).toEqual([img.height, img.width]);
+      }
+      expect(Buffer.from(rebuilt).equals(Buffer.from(mask.classIds))).toBe(true);
+    }
+  });
+
+  test('an unknown export format is a 400', async () => {
+    expect(await client.exportFormat(WS, PROJECT, 2, 'yolov8').catch((e) => e)).toBeInstanceOf(InvalidRequestError);
+  });
+});
+
+describe('search', () => {
+  const all = async (query: Record<string, unknown> = {}) => {
+    const results: SearchResult[] = [];
+    for await (const page of client.searchAll(WS, PROJECT, { limit: 25, ...query })) results.push(...page.results);
+    return results;
+  };
+
+  test('every filter, and total', async () => {
+    const expectIds = async (query: Record<string, unknown>, keep: (i: (typeof manifest.images)[number]) => boolean) => {
+      const page = await client.search(WS, PROJECT, { ...query, limit: 250 });
+      const expected = manifest.images.filter(keep).map((i) => i.id).sort();
+      expect(page.total).toBe(expected.length);
+      expect(page.results.map((r) => r.id).sort()).toEqual(expected);
+    };
+    await expectIds({ tag: 'crowded' }, (i) => i.tags.includes('crowded'));
+    await expectIds({ class_name: 'triangle' }, (i) => i.tags.includes('triangle'));
+    await expectIds({ in_dataset: 'valid' }, (i) => i.split === 'valid');
+    await expectIds({ in_dataset: true }, () => true);
+    await expectIds({ batch_id: 'field-test' }, (i) => i.batch === 'field-test');
+    await expectIds({ batch: true, tag: 'star', class_name: 'circle' }, (i) => i.tags.includes('star') && i.tags.includes('circle'));
+  });
+
+  test('fields, defaults (limit 50, [id, created]) and paging with searchAll', async () => {
+    const page = await client.search(WS, PROJECT, {});
+    expect(page.results).toHaveLength(50);
+    expect(page.total).toBe(72);
+    expect(Object.keys(page.results[0]!).sort()).toEqual(['created', 'id', 'image_url']);
+    const some = await client.search(WS, PROJECT, { fields: ['name', 'tags', 'split'], limit: 1 });
+    expect(Object.keys(some.results[0]!).sort()).toEqual(['image_url', 'name', 'split', 'tags']);
+    const everything = await all();
+    expect(everything.map((r) => r.id).sort()).toEqual(manifest.images.map((i) => i.id).sort());
+  });
+
+  test('above 250 is refused by the server too', async () => {
+    const r = await raw(withKey(`/${WS}/${PROJECT}/search`), { method: 'POST', body: JSON.stringify({ limit: 251 }) });
+    expect(r.status).toBe(400);
+    expect((await r.json()).error).toMatchObject({ type: 'ValidationError', message: expect.stringContaining('1..250') });
+  });
+
+  test('like_image ranks by the cosine similarity of the embeddings, as documented', async () => {
+    const ref = manifest.images[5]!.id;
+    const ranked = await all({ like_image: ref, fields: ['id', 'embedding'] });
+    const embeddingOf = new Map(ranked.map((r) => [r.id, r.embedding as number[]]));
+    const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+    const score = (id: string) => dot(embeddingOf.get(ref)!, embeddingOf.get(id)!);
+    expect(ranked[0]!.id).toBe(ref);
+    for (let i = 1; i < ranked.length; i++) expect(score(ranked[i - 1]!.id)).toBeGreaterThanOrEqual(score(ranked[i]!.id) - 1e-12);
+  });
+
+  test('a prompt ranks by its embedding: "star" by the star dimension, "red" by the red colour bin', async () => {
+    const classDims = manifest.classes.filter((c) => c !== 'background');
+    const byStar = await all({ prompt: 'find the stars', fields: ['id', 'embedding'] });
+    const star = (r: SearchResult) => (r.embedding as number[])[classDims.indexOf('star')]!;
+    for (let i = 1; i < byStar.length; i++) expect(star(byStar[i - 1]!)).toBeGreaterThanOrEqual(star(byStar[i]!) - 1e-12);
+    expect(manifest.images.find((m) => m.id === byStar[0]!.id)!.tags).toContain('star');
+    // Red (230, 30, 30) is bin (2·3 + 0)·3 + 0 = 18 of the 27 colour bins, after the class dimensions.
+    const byRed = await all({ prompt: 'RED', fields: ['id', 'embedding'] });
+    const red = (r: SearchResult) => (r.embedding as number[])[classDims.length + 18]!;
+    for (let i = 1; i < byRed.length; i++) expect(red(byRed[i - 1]!)).toBeGreaterThanOrEqual(red(byRed[i]!) - 1e-12);
+  });
+
+  test('an unknown like_image is a 404', async () => {
+    expect(await client.search(WS, PROJECT, { like_image: 'nope' }).catch((e) => e)).toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('hosted segmentation', () => {
+  const sample = manifest.images[0]!;
+  test('bytes and a URL both give the payload of the shared pipeline', async () => {
+    const bytes = await readFile(join(SAMPLES, sample.file));
+    const expected = await reference.segment(bytes, { confidence: 40 });
+    expect(await client.segmentHosted(PROJECT, 2, new Uint8Array(bytes), { confidence: 40 })).toEqual(expected);
+    expect(await client.segmentHosted(PROJECT, 2, `${files.url}/samples/${sample.file}`, { confidence: 40 })).toEqual(expected);
+  });
+
+  test('a version without a model is a 404, a bad confidence or image URL a 400', async () => {
+    expect(await client.segmentHosted(PROJECT, 1, new Uint8Array(await readFile(join(SAMPLES, sample.file)))).catch((e) => e)).toBeInstanceOf(NotFoundError);
+    const cases: [string, RequestInit | undefined, number][] = [
+      [`/infer/${PROJECT}/2?confidence=101&image=${encodeURIComponent(`${files.url}/samples/${sample.file}`)}`, undefined, 400],
+      [`/infer/${PROJECT}/2?image=${encodeURIComponent('file:///etc/passwd')}`, undefined, 400],
+      [`/infer/${PROJECT}/2?image=${encodeURIComponent(`${files.url}/samples/${sample.file}`)}`, { body: 'aGVsbG8=' }, 400],
+      [`/infer/${PROJECT}/2`, { body: 'not base64 !!!' }, 400],
+      [`/infer/${PROJECT}/2`, { body: Buffer.from('hello').toString('base64') }, 400],
+    ];
+    for (const [path, init, status] of cases) {
+      const r = await raw(withKey(path), { method: 'POST', ...init });
+      expect(r.status).toBe(status);
+      expect((await r.json()).error.message).toEqual(expect.any(String));
+    }
+  });
+
+  test('50 concurrent requests answered correctly while search requests continue', async () => {
+    const images = manifest.images.slice(0, 10);
+    const bytes = await Promise.all(images.map((i) => readFile(join(SAMPLES, i.file))));
+    const expected = await Promise.all(bytes.map((b) => reference.segment(b)));
+    let searching = true;
+    let searches = 0;
+    const searchLoop = (async () => {
+      while (searching) {
+        expect((await client.search(WS, PROJECT, { prompt: 'circle', limit: 5 })).results).toHaveLength(5);
+        searches++;
+      }
+    })();
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => client.segmentHosted(PROJECT, 2, new Uint8Array(bytes[i % 10]!))));
+    searching = false;
+    await searchLoop;
+    answers.forEach((a, i) => expect(a).toEqual(expected[i % 10]));
+    expect(searches).toBeGreaterThan(0);
+  });
+});
+
+describe('synthetic images', () => {
+  test('without a provider key: a clear 4xx, nothing stored', async () => {
+    const before = (await client.project(WS, PROJECT)).project.images;
+    const error = await client.generateSyntheticImage({ prompt: 'a red circle' }).catch((e) => e);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error.type).toBe('ProviderNotConfigured');
+    expect(error.hint).toMatch(/settings/);
+    expect((await client.project(WS, PROJECT)).project.images).toBe(before);
+    expect(provider.requests).toHaveLength(0);
+  });
+
+  test('describes the image (cached per id), builds the prompt, generates with the platform\'s defaults, stores the images', async () => {
+    const put = await raw(withKey(`/${WS}/settings`), { method: 'PUT', body: JSON.stringify({ providerApiKey: provider.key, providerBaseUrl: provider.url }) });
+    expect(await put.json()).toEqual({ settings: { providerConfigured: true, providerBaseUrl: provider.url, captionModel: 'gpt-4o' } });
+    const image = manifest.images[3]!.id;
+    const answer = await client.generateSyntheticImage({ prompt: 'Make the star blue.', image, image_type: 'id', project_url: PROJECT, size: '256x256' });
+    const [caption, generation] = provider.requests;
+    expect(caption!.path).toBe('/v1/chat/completions');
+    expect(caption!.authorization).toBe(`Bearer ${provider.key}`);
+    expect(generation!.path).toBe('/v1/images/generations');
+    expect(generation!.body).toEqual({
+      model: 'dall-e-3', n: 1, size: '256x256', quality: 'hd', style: 'natural', response_format: 'b64_json',
+      prompt: `${STAND_IN_CAPTION} Make the star blue. Photorealistic photograph, natural lighting, realistic textures, sharp focus, high detail.`,
+    });
+    expect(answer.caption).toBe(STAND_IN_CAPTION);
+    expect(answer.images).toHaveLength(1);
+    const stored = answer.images[0]!;
+    expect([stored.width, stored.height]).toEqual([256, 256]);
+    expect((await fetch(stored.url)).headers.get('content-type')).toBe('image/png');
+    // Stored in the project, outside the dataset, tagged.
+    const found = await client.search(WS, PROJECT, { in_dataset: false, fields: ['id', 'tags', 'split'] });
+    expect(found.results).toEqual([{ id: stored.id, tags: ['synthetic'], split: null, image_url: stored.url }]);
+
+    // The caption is cached per image id…
+    await client.generateSyntheticImage({ prompt: 'again', image, image_type: 'id', size: '256x256' });
+    expect(provider.requests.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/images/generations', '/v1/images/generations']);
+    // …unless asked otherwise; and an unmodified prompt goes as it is.
+    await client.generateSyntheticImage({ prompt: 'exactly this', image, image_type: 'id', force_caption_regenerate: true, unmodified_prompt: true, size: '256x256' });
+    expect(provider.requests.slice(3).map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/images/generations']);
+    expect(provider.requests.at(-1)!.body.prompt).toBe('exactly this');
+  });
+
+  test('the provider\'s refusal comes back as a 4xx with its message; the key never shows', async () => {
+    const error = await client.generateSyntheticImage({ prompt: 'two please', n: 2 }).catch((e) => e);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error.message).toContain('You must provide n=1 for this model.');
+    const settings = await (await raw(withKey(`/${WS}/settings`))).text();
+    expect(settings).not.toContain(provider.key);
+    expect(JSON.stringify(error)).not.toContain(provider.key);
+  });
+});
+
+describe('errors and limits', () => {
+  test('api_key: missing or wrong is 401, another workspace\'s key is 403', async () => {
+    expect((await raw(`/${WS}`)).status).toBe(401);
+    expect((await raw(`/${WS}?api_key=wrong`)).status).toBe(401);
+    await server.store.update((s) => {
+      s.workspaces.push({ url: 'other', name: 'Other', apiKey: 'other-key-000001', settings: {}, captions: {}, projects: [] });
+    });
+    const other = new PlatformClient({ apiKey: 'other-key-000001', baseUrl: server.baseUrl, inferenceUrl: server.inferenceUrl, maxRetries: 0 });
+    expect((await other.root()).workspace).toBe('other');
+    const e = await other.workspace(WS).catch((x) => x);
+    expect(e).toBeInstanceOf(AuthenticationError);
+    expect(e.status).toBe(403);
+    expect(await other.segmentHosted(PROJECT, 2, 'http://127.0.0.1/x.jpg').catch((x) => x.status)).toBe(404);
+  });
+
+  test('each bad request is a clear 4xx in the platform\'s error shape, and the server keeps serving', async () => {
+    const cases: [string, RequestInit, number][] = [
+      [withKey(`/${WS}/${PROJECT}/search`), { method: 'POST', body: '{"limit": ' }, 400],
+      [withKey(`/${WS}/${PROJECT}/search`), { method: 'POST', body: '[1, 2]' }, 400],
+      [withKey(`/${WS}/${PROJECT}/search`), { method: 'POST', body: JSON.stringify({ tag: 5 }) }, 400],
+      [withKey(`/${WS}/${PROJECT}/search`), { method: 'POST', body: JSON.stringify({ fields: ['id', 'password'] }) }, 400],
+      [withKey(`/${WS}/${PROJECT}/search`), { method: 'POST', body: 'x'.repeat(2_000_000) }, 413],
+      [withKey(`/${WS}/${PROJECT}/latest`), { method: 'GET' }, 400],
+      [withKey(`/${WS}/nope`), { method: 'GET' }, 404],
+      [withKey(`/synthetic-image`), { method: 'POST', body: JSON.stringify({ prompt: 'x', image: 'abc', image_type: 'file' }) }, 400],
+    ];
+    for (const [path, init, status] of cases) {
+      const r = await raw(path, init);
+      expect(r.status, path).toBe(status);
+      const body = await r.json();
+      expect(body.error).toEqual({ message: expect.any(String), type: expect.any(String), ...(body.error.hint ? { hint: expect.any(String) } : {}) });
+      expect((await client.root()).workspace).toBe(WS);
+    }
+  });
+
+  test('a path that tries to leave its folder is a 400 (sent as is, without URL normalisation)', async () => {
+    for (const path of [`/${WS}/%2e%2e/${PROJECT}`, `/${WS}/..%2F..%2Fetc%2Fpasswd`, `/model-files/${WS}/${PROJECT}/2/..%2F..%2Fplatform.json`, `/image-files/${WS}/${PROJECT}/%2e%2e`]) {
+      const { status, body } = await rawRequest(withKey(path));
+      expect(status, path).toBe(400);
+      expect(JSON.parse(body).error.type).toBe('ValidationError');
+    }
+    expect((await client.root()).workspace).toBe(WS);
+  });
+
+  test('CORS for browser clients', async () => {
+    const pre = await raw(`/${WS}/${PROJECT}/search`, { method: 'OPTIONS', headers: { origin: 'http://elsewhere.test', 'access-control-request-method': 'POST' } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    expect((await raw(withKey('/'))).headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  test('an image over the pixel limit is refused', async () => {
+    const small = await startPlatformServer({ port: 0, dataDir: dir, modelDir: TINY('tiny-legacy'), limits: { maxPixels: 1000 } });
+    const c = new PlatformClient({ apiKey: small.apiKey, baseUrl: small.baseUrl, inferenceUrl: small.inferenceUrl, maxRetries: 0 });
+    const e = await c.segmentHosted(PROJECT, 2, new Uint8Array(await readFile(join(SAMPLES, manifest.images[0]!.file)))).catch((x) => x);
+    expect(e.status).toBe(413);
+    expect(e.type).toBe('IMAGE_TOO_LARGE');
+    await small.close();
+  });
+});
+
+describe('persistence', () => {
+  test('settings and generated images survive a restart', async () => {
+    const before = await client.search(WS, PROJECT, { in_dataset: false });
+    expect(before.total).toBeGreaterThan(0);
+    await server.close();
+    server = await startPlatformServer({ port: 0, dataDir: dir, modelDir: TINY('tiny-legacy') });
+    client = new PlatformClient({ apiKey: server.apiKey, baseUrl: server.baseUrl, inferenceUrl: server.inferenceUrl });
+    expect((await client.search(WS, PROJECT, { in_dataset: false })).results.map((r) => r.id)).toEqual(before.results.map((r) => r.id));
+    expect(await (await raw(withKey(`/${WS}/settings`))).json()).toMatchObject({ settings: { providerConfigured: true } });
+    expect(rawFromPayload(await client.segmentHosted(PROJECT, 2, new Uint8Array(await readFile(join(SAMPLES, manifest.images[0]!.file))))).width).toBeGreaterThan(0);
+  });
+});
