@@ -1,0 +1,368 @@
+// The edgeseg demo: segments images in this page with the runtime, beside the platform's hosted route.
+import {
+  base64ToBytes, classColors, createSegmenter, PlatformClient, rawFromPayload,
+  type RawSegmentation, type RuntimeBackendName, type SegmentationPayload, type Segmenter,
+} from 'edgeseg';
+import { describeError, setUpCatalog, setUpKeyPanel, setUpSearch, setUpSynthetic, setUpTabs } from './platform-panels.js';
+import { escapeHtml, paintClassIds, Viewer, type ShownResult } from './viewer.js';
+
+const WORKSPACE = 'edgeseg-demo';
+const PROJECT = 'shapes';
+const VERSION = 2;
+const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
+
+// Settings: the local platform on this origin by default; stored when changed.
+const settings = {
+  baseUrl: localStorage.getItem('edgeseg.baseUrl') ?? `${location.origin}/api`,
+  apiKey: localStorage.getItem('edgeseg.apiKey') ?? 'edgeseg-local-key',
+};
+let platform = makePlatform();
+function makePlatform(): PlatformClient {
+  return new PlatformClient({ apiKey: settings.apiKey, baseUrl: settings.baseUrl, inferenceUrl: `${settings.baseUrl}/infer` });
+}
+
+const viewer = new Viewer();
+let segmenter: Segmenter | null = null;
+let starting: Promise<Segmenter | null> | null = null;
+/** The image on screen, kept to re-run when the confidence or backend changes. */
+let current: { blob: Blob; bitmap: ImageBitmap; id?: string } | null = null;
+let lastPayload: SegmentationPayload | null = null;
+let runId = 0;
+let live: { stream: MediaStream; stop: boolean } | null = null;
+
+/** What tests read: the last payload and the result on screen. */
+const state = { get payload() { return lastPayload; }, get shown() { return viewer.result; }, get backend() { return segmenter?.backend ?? null; }, ready: false, runs: 0, fps: 0 };
+(window as unknown as { edgesegDemo: typeof state }).edgesegDemo = state;
+
+function status(text: string, badge?: string, kind?: string): void {
+  $('#status-text').textContent = text;
+  if (badge !== undefined) {
+    const b = $('#backend-badge');
+    b.textContent = badge;
+    b.className = `badge ${kind ?? ''}`;
+  }
+}
+
+function backendsFor(choice: string): RuntimeBackendName[] {
+  return choice === 'auto' ? ['webgpu', 'wasm', 'hosted'] : [choice as RuntimeBackendName];
+}
+
+async function startSegmenter(): Promise<Segmenter | null> {
+  const choice = $<HTMLSelectElement>('#backend-select').value;
+  const previous = segmenter;
+  segmenter = null;
+  await previous?.dispose();
+  status('Loading the model…', 'loading');
+  const progress = $('#progress');
+  const files = new Map<string, { loaded: number; total: number | null }>();
+  // Progress messages from the worker can arrive after the model is ready: ignore those.
+  let loading = true;
+  try {
+    const seg = await createSegmenter({
+      model: { workspace: WORKSPACE, project: PROJECT, version: VERSION },
+      platform,
+      backends: backendsFor(choice),
+      onProgress: (p) => {
+        if (!loading) return;
+        files.set(p.file, { loaded: p.loaded, total: p.total });
+        let loaded = 0;
+        let total = 0;
+        for (const f of files.values()) {
+          loaded += f.loaded;
+          total += f.total ?? f.loaded;
+        }
+        progress.hidden = false;
+        $('#progress-fill').style.width = `${total ? (100 * loaded) / total : 0}%`;
+        $('#progress-text').textContent = `${p.cached ? 'from cache' : 'downloading'} ${p.file} · ${(loaded / 1e6).toFixed(2)} / ${(total / 1e6).toFixed(2)} MB`;
+      },
+    });
+    segmenter = seg;
+    loading = false;
+    progress.hidden = true;
+    showRuntime(seg);
+    status(`Ready: ${seg.spec ? seg.spec.classNames.length : '?'} classes on ${seg.backend}`, seg.backend, seg.backend);
+    state.ready = true;
+    return seg;
+  } catch (error) {
+    loading = false;
+    progress.hidden = true;
+    status(describeError(error), 'error', 'error');
+    $('#fallbacks').innerHTML = `<li><code>${escapeHtml((error as { code?: string }).code ?? 'ERROR')}</code> ${escapeHtml((error as Error).message)}</li>`;
+    return null;
+  }
+}
+
+function showRuntime(seg: Segmenter): void {
+  $('#backend-in-use').textContent = seg.backend + (seg.adapter ? ` (${seg.adapter})` : '');
+  $('#threads').textContent = seg.backend === 'hosted' ? '—' : String(seg.numThreads);
+  $('#isolated').textContent = crossOriginIsolated ? 'yes (COOP/COEP)' : 'no: WASM runs on one thread';
+  $('#model-info').textContent = seg.spec ? `${seg.spec.generation} export, ${seg.spec.preprocess.resize.width}×${seg.spec.preprocess.resize.height} ${seg.spec.preprocess.resize.mode}` : 'hosted';
+  const list = $('#fallbacks');
+  list.replaceChildren(
+    ...(seg.fallbacks.length
+      ? seg.fallbacks.map((f) => {
+          const li = document.createElement('li');
+          li.innerHTML = `<b>${escapeHtml(f.backend)}</b> <code>${escapeHtml(f.code)}</code> ${escapeHtml(f.message)}`;
+          return li;
+        })
+      : [Object.assign(document.createElement('li'), { className: 'muted', textContent: 'none' })]),
+  );
+  $('#backend-badge').textContent = seg.backend;
+  $('#backend-badge').className = `badge ${seg.backend}`;
+}
+
+function showTimings(): void {
+  const t = segmenter?.lastTimings;
+  if (!t) return;
+  const rows = (['decode', 'preprocess', 'run', 'postprocess', 'encode', 'total'] as const).filter((k) => t[k] !== undefined);
+  $('#timings').innerHTML = rows.map((k) => `<tr><td>${k}</td><td>${t[k]!.toFixed(1)} ms</td></tr>`).join('');
+}
+
+function resultOf(raw: RawSegmentation): ShownResult {
+  const classNames = Object.keys(raw.class_map).sort((a, b) => Number(a) - Number(b)).map((k) => raw.class_map[k]!);
+  const background = Math.max(0, classNames.findIndex((n) => n.toLowerCase() === 'background'));
+  const colors = classColors({ classNames, colors: segmenter?.spec?.colors ?? {}, backgroundClassId: background });
+  return { classIds: raw.classIds, width: raw.width, height: raw.height, classNames, colors, background };
+}
+
+/** Segments the current image; a newer request supersedes an older one still running. */
+async function run(): Promise<void> {
+  if (!current) return;
+  const seg = segmenter ?? (await (starting ??= startSegmenter()));
+  starting = null;
+  if (!seg) return;
+  const id = ++runId;
+  const confidence = Number($<HTMLInputElement>('#confidence').value);
+  status('Segmenting…');
+  try {
+    const payload = await seg.segment(current.blob, { confidence });
+    if (id !== runId) return;
+    lastPayload = payload;
+    viewer.drawMask(resultOf(rawFromPayload(payload)));
+    showRuntime(seg);
+    showTimings();
+    state.runs++;
+    for (const b of ['#download-json', '#download-png', '#compare-button']) $<HTMLButtonElement>(b).disabled = false;
+    $('#compare').hidden = true;
+    status(`Segmented ${payload.image.width}×${payload.image.height} on ${seg.backend} in ${seg.lastTimings?.total.toFixed(0)} ms`);
+  } catch (error) {
+    if (id === runId) status(describeError(error), undefined);
+  }
+}
+
+async function show(blob: Blob, id?: string): Promise<void> {
+  stopCamera();
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await createImageBitmap(blob, { imageOrientation: 'from-image' });
+  } catch {
+    status('That file is not an image this browser can read.', 'error', 'error');
+    return;
+  }
+  current = { blob, bitmap, ...(id ? { id } : {}) };
+  viewer.drawImage(bitmap, bitmap.width, bitmap.height);
+  for (const b of document.querySelectorAll('#gallery button, #search-results button')) b.toggleAttribute('aria-current', (b as HTMLElement).dataset.id === id);
+  await run();
+}
+
+async function openUrl(url: string, id?: string): Promise<void> {
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    await show(await response.blob(), id);
+  } catch (error) {
+    status(`Could not load the image: ${describeError(error)}`, 'error', 'error');
+  }
+}
+
+// Sources: file, drag and drop, paste, the camera.
+function setUpSources(): void {
+  const input = $<HTMLInputElement>('#file-input');
+  input.addEventListener('change', () => input.files?.[0] && void show(input.files[0]));
+  $('label[for=file-input]').addEventListener('keydown', (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), input.click()));
+  const drop = $('#drop-zone');
+  drop.addEventListener('dragover', (e) => (e.preventDefault(), drop.classList.add('over')));
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (e) => {
+    e.preventDefault();
+    drop.classList.remove('over');
+    const file = e.dataTransfer?.files[0];
+    if (file) void show(file);
+  });
+  drop.addEventListener('keydown', (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), input.click()));
+  document.addEventListener('paste', (e) => {
+    const file = [...(e.clipboardData?.items ?? [])].find((i) => i.type.startsWith('image/'))?.getAsFile();
+    if (file) void show(file);
+  });
+  $('#paste-button').addEventListener('click', async () => {
+    try {
+      for (const item of await navigator.clipboard.read()) {
+        const type = item.types.find((t) => t.startsWith('image/'));
+        if (type) return void show(await item.getType(type));
+      }
+      status('The clipboard holds no image.');
+    } catch {
+      status('Paste with Ctrl/⌘+V (this browser does not let the page read the clipboard directly).');
+    }
+  });
+  $('#camera-button').addEventListener('click', () => (live ? stopCamera() : void startCamera()));
+}
+
+async function startCamera(): Promise<void> {
+  const seg = segmenter ?? (await (starting ??= startSegmenter()));
+  if (!seg) return;
+  let stream: MediaStream;
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 480 }, audio: false });
+  } catch (error) {
+    status(`No camera: ${describeError(error)}`);
+    return;
+  }
+  const video = $<HTMLVideoElement>('#camera-video');
+  video.srcObject = stream;
+  await video.play();
+  live = { stream, stop: false };
+  $('#camera-button').setAttribute('aria-pressed', 'true');
+  current = null;
+  const session = live;
+  const frames: number[] = [];
+  // Continuous segmentation: each frame goes to the worker as a VideoFrame (transferred, not copied).
+  while (!session.stop) {
+    const frame = new VideoFrame(video);
+    const { displayWidth: w, displayHeight: h } = frame;
+    viewer.drawImage(video, w, h);
+    try {
+      const raw = await seg.segmentRaw(frame, { confidence: Number($<HTMLInputElement>('#confidence').value) });
+      if (session.stop) break;
+      viewer.drawMask(resultOf(raw));
+    } catch (error) {
+      status(describeError(error));
+      break;
+    }
+    const now = performance.now();
+    frames.push(now);
+    while (frames[0]! < now - 1000) frames.shift();
+    state.fps = frames.length;
+    $('#fps').textContent = `${frames.length} frames/s`;
+    showTimings();
+  }
+}
+
+function stopCamera(): void {
+  if (!live) return;
+  live.stop = true;
+  for (const t of live.stream.getTracks()) t.stop();
+  live = null;
+  $('#camera-button').setAttribute('aria-pressed', 'false');
+  $('#fps').textContent = '';
+}
+
+// Downloads and the comparison with the hosted route.
+function download(name: string, blob: Blob): void {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+function setUpResultActions(): void {
+  $('#download-json').addEventListener('click', () => lastPayload && download('payload.json', new Blob([JSON.stringify(lastPayload, null, 2)], { type: 'application/json' })));
+  $('#download-png').addEventListener('click', () => lastPayload && download('mask.png', new Blob([base64ToBytes(lastPayload.segmentation_mask) as BlobPart], { type: 'image/png' })));
+  $('#compare-button').addEventListener('click', async () => {
+    if (!current || !viewer.result) return;
+    const text = $('#compare-text');
+    $('#compare').hidden = false;
+    text.textContent = 'Asking the hosted route…';
+    try {
+      const hosted = rawFromPayload(await platform.segmentHosted(PROJECT, VERSION, current.blob, { confidence: Number($<HTMLInputElement>('#confidence').value) }));
+      const local = viewer.result;
+      paintClassIds($<HTMLCanvasElement>('#compare-local'), local.classIds, local.width, local.height, local.colors);
+      paintClassIds($<HTMLCanvasElement>('#compare-hosted'), hosted.classIds, hosted.width, hosted.height, local.colors);
+      let equal = 0;
+      for (let i = 0; i < hosted.classIds.length; i++) if (hosted.classIds[i] === local.classIds[i]) equal++;
+      text.textContent = `${((100 * equal) / hosted.classIds.length).toFixed(3)}% of ${hosted.classIds.length} pixels are the same class on ${segmenter?.backend ?? 'local'} and on the hosted route.`;
+    } catch (error) {
+      text.textContent = describeError(error);
+    }
+  });
+}
+
+async function loadGallery(): Promise<void> {
+  const gallery = $('#gallery');
+  const more = $<HTMLButtonElement>('#gallery-more');
+  const pages = platform.searchAll(WORKSPACE, PROJECT, { limit: 12, fields: ['id', 'name', 'tags'], in_dataset: true });
+  const next = async () => {
+    try {
+      const { value, done } = await pages.next();
+      if (done || !value) return void (more.hidden = true);
+      for (const r of value.results) {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.dataset.id = r.id;
+        b.setAttribute('role', 'listitem');
+        b.title = `${r.name} — ${(r.tags ?? []).join(', ')}`;
+        const img = Object.assign(document.createElement('img'), { alt: r.name ?? r.id, loading: 'lazy', crossOrigin: 'anonymous', src: r.image_url as string });
+        b.append(img);
+        b.addEventListener('click', () => void openUrl(r.image_url as string, r.id));
+        gallery.append(b);
+      }
+      more.hidden = gallery.children.length >= value.total;
+    } catch (error) {
+      gallery.textContent = `The sample gallery needs the platform: ${describeError(error)}`;
+    }
+  };
+  more.addEventListener('click', () => void next());
+  await next();
+}
+
+function setUpControls(): void {
+  const confidence = $<HTMLInputElement>('#confidence');
+  let timer = 0;
+  confidence.addEventListener('input', () => {
+    $('#confidence-out').textContent = confidence.value;
+    clearTimeout(timer);
+    timer = window.setTimeout(() => void run(), 120);
+  });
+  const opacity = $<HTMLInputElement>('#opacity');
+  const setOpacity = () => {
+    viewer.opacity = Number(opacity.value) / 100;
+    $('#opacity-out').textContent = `${opacity.value}%`;
+  };
+  opacity.addEventListener('input', setOpacity);
+  setOpacity();
+  $('#backend-select').addEventListener('change', async () => {
+    state.ready = false;
+    starting = startSegmenter();
+    await starting;
+    starting = null;
+    await run();
+  });
+}
+
+// Start.
+$<HTMLInputElement>('#base-url').value = settings.baseUrl;
+$<HTMLInputElement>('#api-key').value = settings.apiKey;
+setUpTabs();
+setUpSources();
+setUpControls();
+setUpResultActions();
+const panelContext = {
+  platform: () => platform,
+  workspace: () => WORKSPACE,
+  project: PROJECT,
+  openImage: (url: string, id: string) => void openUrl(url, id),
+  classNames: () => segmenter?.spec?.classNames ?? [],
+};
+setUpKeyPanel(panelContext, (baseUrl, apiKey) => {
+  Object.assign(settings, { baseUrl, apiKey });
+  localStorage.setItem('edgeseg.baseUrl', baseUrl);
+  localStorage.setItem('edgeseg.apiKey', apiKey);
+  platform = makePlatform();
+});
+setUpCatalog(panelContext);
+setUpSearch(panelContext);
+setUpSynthetic(panelContext);
+starting = startSegmenter();
+void starting.then(() => (starting = null));
+void loadGallery();
