@@ -1,0 +1,207 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { build, createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { decodeMaskPng, base64ToBytes } from '../../src/payload/index.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.js';
+import { ROOT } from '../helpers/paths.js';
+
+const ARTIFACTS = join(ROOT, 'test-results', 'demo');
+let browser: Browser;
+let dataDir: string;
+
+beforeAll(async () => {
+  await mkdir(ARTIFACTS, { recursive: true });
+  dataDir = await mkdtemp(join(tmpdir(), 'edgeseg-demo-'));
+  process.env.EDGESEG_DATA_DIR = dataDir;
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] });
+});
+afterAll(async () => {
+  await browser?.close();
+  delete process.env.EDGESEG_DATA_DIR;
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+interface DemoState {
+  ready: boolean;
+  runs: number;
+  fps: number;
+  backend: string | null;
+  payload: { segmentation_mask: string; class_map: Record<string, string>; image: { width: number; height: number } } | null;
+}
+const demoState = (page: Page) => page.evaluate(() => {
+  const s = (window as unknown as { edgesegDemo: DemoState }).edgesegDemo;
+  return { ready: s.ready, runs: s.runs, fps: s.fps, backend: s.backend, payload: s.payload };
+});
+const waitFor = (page: Page, predicate: string, timeout = 90_000) => page.waitForFunction(predicate, null, { timeout });
+
+/** The overlay canvas's pixels must be the payload's mask in the class colours (transparent for background). */
+async function expectOverlayMatchesPayload(page: Page): Promise<number> {
+  const { payload } = await demoState(page);
+  const mask = decodeMaskPng(base64ToBytes(payload!.segmentation_mask));
+  const names = Object.keys(payload!.class_map).sort((a, b) => Number(a) - Number(b)).map((k) => payload!.class_map[k]!);
+  const background = names.indexOf('background');
+  const pixels = await page.evaluate(() => {
+    const c = document.querySelector<HTMLCanvasElement>('#mask-canvas')!;
+    return { width: c.width, height: c.height, data: Array.from(c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data) };
+  });
+  expect([pixels.width, pixels.height]).toEqual([mask.width, mask.height]);
+  // The package's own colours may differ from the palette: read each class's colour off the canvas once.
+  const seen = new Map<number, string>();
+  let foreground = 0;
+  for (let i = 0; i < mask.classIds.length; i++) {
+    const id = mask.classIds[i]!;
+    const [r, g, b, a] = pixels.data.slice(i * 4, i * 4 + 4);
+    if (id === background) {
+      expect(a).toBe(0);
+      continue;
+    }
+    foreground++;
+    expect(a).toBe(255);
+    const color = `${r},${g},${b}`;
+    if (!seen.has(id)) seen.set(id, color);
+    expect(color).toBe(seen.get(id));
+  }
+  expect(new Set(seen.values()).size).toBe(seen.size);
+  return foreground / mask.classIds.length;
+}
+
+async function smoke(page: Page, url: string, label: string): Promise<void> {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await waitFor(page, 'window.edgesegDemo?.ready === true');
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+  await page.waitForSelector('#gallery button img');
+  await page.click('#gallery button:nth-child(3)');
+  await waitFor(page, 'window.edgesegDemo.runs >= 1');
+  const state = await demoState(page);
+  expect(state.backend).toBe('wasm');
+  expect(await page.textContent('#fallbacks')).toMatch(/webgpu.*BACKEND_UNAVAILABLE/);
+  expect(await page.textContent('#timings')).toMatch(/preprocess.*run.*postprocess/s);
+  await expectOverlayMatchesPayload(page);
+  await page.screenshot({ path: join(ARTIFACTS, `${label}-segmented.png`), fullPage: true });
+  expect(errors).toEqual([]);
+}
+
+describe('the demo on the dev server (npm start)', () => {
+  let server: ViteDevServer;
+  let url: string;
+  beforeAll(async () => {
+    server = await createServer({ configFile: join(ROOT, 'vite.config.ts'), server: { port: 0, strictPort: false }, logLevel: 'error' });
+    await server.listen();
+    url = server.resolvedUrls!.local[0]!;
+  });
+  afterAll(() => server?.close());
+
+  test('segments a sample; the overlay is the payload\'s mask; switches confidence, backend, compares with hosted', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await smoke(page, url, 'dev');
+    const { payload: local } = await demoState(page);
+
+    // Confidence 100: pixels below it turn to background.
+    const before = await expectOverlayMatchesPayload(page);
+    await page.locator('#confidence').fill('100');
+    await waitFor(page, 'window.edgesegDemo.runs >= 2');
+    const after = await expectOverlayMatchesPayload(page);
+    expect(after).toBeLessThan(before);
+    await page.locator('#confidence').fill('50');
+    await waitFor(page, 'window.edgesegDemo.runs >= 3');
+
+    // Compare with the hosted route: the same shared pipeline, the same classes.
+    await page.click('#compare-button');
+    await page.waitForFunction(() => /% of/.test(document.querySelector('#compare-text')!.textContent ?? ''));
+    expect(await page.textContent('#compare-text')).toMatch(/^100\.000% of \d+ pixels/);
+    await page.screenshot({ path: join(ARTIFACTS, 'dev-compare.png'), fullPage: true });
+
+    // Backend: hosted.
+    await page.selectOption('#backend-select', 'hosted');
+    await waitFor(page, 'window.edgesegDemo.backend === "hosted" && window.edgesegDemo.runs >= 4');
+    expect((await demoState(page)).payload).toEqual(local);
+    expect(await page.textContent('#backend-badge')).toBe('hosted');
+    await page.selectOption('#backend-select', 'wasm');
+    await waitFor(page, 'window.edgesegDemo.backend === "wasm" && window.edgesegDemo.runs >= 5');
+    await page.close();
+  });
+
+  test('search pages through searchAll; synthetic images show the provider error; catalog gives export links', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(url);
+    await page.click('#tab-search');
+    await page.fill('#s-prompt', 'star');
+    await page.fill('#s-limit', '5');
+    await page.click('#search-form button[type=submit]');
+    await page.waitForFunction(() => document.querySelectorAll('#search-results button').length === 5);
+    expect(await page.textContent('#search-summary')).toBe('72 image(s) match; showing 5');
+    await page.click('#search-more');
+    await page.waitForFunction(() => document.querySelectorAll('#search-results button').length === 10);
+    expect(await page.textContent('#search-summary')).toBe('72 image(s) match; showing 10');
+    await page.screenshot({ path: join(ARTIFACTS, 'dev-search.png'), fullPage: true });
+
+    await page.click('#tab-synthetic');
+    await page.fill('#g-prompt', 'a blue star');
+    await page.click('#synthetic-form button[type=submit]');
+    await page.waitForSelector('#synthetic-result.error');
+    expect(await page.textContent('#synthetic-result')).toMatch(/InvalidRequestError.*no image provider key is configured[\s\S]*hint: set it in the workspace settings/);
+
+    await page.click('#tab-catalog');
+    await page.click('#cat-load');
+    await page.click('#cat-projects button');
+    await page.click('#cat-versions li:nth-child(2) button');
+    await page.click('#cat-detail button');
+    const link = await page.waitForSelector('#cat-detail a');
+    expect(await link.getAttribute('href')).toMatch(/\/api\/exports\/[0-9a-f]+\/shapes-2-png-mask-semantic\.zip$/);
+    await page.close();
+  });
+
+  test('works with the keyboard, and on a phone-sized viewport', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await page.goto(url);
+    await waitFor(page, 'window.edgesegDemo?.ready === true');
+    await page.waitForSelector('#gallery button img');
+    // Keyboard: focus a sample and press Enter.
+    await page.focus('#gallery button:nth-child(1)');
+    await page.keyboard.press('Enter');
+    await waitFor(page, 'window.edgesegDemo.runs >= 1');
+    // Tabs move with the arrow keys.
+    await page.focus('#tab-key');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getAttribute('#tab-catalog', 'aria-selected')).toBe('true');
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, 'dev-phone.png'), fullPage: true });
+    await page.close();
+  });
+
+  test('camera live mode segments frames continuously and shows frames per second', async () => {
+    const context = await browser.newContext({ permissions: ['camera'], viewport: { width: 1200, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(url);
+    await waitFor(page, 'window.edgesegDemo?.ready === true');
+    await page.click('#camera-button');
+    await waitFor(page, 'window.edgesegDemo.fps >= 2', 60_000);
+    expect(await page.textContent('#fps')).toMatch(/\d+ frames\/s/);
+    await page.screenshot({ path: join(ARTIFACTS, 'dev-camera.png') });
+    await page.click('#camera-button');
+    expect(await page.getAttribute('#camera-button', 'aria-pressed')).toBe('false');
+    await context.close();
+  });
+});
+
+describe('the production build (npm run build) from a static server with COOP/COEP', () => {
+  let server: PreviewServer;
+  beforeAll(async () => {
+    await build({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'error' });
+    server = await preview({ configFile: join(ROOT, 'vite.config.ts'), preview: { port: 0, strictPort: false }, logLevel: 'error' });
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+  });
+
+  test('passes the same smoke test', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await smoke(page, server.resolvedUrls!.local[0]!, 'build');
+    await page.close();
+  });
+});
