@@ -9,6 +9,7 @@ declare module 'vitest/browser' {
     nodeSegment: (model: string, image: string, confidence: number) => Promise<SegmentationPayload>;
     testServerUrl: () => Promise<string>;
     startModelServer: () => Promise<string>;
+    localPlatform: () => Promise<{ baseUrl: string; inferenceUrl: string; apiKey: string }>;
     stopModelServer: () => Promise<void>;
     scriptTestServer: (route: string, answers: ScriptedAnswer[]) => Promise<void>;
     resetTestServer: () => Promise<void>;

@@ -5,13 +5,17 @@ import { createSegmenter, type NodeSegmenter } from '../../src/node/index.js';
 import type { SegmentationPayload } from '../../src/payload/index.js';
 import { startTestServer, type ScriptedAnswer, type TestServer } from '../fixtures/platform-test-server.js';
 import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
-import { ROOT } from '../helpers/paths.js';
+import { ROOT, TINY } from '../helpers/paths.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { startPlatformServer, type PlatformServer } from '../../server/index.js';
 
 // On globalThis: Vitest loads this module once for the config and again for the global setup.
 const state = globalThis as {
   __edgesegTestServer?: Promise<TestServer>;
   __edgesegModelServer?: StaticServer | null;
   __edgesegSegmenters?: Map<string, Promise<NodeSegmenter>>;
+  __edgesegLocalPlatform?: Promise<PlatformServer>;
 };
 const testServer = () => (state.__edgesegTestServer ??= startTestServer());
 
@@ -34,6 +38,12 @@ const nodeSegment = (async (_ctx, model: string, image: string, confidence: numb
 
 
 export const scriptServerCommands = {
+  /** The local platform (default workspace, tiny-legacy as version 2's model) in a fresh data directory. */
+  localPlatform: (async () => {
+    state.__edgesegLocalPlatform ??= startPlatformServer({ port: 0, dataDir: mkdtempSync(join(tmpdir(), 'edgeseg-browser-')), modelDir: TINY('tiny-legacy') });
+    const p = await state.__edgesegLocalPlatform;
+    return { baseUrl: p.baseUrl, inferenceUrl: p.inferenceUrl, apiKey: p.apiKey };
+  }) as BrowserCommand<[]>,
   /** Serves test/fixtures over a second origin (CORS, CORP); returns its URL. */
   startModelServer: (async () => {
     state.__edgesegModelServer ??= await startStaticServer(join(ROOT, 'test', 'fixtures'));
@@ -58,6 +68,9 @@ export async function closeCommandServers(): Promise<void> {
   await state.__edgesegModelServer?.close();
   state.__edgesegModelServer = null;
   segmenters.clear();
+  const platform = state.__edgesegLocalPlatform;
+  delete state.__edgesegLocalPlatform;
+  if (platform) await (await platform).close();
   const server = state.__edgesegTestServer;
   delete state.__edgesegTestServer;
   if (server) await (await server).close();
