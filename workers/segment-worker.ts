@@ -12,6 +12,7 @@ import { buildPayload, classMapOf } from '../src/payload/index.js';
 import { segmentPixels, type RunModel } from '../src/pipeline/index.js';
 import { installErrorTransfer, serializeError } from '../src/runtime/error-transfer.js';
 import { decodeInWorker, encodePng } from './decode-image.js';
+import { createWebgpuRunner } from './webgpu-runner.js';
 import type { Fault, LoadRequest, LoadResult, LocalBackendName, SegmentOutcome, SegmentRequest, WorkerApi, WorkerModelSource } from './protocol.js';
 
 installErrorTransfer();
@@ -46,18 +47,7 @@ async function packageFiles(source: WorkerModelSource, cache: boolean, onProgres
 }
 
 async function createRunner(backend: LocalBackendName, weights: Uint8Array, numThreads: number): Promise<{ runner: SessionRunner; adapter?: string }> {
-  if (backend === 'webgpu') {
-    const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
-    if (!gpu) throw new BackendError('BACKEND_UNAVAILABLE', 'this browser has no WebGPU (navigator.gpu is missing)', { backend });
-    const adapter = await gpu.requestAdapter();
-    if (!adapter) throw new BackendError('BACKEND_UNAVAILABLE', 'WebGPU is present but no adapter is available (no GPU, or it is blocked)', { backend });
-    const ort = (await import('onnxruntime-web/webgpu')) as unknown as OrtModule & { env: { wasm: { numThreads: number }; webgpu: { adapter?: unknown } } };
-    ort.env.wasm.numThreads = numThreads;
-    ort.env.webgpu.adapter = adapter;
-    const runner = await sessionRunner('webgpu', ort, weights, { executionProviders: ['webgpu'], graphOptimizationLevel: 'all' });
-    const info = (adapter as GPUAdapter & { info?: GPUAdapterInfo }).info;
-    return { runner, adapter: info ? `${info.vendor || 'unknown vendor'} ${info.architecture || ''}`.trim() : 'unknown' };
-  }
+  if (backend === 'webgpu') return createWebgpuRunner(weights, numThreads);
   const ort = (await import('onnxruntime-web/wasm')) as unknown as OrtModule & { env: { wasm: { numThreads: number; proxy: boolean } } };
   // Explicit: onnxruntime-web otherwise guesses, and silently drops to one thread without isolation.
   ort.env.wasm.numThreads = numThreads;

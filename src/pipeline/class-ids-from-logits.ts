@@ -105,7 +105,7 @@ export function classIdsFromLogits(
 }
 
 /** Class id of each output channel: all classes, all but background, or the one foreground class. */
-function classIdMapping(channels: number, classCount: number, backgroundClassId: number): Uint8Array {
+export function classIdMapping(channels: number, classCount: number, backgroundClassId: number): Uint8Array {
   if (channels === classCount && channels > 1) return Uint8Array.from({ length: classCount }, (_, i) => i);
   if (channels === classCount - 1 || channels === 1) {
     const foreground: number[] = [];
@@ -127,12 +127,7 @@ function cropPadding(logits: Logits, meta: PreprocessMeta, backgroundClassId: nu
   if (data.length !== C * h * w) {
     throw new ModelPackageError('MODEL_OUTPUT_SHAPE', `the logits hold ${data.length} values, [${C}, ${h}, ${w}] needs ${C * h * w}`);
   }
-  const sy = h / meta.inputHeight;
-  const sx = w / meta.inputWidth;
-  const top = roundHalfEven(sy * meta.padTop);
-  const bottom = roundHalfEven(sy * meta.padBottom);
-  const left = roundHalfEven(sx * meta.padLeft);
-  const right = roundHalfEven(sx * meta.padRight);
+  const { top, bottom, left, right } = logitPadding(h, w, meta);
   if (top === 0 && bottom === 0 && left === 0 && right === 0) return logits;
   const ch = h - top - bottom;
   const cw = w - left - right;
@@ -151,6 +146,18 @@ function cropPadding(logits: Logits, meta: PreprocessMeta, backgroundClassId: nu
     }
   }
   return { data: out, channels: C, height: ch, width: cw };
+}
+
+/** The letterbox padding in logit pixels, rounded as the reference rounds it (Python's round). */
+export function logitPadding(h: number, w: number, meta: PreprocessMeta): { top: number; bottom: number; left: number; right: number } {
+  const sy = h / meta.inputHeight;
+  const sx = w / meta.inputWidth;
+  return {
+    top: roundHalfEven(sy * meta.padTop),
+    bottom: roundHalfEven(sy * meta.padBottom),
+    left: roundHalfEven(sx * meta.padLeft),
+    right: roundHalfEven(sx * meta.padRight),
+  };
 }
 
 /**

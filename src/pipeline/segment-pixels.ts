@@ -3,13 +3,21 @@ import { throwIfAborted } from '../errors/index.js';
 import { classIdsFromLogits } from './class-ids-from-logits.js';
 import { validateConfidence } from './confidence.js';
 import { preprocess } from './preprocess.js';
-import type { Logits, PixelImage, PreprocessSpec } from './types.js';
+import type { Logits, PixelImage, PostprocessOptions, PreprocessMeta, PreprocessSpec } from './types.js';
+
+/**
+ * Logits that stay where the backend computed them (a GPU): the backend turns them into class ids
+ * itself, with the same meaning as classIdsFromLogits, and frees them.
+ */
+export interface DeviceLogits {
+  classIds(meta: PreprocessMeta, options: PostprocessOptions, out?: Uint8Array): Promise<Uint8Array>;
+}
 
 /** What a backend does: run the network on one NCHW float32 input. */
 export type RunModel = (
   input: { data: Float32Array; dims: [1, 3, number, number] },
   signal?: AbortSignal,
-) => Promise<Logits>;
+) => Promise<Logits | DeviceLogits>;
 
 export interface SegmentationModel {
   preprocess: PreprocessSpec;
@@ -44,12 +52,8 @@ export async function segmentPixels(
   const logits = await run({ data: tensor, dims: [1, 3, meta.inputHeight, meta.inputWidth] }, options.signal);
   throwIfAborted(options.signal);
   const t2 = performance.now();
-  const classIds = classIdsFromLogits(
-    logits,
-    meta,
-    { confidence, classCount: model.classCount, backgroundClassId: model.backgroundClassId },
-    options.classIds,
-  );
+  const post = { confidence, classCount: model.classCount, backgroundClassId: model.backgroundClassId };
+  const classIds = 'classIds' in logits ? await logits.classIds(meta, post, options.classIds) : classIdsFromLogits(logits, meta, post, options.classIds);
   const t3 = performance.now();
   return {
     classIds,

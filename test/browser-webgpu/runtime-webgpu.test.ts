@@ -6,35 +6,47 @@ import manifest from '../fixtures/reference/manifest.json';
 const files = [...new Set(manifest.endToEnd.map((c) => c.file))];
 const bytesOf = async (file: string) => new Uint8Array(await (await fetch(`/test/fixtures/reference/${file}`)).arrayBuffer());
 
-describe('webgpu gives the class ids wasm gives', () => {
-  let gpu: Segmenter;
-  let cpu: Segmenter;
-  beforeAll(async () => {
-    gpu = await createSegmenter({ model: '/test/fixtures/models/tiny-legacy/', backends: ['webgpu'] });
-    cpu = await createSegmenter({ model: '/test/fixtures/models/tiny-legacy/', backends: ['wasm'] });
-  });
-  afterAll(async () => {
-    await gpu.dispose();
-    await cpu.dispose();
-  });
+// Letterbox, static crop, C = K − 1 and sigmoid: every branch of the GPU postprocessing shader, each
+// compared with the CPU postprocessing of the wasm backend, at the default confidence and a high one.
+const models = ['tiny-legacy', 'tiny-current', 'tiny-nobg', 'tiny-binary'];
 
-  test('the WebGPU backend loads on the adapter', () => {
-    expect(gpu.backend).toBe('webgpu');
-    expect(gpu.fallbacks).toEqual([]);
-    console.log(`WebGPU adapter: ${gpu.adapter}`);
-  });
-
-  for (const file of files) {
-    test(file, async () => {
-      const a = rawFromPayload(await gpu.segment(await bytesOf(file))).classIds;
-      const b = rawFromPayload(await cpu.segment(await bytesOf(file))).classIds;
-      let equal = 0;
-      for (let i = 0; i < a.length; i++) if (a[i] === b[i]) equal++;
-      console.log(`${file}: ${((100 * equal) / a.length).toFixed(4)}% of pixels equal between webgpu and wasm`);
-      expect(equal).toBe(a.length);
+for (const model of models) {
+  describe(`${model}: webgpu gives the class ids wasm gives`, () => {
+    let gpu: Segmenter;
+    let cpu: Segmenter;
+    let mixed = 0; // results with more than one class: the comparison is not between two blank masks
+    beforeAll(async () => {
+      gpu = await createSegmenter({ model: `/test/fixtures/models/${model}/`, backends: ['webgpu'] });
+      cpu = await createSegmenter({ model: `/test/fixtures/models/${model}/`, backends: ['wasm'] });
     });
-  }
-});
+    afterAll(async () => {
+      await gpu.dispose();
+      await cpu.dispose();
+    });
+
+    test('the WebGPU backend loads on the adapter', () => {
+      expect(gpu.backend).toBe('webgpu');
+      expect(gpu.fallbacks).toEqual([]);
+      console.log(`WebGPU adapter: ${gpu.adapter}`);
+    });
+
+    for (const file of files) {
+      for (const confidence of [50, 90]) {
+        test(`${file} at confidence ${confidence}`, async () => {
+          const a = rawFromPayload(await gpu.segment(await bytesOf(file), { confidence })).classIds;
+          const b = rawFromPayload(await cpu.segment(await bytesOf(file), { confidence })).classIds;
+          let equal = 0;
+          for (let i = 0; i < a.length; i++) if (a[i] === b[i]) equal++;
+          console.log(`${model} ${file} @${confidence}: ${((100 * equal) / a.length).toFixed(4)}% of pixels equal between webgpu and wasm`);
+          if (new Set(b).size > 1) mixed++;
+          expect(equal).toBe(a.length);
+        });
+      }
+    }
+
+    test('the comparisons covered masks with several classes', () => expect(mixed).toBeGreaterThan(0));
+  });
+}
 
 test('a WebGPU failure while running moves the call to wasm', async () => {
   const seg = await createSegmenter({ model: '/test/fixtures/models/tiny-legacy/', backends: ['webgpu', 'wasm'] });

@@ -1,0 +1,93 @@
+// The `webgpu` backend's model runner: onnxruntime-web's WebGPU execution provider on a device we share
+// with it, so that the logits never leave the GPU: the compute pass in gpu-postprocess.ts reads them.
+import type { InferenceSession, Tensor } from 'onnxruntime-common';
+import { BackendError, ModelPackageError } from '../src/errors/index.js';
+import type { SessionRunner } from '../src/ort/ort-session.js';
+import { classIdsFromLogits, type DeviceLogits, type Logits } from '../src/pipeline/index.js';
+import { GpuPostprocessor } from './gpu-postprocess.js';
+
+type OrtWebgpu = {
+  InferenceSession: { create(bytes: Uint8Array, options?: InferenceSession.SessionOptions): Promise<InferenceSession> };
+  Tensor: new (type: 'float32', data: Float32Array, dims: readonly number[]) => Tensor;
+  env: { wasm: { numThreads: number; proxy: boolean }; webgpu: { device: GPUDevice | Promise<GPUDevice> } };
+};
+
+export async function createWebgpuRunner(weights: Uint8Array, numThreads: number): Promise<{ runner: SessionRunner<'webgpu'>; adapter: string }> {
+  const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
+  if (!gpu) throw new BackendError('BACKEND_UNAVAILABLE', 'this browser has no WebGPU (navigator.gpu is missing)', { backend: 'webgpu' });
+  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  if (!adapter) throw new BackendError('BACKEND_UNAVAILABLE', 'WebGPU is present but no adapter is available (no GPU, or it is blocked)', { backend: 'webgpu' });
+  const features = (['shader-f16', 'timestamp-query', 'subgroups'] as const).filter((f) => adapter.features.has(f));
+  const device = await adapter.requestDevice({
+    requiredFeatures: features as GPUFeatureName[],
+    requiredLimits: {
+      maxBufferSize: adapter.limits.maxBufferSize,
+      maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
+      maxComputeWorkgroupStorageSize: adapter.limits.maxComputeWorkgroupStorageSize,
+    },
+  });
+  let lost: string | null = null;
+  const ort = (await import('onnxruntime-web/webgpu')) as unknown as OrtWebgpu;
+  ort.env.wasm.numThreads = numThreads;
+  ort.env.wasm.proxy = false;
+  ort.env.webgpu.device = device;
+  let session: InferenceSession;
+  try {
+    session = await ort.InferenceSession.create(weights, { executionProviders: ['webgpu'], graphOptimizationLevel: 'all', preferredOutputLocation: 'gpu-buffer' });
+  } catch (cause) {
+    device.destroy();
+    throw new ModelPackageError('MODEL_LOAD_FAILED', `onnxruntime (webgpu) could not load weights.onnx: ${(cause as Error).message}`, { cause });
+  }
+  // Some onnxruntime-web builds keep a device of their own; the shader must run on the one that holds
+  // the logits, which the getter returns once a session exists.
+  const used = await ort.env.webgpu.device;
+  if (used !== device) device.destroy();
+  void used.lost.then((info) => (lost = `the GPU device was lost (${info.reason}): ${info.message}`));
+  const post = new GpuPostprocessor(used);
+  const shapeOf = (m: InferenceSession.ValueMetadata | undefined) => (m && m.isTensor ? [...m.shape] : []);
+  const inputName = session.inputNames[0]!;
+  const outputName = session.outputNames[0]!;
+  const failed = (cause: unknown) =>
+    new BackendError('BACKEND_FAILED', lost ?? `the webgpu backend failed while running the model: ${(cause as Error)?.message ?? cause}`, { cause, backend: 'webgpu' });
+  const info = (adapter as GPUAdapter & { info?: GPUAdapterInfo }).info;
+  return {
+    adapter: info ? `${info.vendor || 'unknown vendor'} ${info.architecture || ''}`.trim() : 'unknown',
+    runner: {
+      name: 'webgpu',
+      io: { input: shapeOf(session.inputMetadata[0]), output: shapeOf(session.outputMetadata[0]) },
+      async run({ data, dims }): Promise<Logits | DeviceLogits> {
+        if (lost) throw failed(null);
+        let output: Tensor;
+        try {
+          output = (await session.run({ [inputName]: new ort.Tensor('float32', data, dims) }))[outputName] as Tensor;
+        } catch (cause) {
+          throw failed(cause);
+        }
+        const [, channels, height, width] = output.dims as number[];
+        if (output.type !== 'float32' || output.dims.length !== 4) {
+          output.dispose();
+          throw new ModelPackageError('MODEL_OUTPUT_SHAPE', `the model returned ${output.type} [${output.dims.join(', ')}]; expected float32 [1, C, h, w]`);
+        }
+        return {
+          async classIds(meta, options, out) {
+            try {
+              const ids = output.location === 'gpu-buffer' ? await post.classIds({ buffer: output.gpuBuffer as GPUBuffer, channels: channels!, height: height!, width: width! }, meta, options) : null;
+              if (ids) return ids;
+              // The rare case the shader leaves to the CPU (a centre crop that cut the image).
+              return classIdsFromLogits({ data: (await output.getData()) as Float32Array, channels: channels!, height: height!, width: width! }, meta, options, out);
+            } catch (cause) {
+              throw cause instanceof ModelPackageError ? cause : failed(cause);
+            } finally {
+              output.dispose();
+            }
+          },
+        };
+      },
+      async dispose() {
+        post.destroy();
+        await session.release();
+        if (used === device) device.destroy(); // a device onnxruntime-web made is its own to keep
+      },
+    },
+  };
+}
