@@ -19,7 +19,7 @@ export interface NodeSegmenterOptions {
   model: string | { files: PackageFiles } | { url: string };
   /** `native` (onnxruntime-node, default) or `wasm` (onnxruntime-web in Node). */
   backend?: NodeBackendName;
-  /** Threads for the model run. Default: half the cores, at least 1, at most 4. */
+  /** Threads for the model run (`native`). Default: half the cores, at least 1, at most 4. The `wasm` backend always runs one thread in Node (its thread pool needs Web Workers). */
   numThreads?: number;
   /** Larger images are refused with IMAGE_TOO_LARGE. Default 50 000 000. */
   maxPixels?: number;

@@ -19,7 +19,8 @@ const jpegCase = manifest.endToEnd.find((c: { file: string; package: string; con
 describe('edgeseg segment', () => {
   for (const backend of ['native', 'wasm']) {
     test(`prints the reference payload (--backend ${backend})`, async () => {
-      const r = await runCli(['segment', fixturePath(jpegCase.file), '--model', TINY('tiny-legacy'), '--confidence', '50', '--backend', backend]);
+      // --threads 2: more than one thread must not break onnxruntime-web in Node (it runs one).
+      const r = await runCli(['segment', fixturePath(jpegCase.file), '--model', TINY('tiny-legacy'), '--confidence', '50', '--backend', backend, '--threads', '2']);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       const payload = JSON.parse(r.stdout.toString());

@@ -1,11 +1,23 @@
 // Runs the built `edgeseg` command as a user would (node bin/edgeseg.js), compiling the library first if needed.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './paths.js';
 
+/** Builds the library when dist/ is missing or older than any source file. */
 export function ensureBuilt(): void {
-  if (!existsSync(join(ROOT, 'dist', 'src', 'node', 'cli.js'))) execFileSync('npm', ['run', 'build:lib'], { cwd: ROOT, stdio: 'ignore' });
+  const built = join(ROOT, 'dist', 'src', 'node', 'cli.js');
+  if (existsSync(built) && newest(join(ROOT, 'src')) <= statSync(built).mtimeMs) return;
+  execFileSync('npm', ['run', 'build:lib'], { cwd: ROOT, stdio: 'ignore' });
+}
+
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return latest;
 }
 
 export interface RunResult {
