@@ -7,7 +7,8 @@
 // and are all confident enough, the interpolated pixel has that class and a confidence at least their
 // smallest (log-softmax is concave in the logits): the class is written without any arithmetic. Only
 // pixels near a class boundary or near the threshold take the full path, which reproduces torch's
-// float32 arithmetic operation by operation.
+// float32 arithmetic operation by operation. Pixels whose taps are all far too unsure to clear the
+// threshold are background without arithmetic too (see surePixels).
 import { ModelPackageError } from '../errors/index.js';
 import { antialiasWeights, fma32, type AxisWeights } from './antialias-weights.js';
 import { confidenceThreshold, validateConfidence } from './confidence.js';
@@ -22,6 +23,7 @@ const SURE_BACKGROUND = 254;
 // Margins that keep the shortcut strictly on the safe side of float32 rounding.
 const PROBABILITY_MARGIN = 2 ** -20;
 const LOGIT_MARGIN = 1e-5;
+const LOG_MARGIN = 1e-3;
 
 export function classIdsFromLogits(
   logits: Logits,
@@ -162,10 +164,15 @@ export function logitPadding(h: number, w: number, meta: PreprocessMeta): { top:
 
 /**
  * Per logit pixel: the output channel it is certain of (its max probability clears the threshold and its
- * argmax is not a near-tie), SURE_BACKGROUND for a sigmoid pixel clearly below, or UNSURE.
+ * argmax is not a near-tie), SURE_BACKGROUND for a pixel clearly below the threshold, or UNSURE.
  */
 function surePixels(logits: Logits, threshold: number): Uint8Array {
   const { channels: C, data } = logits;
+  // Softmax pixels certainly below the threshold. With m = max_c z_c and μ = mean_c z_c, the log of the
+  // top probability is m − logsumexp(z) ≤ m − μ − log C (Jensen). Both m (convex) and −μ (linear) are at
+  // most the same convex combination of their values at the taps, so if every tap has
+  // m − μ < log(threshold) + log C, so does the interpolated pixel: it is background.
+  const lowConfidence = threshold > 0 ? Math.log(threshold) + Math.log(C) - LOG_MARGIN : -Infinity;
   const plane = logits.width * logits.height;
   const sure = new Uint8Array(plane);
   for (let p = 0; p < plane; p++) {
@@ -177,13 +184,22 @@ function surePixels(logits: Logits, threshold: number): Uint8Array {
     let best = 0;
     let top = data[p]!;
     let second = -Infinity;
+    let total = top;
+    let magnitude = Math.abs(top);
     for (let c = 1; c < C; c++) {
       const v = data[c * plane + p]!;
+      total += v;
+      magnitude = Math.max(magnitude, Math.abs(v));
       if (v > top) {
         second = top;
         top = v;
         best = c;
       } else if (v > second) second = v;
+    }
+    // The margin also covers float32 rounding in the interpolation, which grows with the logits' size.
+    if (top - total / C < lowConfidence - 1e-6 * magnitude) {
+      sure[p] = SURE_BACKGROUND;
+      continue;
     }
     if (top - second <= LOGIT_MARGIN * (1 + Math.abs(top))) {
       sure[p] = UNSURE;
