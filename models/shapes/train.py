@@ -7,7 +7,9 @@ edgeseg feeds it: RGB, "Stretch to" 256x256 with OpenCV's INTER_LINEAR, /255, Im
 Schedule: a pool of generated scenes (square and stretched from other aspect ratios), phase 1 on
 128x128 (downscaled scenes and native-scale crops, fast), phase 2 on full 256x256 scenes; AdamW with a
 warm-up and cosine decay over both phases; loss = cross-entropy + soft Dice (the small classes count).
-`--scale` multiplies the step counts (0.1 for a smoke test).
+`--scale` multiplies the step counts (0.1 for a smoke test). `--init` starts from a checkpoint (a second,
+shorter schedule); `--stop-after` ends a run early with its schedule unchanged. models/README.md has the
+commands of the shipped run.
 """
 
 from __future__ import annotations
@@ -130,6 +132,8 @@ def main():
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--lr", type=float, default=4e-3)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--init", help="state dict to start from (fine-tuning a previous run's best.pt)")
+    ap.add_argument("--stop-after", type=int, help="stop after this many steps, the schedule unchanged")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     torch.manual_seed(0)
@@ -151,6 +155,9 @@ def main():
     emit(event="pool", train=len(images), eval=len(eval_images))
 
     model = ShapesNet(len(CLASSES)).to(device)
+    if args.init:
+        model.load_state_dict(torch.load(args.init, map_location=device))
+        emit(event="init", path=os.path.relpath(args.init, os.path.dirname(args.out)), **evaluate(model, eval_images, eval_masks, device))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps128 = int(args.steps128 * args.scale)
     steps256 = int(args.steps256 * args.scale)
@@ -163,7 +170,7 @@ def main():
         return args.lr * 0.5 * (1 + math.cos(math.pi * (step - warmup) / max(1, total - warmup))) + 1e-5
 
     best = -1.0
-    for step in range(total):
+    for step in range(min(total, args.stop_after or total)):
         for group in opt.param_groups:
             group["lr"] = lr_at(step)
         if step < steps128:

@@ -1,0 +1,165 @@
+// The in-browser half of the benchmark: each function measures one thing and returns raw samples (ms).
+// bench/run.ts opens this page in Chromium (cross-origin isolated) and calls them one by one.
+import { createSegmenter, PlatformClient, type Segmenter } from 'edgeseg';
+
+declare const __TRANSFORMERS_WASM__: { mjs: string; wasm: string };
+
+const now = () => performance.now();
+const bytes = async (url: string) => new Uint8Array(await (await fetch(url)).arrayBuffer());
+
+async function repeat(n: number, warmup: number, body: (i: number) => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await body(-1 - i);
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = now();
+    await body(i);
+    times.push(now() - t);
+  }
+  return times;
+}
+
+const segmenters = new Map<string, Segmenter>();
+async function segmenterFor(model: string, threads: number): Promise<Segmenter> {
+  const key = `${model}@${threads}`;
+  let seg = segmenters.get(key);
+  if (!seg) segmenters.set(key, (seg = await createSegmenter({ model, backends: ['wasm'], numThreads: threads, cache: false })));
+  return seg;
+}
+
+export interface Config {
+  model: string;
+  hfModel?: string;
+  image: string;
+  threads: number;
+  runs: number;
+  warmup: number;
+}
+
+const api = {
+  /** edgeseg segment() (payload) or segmentRaw(), encoded image in; with the stage breakdown of each run. */
+  async edgeseg(c: Config & { raw: boolean }) {
+    const seg = await segmenterFor(c.model, c.threads);
+    const image = await bytes(c.image);
+    const stages: Record<string, number[]> = {};
+    const times = await repeat(c.runs, c.warmup, async (i) => {
+      await (c.raw ? seg.segmentRaw(image.slice()) : seg.segment(image.slice()));
+      if (i >= 0) for (const [k, v] of Object.entries(seg.lastTimings ?? {})) (stages[k] ??= []).push(v);
+    });
+    return { times, stages };
+  },
+
+  /** onnxruntime-web session.run alone on a prepared tensor, same build and threads as edgeseg's WASM backend. */
+  async ortAlone(c: Config) {
+    const ort = await import('onnxruntime-web/wasm');
+    ort.env.wasm.numThreads = c.threads;
+    const weights = await bytes(`${c.model}weights.onnx`);
+    const t0 = now();
+    const session = await ort.InferenceSession.create(weights, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
+    const create = now() - t0;
+    const dims = session.inputMetadata[0]!.isTensor ? (session.inputMetadata[0] as { shape: readonly (number | string)[] }).shape.map((d) => (typeof d === 'number' ? d : 1)) : [1, 3, 256, 256];
+    const data = new Float32Array(dims.reduce((a, b) => a * b, 1)).map((_, i) => Math.sin(i) * 0.5);
+    const input = { [session.inputNames[0]!]: new ort.Tensor('float32', data, dims) };
+    const t1 = now();
+    await session.run(input);
+    const firstRun = now() - t1;
+    const times = await repeat(c.runs, c.warmup, () => session.run(input));
+    await session.release();
+    return { times, create, firstRun };
+  },
+
+  /** transformers.js image-segmentation on the same weights, local files only, same threads. */
+  async transformers(c: Config) {
+    const { pipeline, env } = await import('@huggingface/transformers');
+    env.allowRemoteModels = false;
+    env.allowLocalModels = true;
+    env.localModelPath = '/models/hf/';
+    const onnx = env.backends.onnx as { wasm: { numThreads: number; wasmPaths: unknown; proxy: boolean } };
+    onnx.wasm.numThreads = c.threads;
+    onnx.wasm.wasmPaths = __TRANSFORMERS_WASM__;
+    const segmenter = await pipeline('image-segmentation', c.hfModel!, { device: 'wasm', dtype: 'fp32' });
+    const image = await bytes(c.image);
+    const times = await repeat(c.runs, c.warmup, async () => {
+      // Encoded image in, as for edgeseg: transformers.js decodes it itself.
+      const url = URL.createObjectURL(new Blob([image as BlobPart], { type: 'image/jpeg' }));
+      try {
+        await segmenter(url);
+      } finally {
+        URL.revokeObjectURL(url);
+      }
+    });
+    await segmenter.dispose();
+    return { times };
+  },
+
+  /** The local platform's hosted route over loopback (onnxruntime-node). */
+  async hosted(c: Config & { baseUrl: string; inferenceUrl: string; apiKey: string; project: string; version: number }) {
+    const platform = new PlatformClient({ apiKey: c.apiKey, baseUrl: c.baseUrl, inferenceUrl: c.inferenceUrl });
+    const image = await bytes(c.image);
+    return { times: await repeat(c.runs, c.warmup, () => platform.segmentHosted(c.project, c.version, image)) };
+  },
+
+  /** Cold start: createSegmenter + first mask, with an empty Cache Storage and then with a warm one. */
+  async coldStart(c: Config & { modelUrl: string }) {
+    const image = await bytes(c.image);
+    const once = async () => {
+      const t = now();
+      const seg = await createSegmenter({ model: c.modelUrl, backends: ['wasm'], numThreads: c.threads });
+      await seg.segment(image.slice());
+      const ms = now() - t;
+      await seg.dispose();
+      return ms;
+    };
+    await caches.delete('edgeseg-models-v1');
+    const empty = await once();
+    const warm: number[] = [];
+    for (let i = 0; i < 5; i++) warm.push(await once());
+    return { empty, warm };
+  },
+
+  /** Frames per second on a stream of distinct 640×480 frames, with segmentRaw. */
+  async stream(c: Config & { seconds: number; inFlight: number; workers: number }) {
+    const source = await createImageBitmap(new Blob([(await bytes(c.image)) as BlobPart]));
+    const canvas = new OffscreenCanvas(640, 480);
+    const ctx = canvas.getContext('2d')!;
+    const frame = (i: number) => {
+      // A moving crop of the image: each frame is new pixels, as a camera gives.
+      ctx.drawImage(source, (i * 7) % Math.max(1, source.width - 640), (i * 3) % Math.max(1, source.height - 480), 640, 480, 0, 0, 640, 480);
+      return ctx.getImageData(0, 0, 640, 480);
+    };
+    const segs: Segmenter[] = [];
+    for (let w = 0; w < c.workers; w++) segs.push(await createSegmenter({ model: c.model, backends: ['wasm'], numThreads: c.threads, cache: false }));
+    for (let i = 0; i < 5; i++) await segs[i % segs.length]!.segmentRaw(frame(i));
+    let done = 0;
+    let next = 0;
+    const end = now() + c.seconds * 1000;
+    const t0 = now();
+    // Up to `inFlight` frames in the pipeline at once, spread over the workers.
+    const lane = async (seg: Segmenter) => {
+      while (now() < end) await seg.segmentRaw(frame(next++)).then(() => done++);
+    };
+    await Promise.all(Array.from({ length: c.inFlight }, (_, i) => lane(segs[i % segs.length]!)));
+    const fps = (done * 1000) / (now() - t0);
+    for (const s of segs) await s.dispose();
+    return { fps, frames: done };
+  },
+
+  /** Page and worker memory after 10 and after `runs` calls. */
+  async memory(c: Config) {
+    const seg = await segmenterFor(c.model, c.threads);
+    const image = await bytes(c.image);
+    const measure = async () => ((await (performance as unknown as { measureUserAgentSpecificMemory(): Promise<{ bytes: number }> }).measureUserAgentSpecificMemory()).bytes);
+    for (let i = 0; i < 10; i++) await seg.segmentRaw(image.slice());
+    const after10 = await measure();
+    for (let i = 10; i < c.runs; i++) await seg.segmentRaw(image.slice());
+    const afterN = await measure();
+    return { after10, afterN };
+  },
+
+  async dispose() {
+    for (const s of segmenters.values()) await s.dispose();
+    segmenters.clear();
+  },
+};
+
+(window as unknown as { bench: typeof api }).bench = api;
+(window as unknown as { benchReady: boolean }).benchReady = true;
