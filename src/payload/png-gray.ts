@@ -6,8 +6,7 @@
 import UPNG from 'upng-js';
 import { InvalidInputError } from '../errors/index.js';
 import { deflateMaskRows } from './deflate-mask.js';
-
-const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+import { PNG_SIGNATURE, readMaskHeader } from './png-header.js';
 
 export function encodeMaskPng(classIds: Uint8Array, width: number, height: number): Uint8Array {
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || classIds.length !== width * height) {
@@ -25,10 +24,10 @@ export function encodeMaskPng(classIds: Uint8Array, width: number, height: numbe
   ihdr[9] = 0; // colour type: grayscale
   // compression, filter method, interlace: all 0
   const chunks = [chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))];
-  const total = SIGNATURE.length + chunks.reduce((n, c) => n + c.length, 0);
+  const total = PNG_SIGNATURE.length + chunks.reduce((n, c) => n + c.length, 0);
   const png = new Uint8Array(total);
-  png.set(SIGNATURE, 0);
-  let offset = SIGNATURE.length;
+  png.set(PNG_SIGNATURE, 0);
+  let offset = PNG_SIGNATURE.length;
   for (const c of chunks) {
     png.set(c, offset);
     offset += c.length;
@@ -38,17 +37,12 @@ export function encodeMaskPng(classIds: Uint8Array, width: number, height: numbe
 
 /** Reads an 8-bit grayscale PNG mask back to class ids. Any other PNG layout is refused. */
 export function decodeMaskPng(png: Uint8Array): { classIds: Uint8Array; width: number; height: number } {
+  readMaskHeader(png);
   let image: ReturnType<typeof UPNG.decode>;
   try {
     image = UPNG.decode(png.buffer.slice(png.byteOffset, png.byteOffset + png.byteLength) as ArrayBuffer);
   } catch (cause) {
     throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask is not a readable PNG', { cause });
-  }
-  if (image.ctype !== 0 || image.depth !== 8) {
-    throw new InvalidInputError(
-      'PAYLOAD_INVALID',
-      `the segmentation mask must be an 8-bit grayscale PNG (colour type 0), got colour type ${image.ctype}, depth ${image.depth}`,
-    );
   }
   const data = new Uint8Array(image.data as ArrayBuffer);
   if (data.length < image.width * image.height) {

@@ -2,6 +2,7 @@
 import { BackendError } from '../errors/index.js';
 import type { PlatformClient } from '../platform/platform-client.js';
 import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
+import { rawFromPayloadInBrowser } from '../payload/png-gray-browser.js';
 import type { Backend, BackendCallOptions, BackendOutcome } from './backend.js';
 import { toHostedImage, type ImageSource } from './image-source.js';
 
@@ -26,9 +27,9 @@ export class HostedBackend implements Backend {
   async segmentRaw(source: ImageSource, options: BackendCallOptions): Promise<BackendOutcome<RawSegmentation>> {
     const outcome = await this.segment(source, options);
     if (!outcome.ok) return outcome;
-    // The PNG decoder is loaded only when raw class ids are asked of the hosted route.
-    const { rawFromPayload } = await import('../payload/payload.js');
-    return { ok: true, value: rawFromPayload(outcome.value), timings: outcome.timings };
+    // The browser's PNG decoder, so the segmenter's own module graph carries no PNG or inflate code (a
+    // page that segments locally loads none; the platform client that fetched this answer checked it).
+    return { ok: true, value: await rawFromPayloadInBrowser(outcome.value), timings: outcome.timings };
   }
 
   async dispose(): Promise<void> {}
