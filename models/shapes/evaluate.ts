@@ -58,10 +58,12 @@ export function report({ classes, results }: Awaited<ReturnType<typeof evaluate>
   const lines = ['| set | images | mean IoU | pixel accuracy | ' + classes.map((c) => `IoU ${c}`).join(' | ') + ' |', `|${'---|'.repeat(4 + classes.length)}`];
   for (const r of results) lines.push(`| ${r.name} | ${r.images} | ${r.meanIou.toFixed(3)} | ${pct(r.pixelAccuracy)} | ${r.iou.map((v) => v.toFixed(3)).join(' | ')} |`);
   const held = results[0]!;
-  lines.push('', `Confusion matrix on \`${held.name}\` (rows: truth, columns: prediction; share of all pixels):`, '');
+  lines.push('', `Confusion matrix on \`${held.name}\` (rows: truth, columns: prediction; share of each true class's pixels):`, '');
   lines.push(`| truth \\ predicted | ${classes.join(' | ')} |`, `|${'---|'.repeat(classes.length + 1)}`);
-  const total = held.confusion.flat().reduce((a, b) => a + b, 0);
-  held.confusion.forEach((row, c) => lines.push(`| ${classes[c]} | ${row.map((v) => `${((100 * v) / total).toFixed(2)}%`).join(' | ')} |`));
+  held.confusion.forEach((row, c) => {
+    const total = Math.max(1, row.reduce((a, b) => a + b, 0));
+    lines.push(`| ${classes[c]} | ${row.map((v) => `${((100 * v) / total).toFixed(1)}%`).join(' | ')} |`);
+  });
   return lines.join('\n');
 }
 

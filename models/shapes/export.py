@@ -1,10 +1,11 @@
 """Exports a trained checkpoint as the platform exports a version, in both package layouts.
 
-    /usr/bin/python3 models/shapes/export.py [--checkpoint models/shapes/runs/main/best.pt]
+    /usr/bin/python3 models/shapes/export.py [--checkpoint models/shapes/runs/main/best.pt] [--arch shapesnet]
 
 Writes models/shapes/package/ (legacy: weights.onnx, environment.json with PREPROCESSING as a JSON string
 and sizes as strings, class_names.txt, model_type.json) and models/shapes/package-current/ (the same
-weights with inference_config.json). ONNX opset 17, input [1, 3, 256, 256] float32, logits [1, 5, 64, 64].
+weights with inference_config.json). ONNX opset 17, input [1, 3, 256, 256] float32, logits [1, 5, 64, 64]
+(output stride 4; edgeseg upsamples them to the image).
 """
 
 import argparse
@@ -16,7 +17,7 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from net import ShapesNet  # noqa: E402
+from net import ARCHS  # noqa: E402
 from scenes import CLASSES, COLORS  # noqa: E402
 from train import INPUT, MEAN, STD  # noqa: E402
 
@@ -29,8 +30,9 @@ def write(folder, name, text):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--checkpoint", default=os.path.join(HERE, "runs", "main", "best.pt"))
+    ap.add_argument("--arch", choices=sorted(ARCHS), default="shapesnet")
     args = ap.parse_args()
-    model = ShapesNet(len(CLASSES))
+    model = ARCHS[args.arch](len(CLASSES))
     model.load_state_dict(torch.load(args.checkpoint, map_location="cpu"))
     model.eval()
     legacy = os.path.join(HERE, "package")

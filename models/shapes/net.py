@@ -1,9 +1,13 @@
-"""The bundled model's network: a compact encoder-decoder of plain 3x3 convolutions.
+"""The bundled model's networks.
 
-Output stride 4: a 256x256 input gives 5 x 64 x 64 logits, which edgeseg's postprocessing upsamples.
-The encoder reaches stride 32 with dilations and a global-context gate, so a pixel sees whole shapes.
-Plain convolutions rather than depthwise-separable ones: on the CPUs this is trained and run on (and in
-onnxruntime's WASM kernels) they are faster per useful FLOP. About 0.3 GMAC at 256x256.
+`shapesnet` (shipped): a compact encoder-decoder of plain 3x3 convolutions, output stride 4, so a 256x256
+input gives 5 x 64 x 64 logits, which edgeseg's postprocessing upsamples. The encoder reaches stride 32
+with dilations and a global-context gate, so a pixel sees whole shapes. Plain convolutions rather than
+depthwise-separable ones: on the CPUs this is trained and run on (and in onnxruntime's WASM kernels)
+they are faster per useful FLOP. About 0.3 GMAC at 256x256.
+
+`lraspp-small`: torchvision's LRASPP head on a dilated MobileNetV3-Small (output stride 8), tried as an
+alternative; models/README.md has how far it got here.
 """
 
 from __future__ import annotations
@@ -61,3 +65,41 @@ class ShapesNet(nn.Module):
         d = self.dec2(torch.cat([self._up(d, s8), s8], 1))
         d = self.dec1(torch.cat([self._up(d, s4), s4], 1))
         return self.head(d)
+
+
+class HardSwish(nn.Module):
+    """x * hardsigmoid(x), as nn.Hardswish computes it, exported as HardSigmoid + Mul (ops every
+    onnxruntime-web execution provider has, where HardSwish is not on all of them)."""
+
+    def forward(self, x):
+        return x * F.hardsigmoid(x)
+
+
+class LRASPPSmall(nn.Module):
+    """torchvision's LRASPP head on a dilated MobileNetV3-Small, from scratch (no pretrained weights here).
+
+    Logits at output stride 8 (32 x 32 for a 256 x 256 input): edgeseg's postprocessing upsamples them to
+    the image, so the network does not. 1.08M parameters, a 4.3 MB ONNX file.
+    """
+
+    def __init__(self, classes: int = 5):
+        super().__init__()
+        from torchvision.models import mobilenet_v3_small
+        from torchvision.models._utils import IntermediateLayerGetter
+        from torchvision.models.segmentation.lraspp import LRASPPHead
+
+        features = mobilenet_v3_small(dilated=True).features
+        for module in list(features.modules()):
+            for name, child in module.named_children():
+                if isinstance(child, nn.Hardswish):
+                    setattr(module, name, HardSwish())
+        stages = [0] + [i for i, b in enumerate(features) if getattr(b, "_is_cn", False)] + [len(features) - 1]
+        low, high = stages[-4], stages[-1]
+        self.backbone = IntermediateLayerGetter(features, {str(low): "low", str(high): "high"})
+        self.head = LRASPPHead(features[low].out_channels, features[high].out_channels, classes, 128)
+
+    def forward(self, x):
+        return self.head(self.backbone(x))
+
+
+ARCHS = {"shapesnet": ShapesNet, "lraspp-small": LRASPPSmall}

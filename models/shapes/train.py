@@ -7,7 +7,8 @@ edgeseg feeds it: RGB, "Stretch to" 256x256 with OpenCV's INTER_LINEAR, /255, Im
 Schedule: a pool of generated scenes (square and stretched from other aspect ratios), phase 1 on
 128x128 (downscaled scenes and native-scale crops, fast), phase 2 on full 256x256 scenes; AdamW with a
 warm-up and cosine decay over both phases; loss = cross-entropy + soft Dice (the small classes count).
-`--scale` multiplies the step counts (0.1 for a smoke test). `--init` starts from a checkpoint (a second,
+`--arch` picks the network (net.py; the shipped one is `shapesnet`). `--scale` multiplies the step
+counts (0.1 for a smoke test). `--init` starts from a checkpoint (a second,
 shorter schedule); `--stop-after` ends a run early with its schedule unchanged. models/README.md has the
 commands of the shipped run.
 """
@@ -28,7 +29,7 @@ import torch
 from torch.nn import functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from net import ShapesNet  # noqa: E402
+from net import ARCHS  # noqa: E402
 from scenes import CLASSES, make_scene, scene_size  # noqa: E402
 
 INPUT = 256
@@ -126,11 +127,13 @@ def evaluate(model, images, masks, device) -> dict:
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "runs", "main"))
+    ap.add_argument("--arch", choices=sorted(ARCHS), default="shapesnet")
     ap.add_argument("--pool", type=int, default=16000)
     ap.add_argument("--steps128", type=int, default=10000)
     ap.add_argument("--steps256", type=int, default=4000)
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--lr", type=float, default=4e-3)
+    ap.add_argument("--eval-every", type=int, default=1000)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--init", help="state dict to start from (fine-tuning a previous run's best.pt)")
     ap.add_argument("--stop-after", type=int, help="stop after this many steps, the schedule unchanged")
@@ -154,7 +157,8 @@ def main():
     eval_images, eval_masks = make_pool(EVAL_SEED, 300, args.threads)
     emit(event="pool", train=len(images), eval=len(eval_images))
 
-    model = ShapesNet(len(CLASSES)).to(device)
+    model = ARCHS[args.arch](len(CLASSES)).to(device)
+    emit(event="start", **{k: v for k, v in vars(args).items() if k != "out"})
     if args.init:
         model.load_state_dict(torch.load(args.init, map_location=device))
         emit(event="init", path=os.path.relpath(args.init, os.path.dirname(args.out)), **evaluate(model, eval_images, eval_masks, device))
@@ -185,7 +189,7 @@ def main():
         opt.step()
         if step % 100 == 0:
             emit(step=step, loss=round(float(loss), 4), lr=round(lr_at(step), 6))
-        if (step + 1) % 1000 == 0 or step + 1 == total:
+        if (step + 1) % args.eval_every == 0 or step + 1 == total:
             metrics = evaluate(model, eval_images, eval_masks, device)
             emit(step=step + 1, **metrics)
             torch.save(model.state_dict(), os.path.join(args.out, "last.pt"))
