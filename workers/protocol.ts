@@ -68,10 +68,20 @@ export type SegmentOutcome =
       retry?: Uint8Array;
     };
 
-/** Faults a test can inject: a failing run (as a lost device would), or a dying worker. */
-export type Fault = 'run' | 'crash';
+/**
+ * Faults a test can inject: `run` fails the next run (as a lost device would); `crash` makes the worker
+ * die silently before the next call; during the next run, `crash-in-run` makes it die silently (as a
+ * worker the browser kills), `error-in-run` throws an uncaught error and never answers, and `hang-in-run`
+ * never finishes (as a hung device).
+ */
+export type Fault = 'run' | 'crash' | 'crash-in-run' | 'error-in-run' | 'hang-in-run';
 
 export interface WorkerApi {
+  /**
+   * Takes the Web Lock `name` and holds it for the worker's life, so the main thread learns of the worker's
+   * death from the lock's release. Resolves once the lock is held; false where Web Locks are missing.
+   */
+  holdLifeline(name: string): Promise<boolean>;
   load(request: LoadRequest, onProgress?: (progress: DownloadProgress) => void): Promise<LoadResult>;
   segment(request: SegmentRequest): Promise<SegmentOutcome>;
   /** Answers at once when the worker is alive and idle. */

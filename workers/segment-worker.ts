@@ -1,7 +1,7 @@
 // The segmentation worker: loads a model package, runs it with onnxruntime-web (WebGPU or WASM), and
 // returns the hosted route's payload or raw class ids. Exposed with comlink; see protocol.ts.
 import { expose, transfer } from 'comlink';
-import { BackendError, isEdgesegError } from '../src/errors/index.js';
+import { BackendError, isEdgesegError, type BackendName } from '../src/errors/index.js';
 import {
   cacheStoragePackageCache, checkModelShapes, fetchFile, fetchPackageFiles, parseModelPackage,
   type DownloadProgress, type ModelSpec, type PackageFiles,
@@ -55,7 +55,38 @@ async function createRunner(backend: LocalBackendName, weights: Uint8Array, numT
   return { runner: await sessionRunner('wasm', ort, weights, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' }) };
 }
 
+/** Plays the injected fault at run time: a failed run, or a worker that dies, throws uncaught or hangs. */
+function injectedRunFault(backend: BackendName): Promise<never> {
+  const fault = pendingFault;
+  pendingFault = null;
+  if (fault === 'run') {
+    return Promise.reject(new BackendError('BACKEND_FAILED', `the ${backend} backend failed while running (injected fault, as a lost device would)`, { backend }));
+  }
+  if (fault === 'crash-in-run') self.close();
+  if (fault === 'error-in-run') {
+    setTimeout(() => {
+      throw new Error('injected uncaught error in the worker');
+    });
+  }
+  return new Promise<never>(() => undefined);
+}
+
 const api: WorkerApi = {
+  async holdLifeline(name: string) {
+    // Web Locks exist only in secure contexts.
+    const locks: LockManager | undefined = self.navigator?.locks;
+    if (!locks) return false;
+    // Granted at once (the name is new); the callback's promise never settles, so the lock is released
+    // only when this worker ends, however it ends.
+    await new Promise<void>((granted) => {
+      void locks.request(name, () => {
+        granted();
+        return new Promise<never>(() => undefined);
+      });
+    });
+    return true;
+  },
+
   async load(request: LoadRequest, onProgress) {
     const pkg = await packageFiles(request.model, request.cache, onProgress);
     const parsed = parseModelPackage(pkg);
@@ -93,10 +124,7 @@ const api: WorkerApi = {
       const area = 3 * current.model.preprocess.resize.width * current.model.preprocess.resize.height;
       if (!inputBuffer || inputBuffer.length !== area) inputBuffer = new Float32Array(area);
       const run: RunModel = async (input, signal) => {
-        if (pendingFault === 'run') {
-          pendingFault = null;
-          throw new BackendError('BACKEND_FAILED', `the ${current.runner.name} backend failed while running (injected fault, as a lost device would)`, { backend: current.runner.name });
-        }
+        if (pendingFault && pendingFault !== 'crash') return injectedRunFault(current.runner.name);
         return current.runner.run(input, signal);
       };
       const result = await segmentPixels(decoded.pixels, current.model, run, { confidence: request.confidence, input: inputBuffer });

@@ -30,9 +30,11 @@ export type BackendOutcome<T> =
  * A way to run the model: `webgpu` and `wasm` run it in a worker with onnxruntime-web; `hosted` sends the
  * image to the platform's hosted route.
  * - `segment` returns the hosted route's payload; `segmentRaw` the class ids without a PNG.
- * - A `BackendError` in an outcome means this backend failed (device lost, shader error, out of memory,
- *   a dead worker): the segmenter moves the call, and later calls, to the next backend. Any other error
- *   (bad image, bad confidence) is the caller's and is thrown to them.
+ * - A `BackendError` in an outcome with the image handed back (`retry`) means this backend failed while
+ *   running (device lost, shader error, out of memory): the segmenter moves the call, and later calls, to
+ *   the next backend. `WORKER_CRASHED` (the worker died during the call, taking the image with it; the
+ *   next call gets a fresh worker) and `DISPOSED` are thrown to the caller, as is any other error (bad
+ *   image, bad confidence).
  * - `dispose` frees the backend's resources; nothing may be called afterwards.
  */
 export interface Backend {

@@ -2,12 +2,14 @@
 import { InvalidInputError } from '../errors/index.js';
 import { base64ToBytes } from '../payload/base64.js';
 import type { WorkerImage } from '../../workers/protocol.js';
+import { isBase64Image } from './image-string.js';
 
 /**
  * An image: a Blob or File, encoded bytes (ArrayBuffer, Uint8Array: **transferred** to the worker, so
  * the caller's buffer is detached), ImageData (its pixels are transferred), an ImageBitmap or VideoFrame
  * (transferred), an `<img>`, `<canvas>` or `<video>` element, an OffscreenCanvas, a URL, or base64 text
- * (with or without a `data:` prefix).
+ * (with or without a `data:` prefix; text is base64 only when it decodes to an image's signature, see
+ * image-string.ts, and a URL otherwise).
  */
 export type ImageSource =
   | Blob
@@ -27,7 +29,7 @@ const has = (name: string) => typeof (globalThis as Record<string, unknown>)[nam
 export async function toWorkerImage(source: ImageSource): Promise<{ image: WorkerImage; transfer: Transferable[] }> {
   if (typeof source === 'string') {
     const text = source.trim();
-    if (isBase64(text)) {
+    if (isBase64Image(text)) {
       const bytes = base64ToBytes(text);
       return { image: { kind: 'bytes', bytes }, transfer: [bytes.buffer] };
     }
@@ -77,7 +79,7 @@ export async function toWorkerImage(source: ImageSource): Promise<{ image: Worke
 export async function toHostedImage(source: ImageSource): Promise<string | Uint8Array | Blob> {
   if (typeof source === 'string') {
     const text = source.trim();
-    if (isBase64(text)) return base64ToBytes(text);
+    if (isBase64Image(text)) return base64ToBytes(text);
     return new URL(text, globalThis.location?.href).toString();
   }
   if (has('Blob') && source instanceof Blob) return source;
@@ -93,12 +95,6 @@ export async function toHostedImage(source: ImageSource): Promise<string | Uint8
   else if (image.kind === 'bitmap') ctx.drawImage(image.bitmap, 0, 0);
   else if (image.kind === 'frame') ctx.drawImage(image.frame, 0, 0);
   return canvas.convertToBlob({ type: 'image/png' });
-}
-
-function isBase64(text: string): boolean {
-  if (text.startsWith('data:')) return true;
-  if (/^(https?:|blob:|\/|\.\.?\/)/i.test(text)) return false;
-  return text.length >= 16 && /^[A-Za-z0-9+/_=\-\s]+$/.test(text);
 }
 
 function describe(value: unknown): string {

@@ -1,16 +1,19 @@
 // The browser segmenter: runs a model package in a worker on WebGPU or WASM, or on the hosted route,
 // in the caller's order of preference, falling back when a backend cannot load or fails while running.
-import { BackendError, EdgesegAbortError, InvalidInputError, ModelPackageError, type BackendName } from '../errors/index.js';
+import { BackendError, EdgesegAbortError, InvalidInputError, type BackendName } from '../errors/index.js';
 import type { DownloadProgress, ModelSpec, PackageFiles } from '../model/index.js';
 import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
 import { DEFAULT_CONFIDENCE, validateConfidence } from '../pipeline/confidence.js';
 import type { PlatformClient } from '../platform/platform-client.js';
-import type { WorkerModelSource } from '../../workers/protocol.js';
+import type { Fault, WorkerModelSource } from '../../workers/protocol.js';
 import type { Backend, BackendOutcome, Timings } from './backend.js';
 import { HostedBackend, hostedUnavailable } from './hosted-backend.js';
 import type { ImageSource } from './image-source.js';
-import { defaultBrowserThreads } from './threads.js';
+import { browserThreadPlan } from './threads.js';
+import { versionModelSource, type VersionRef } from './version-model.js';
 import { WorkerBackend } from './worker-backend.js';
+
+export type { VersionRef };
 
 export type RuntimeBackendName = Exclude<BackendName, 'native'>;
 
@@ -20,13 +23,6 @@ export interface Fallback {
   /** A stable code: an error's code (BACKEND_UNAVAILABLE, BACKEND_FAILED, MODEL_LOAD_FAILED, …), or NOT_ISOLATED. */
   code: string;
   message: string;
-}
-
-/** A version of a project on the platform, resolved through `platform.ort(project, version)`. */
-export interface VersionRef {
-  workspace: string;
-  project: string;
-  version: number;
 }
 
 export interface SegmenterOptions {
@@ -56,7 +52,7 @@ export interface SegmentCallOptions {
   signal?: AbortSignal;
 }
 
-/** Test hook: `segmenter[INJECT_FAULT]('run' | 'crash')` makes the worker fail its next run, or die. */
+/** Test hook: `segmenter[INJECT_FAULT](fault)` makes the worker fail its next run, or die (see `Fault`). */
 export const INJECT_FAULT = Symbol.for('edgeseg.injectFault');
 
 const LOCAL: readonly RuntimeBackendName[] = ['webgpu', 'wasm'];
@@ -74,6 +70,9 @@ export class Segmenter {
   #queue: Array<() => void> = [];
   #running = false;
   #restarts = 0;
+  /** Rejects with DISPOSED on dispose, so that a call in flight settles whatever its backend does. */
+  #disposal: Promise<never>;
+  #announceDisposal: (error: BackendError) => void = () => undefined;
 
   private constructor(
     private readonly options: SegmenterOptions,
@@ -83,12 +82,14 @@ export class Segmenter {
   ) {
     this.#order = order;
     this.#numThreads = numThreads;
+    this.#disposal = new Promise<never>((_, reject) => (this.#announceDisposal = reject));
+    this.#disposal.catch(() => undefined);
   }
 
   /** @internal — use createSegmenter. */
   static async create(options: SegmenterOptions): Promise<Segmenter> {
     const order = checkOptions(options);
-    const numThreads = options.numThreads ?? defaultBrowserThreads();
+    const threads = browserThreadPlan(options.numThreads, order.some((b) => LOCAL.includes(b)));
     let source: WorkerModelSource | Error;
     try {
       source = await resolveModel(options);
@@ -97,10 +98,8 @@ export class Segmenter {
       if (error instanceof InvalidInputError || !(error instanceof Error)) throw error;
       source = error;
     }
-    const seg = new Segmenter(options, source, order, numThreads);
-    if (!globalThis.crossOriginIsolated && options.numThreads === undefined && order.some((b) => LOCAL.includes(b))) {
-      seg.#fallbacks.push({ backend: 'wasm', code: 'NOT_ISOLATED', message: 'the page is not cross-origin isolated (COOP/COEP): WASM runs on one thread' });
-    }
+    const seg = new Segmenter(options, source, order, threads.numThreads);
+    if (threads.notIsolated) seg.#fallbacks.push({ backend: 'wasm', code: 'NOT_ISOLATED', message: threads.notIsolated });
     await seg.#startFrom(0);
     return seg;
   }
@@ -152,12 +151,13 @@ export class Segmenter {
   async dispose(): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;
+    this.#announceDisposal(disposedError());
     for (const start of this.#queue.splice(0)) start();
     await this.#backend?.dispose();
     this.#backend = null;
   }
 
-  async [INJECT_FAULT](fault: 'run' | 'crash'): Promise<void> {
+  async [INJECT_FAULT](fault: Fault): Promise<void> {
     if (this.#backend instanceof WorkerBackend) await this.#backend.injectFault(fault);
   }
 
@@ -210,10 +210,10 @@ export class Segmenter {
     return this.#enqueue(options.signal, async () => {
       let image = source;
       for (;;) {
-        if (this.#disposed || !this.#backend) throw new BackendError('DISPOSED', 'this segmenter was disposed');
+        if (this.#disposed || !this.#backend) throw disposedError();
         const backend = this.#backend;
         const wantRetry = this.#index < this.#order.length - 1;
-        const outcome = await call(backend, image, { confidence, wantRetry, ...(options.signal ? { signal: options.signal } : {}) });
+        const outcome = await Promise.race([call(backend, image, { confidence, wantRetry, ...(options.signal ? { signal: options.signal } : {}) }), this.#disposal]);
         if (outcome.ok) {
           this.#lastTimings = outcome.timings;
           return outcome.value;
@@ -233,7 +233,7 @@ export class Segmenter {
 
   /** One call at a time; each waits its turn, and an abort while waiting takes it out of the line. */
   #enqueue<T>(signal: AbortSignal | undefined, task: () => Promise<T>): Promise<T> {
-    if (this.#disposed) return Promise.reject(new BackendError('DISPOSED', 'this segmenter was disposed'));
+    if (this.#disposed) return Promise.reject(disposedError());
     if (signal?.aborted) return Promise.reject(new EdgesegAbortError(undefined, { cause: signal.reason }));
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => {
@@ -243,7 +243,7 @@ export class Segmenter {
       };
       const start = () => {
         if (this.#disposed) {
-          reject(new BackendError('DISPOSED', 'this segmenter was disposed'));
+          reject(disposedError());
           return;
         }
         this.#running = true;
@@ -295,17 +295,9 @@ async function resolveModel(options: SegmenterOptions): Promise<WorkerModelSourc
   if ('files' in model) return { kind: 'files', files: model.files };
   if (!isVersionRef(model)) throw new InvalidInputError('OPTION_INVALID', 'model must be a URL, { files } or { workspace, project, version }');
   if (!options.platform) throw new InvalidInputError('OPTION_INVALID', 'a platform version as the model needs options.platform');
-  // The route the platform's own inference server downloads models with.
-  const { ort } = await options.platform.ort(model.project, model.version);
-  const config: Record<string, string> = ort.environment
-    ? { 'environment.json': ort.environment }
-    : ort.inference_config
-      ? { 'inference_config.json': ort.inference_config }
-      : {};
-  if (!Object.keys(config).length) throw new ModelPackageError('MODEL_FILE_MISSING', `the platform gave no configuration file for ${model.project}/${model.version}`);
-  return {
-    kind: 'urls',
-    urls: { 'weights.onnx': ort.model, ...config },
-    files: { 'class_names.txt': new TextEncoder().encode(ort.classes.join('\n')) },
-  };
+  return versionModelSource(options.platform, model, options.cache ?? true);
+}
+
+function disposedError(): BackendError {
+  return new BackendError('DISPOSED', 'this segmenter was disposed');
 }

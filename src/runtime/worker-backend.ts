@@ -1,13 +1,15 @@
 // The `webgpu` and `wasm` backends: a Web Worker running onnxruntime-web, reached with comlink. The
-// worker is checked before each call and replaced (with the model reloaded) when it has died.
+// worker is checked before each call and replaced (with the model reloaded) when it has died; a call
+// that is waiting on a worker when it dies, or is stopped, settles at once (see worker-life.ts).
 import { proxy, releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import { BackendError, EdgesegAbortError } from '../errors/index.js';
 import type { DownloadProgress, ModelSpec } from '../model/index.js';
 import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
-import type { LoadRequest, LoadResult, LocalBackendName, SegmentOutcome, WorkerApi } from '../../workers/protocol.js';
+import type { Fault, LoadRequest, LoadResult, LocalBackendName, SegmentOutcome, WorkerApi } from '../../workers/protocol.js';
 import type { Backend, BackendCallOptions, BackendOutcome } from './backend.js';
 import { deserializeError, installErrorTransfer } from './error-transfer.js';
 import { toWorkerImage, type ImageSource } from './image-source.js';
+import { watchWorker, type WorkerLife } from './worker-life.js';
 
 /** How long an idle worker may take to answer a ping before it is taken for dead. */
 const PING_TIMEOUT_MS = 2000;
@@ -26,8 +28,12 @@ export class WorkerBackend implements Backend {
   #options: WorkerBackendOptions;
   #worker: Worker | null = null;
   #remote: Remote<WorkerApi> | null = null;
-  #dead: string | null = null;
+  #life: WorkerLife | null = null;
+  /** Why the worker is taken for dead when it stopped answering a ping (its life watch saw nothing). */
+  #unresponsive: string | null = null;
   #loaded: LoadResult | null = null;
+  #inFlight = 0;
+  #disposed = false;
 
   private constructor(name: LocalBackendName, options: WorkerBackendOptions) {
     this.name = name;
@@ -63,15 +69,22 @@ export class WorkerBackend implements Backend {
     return this.#call(source, options, 'raw') as Promise<BackendOutcome<RawSegmentation>>;
   }
 
-  /** Test hook: make the worker fail its next run, or die before the next call. */
-  async injectFault(fault: 'run' | 'crash'): Promise<void> {
+  /** Test hook: make the worker fail its next run, die before the next call, or die or hang during it. */
+  async injectFault(fault: Fault): Promise<void> {
     await this.#remote?.injectFault(fault);
   }
 
   async dispose(): Promise<void> {
     const remote = this.#remote;
+    const life = this.#life;
+    this.#disposed = true;
     this.#remote = null;
-    if (remote && !this.#dead) await Promise.race([remote.dispose().catch(() => undefined), delay(500)]);
+    this.#life = null;
+    // A run in flight is not waited for (it may never end): the worker is stopped under it.
+    const graceful = remote && life && !life.ended() && !this.#unresponsive && this.#inFlight === 0;
+    // First settle what waits on the worker.
+    life?.end(this.#disposedError());
+    if (graceful) await Promise.race([remote.dispose().catch(() => undefined), delay(500)]);
     remote?.[releaseProxy]();
     this.#worker?.terminate();
     this.#worker = null;
@@ -79,33 +92,57 @@ export class WorkerBackend implements Backend {
 
   async #boot(): Promise<void> {
     const worker = this.#options.createWorker();
+    const remote = wrap<WorkerApi>(worker);
+    const life = watchWorker(worker, remote, this.name);
     this.#worker = worker;
-    this.#dead = null;
-    worker.addEventListener('error', (event) => {
-      event.preventDefault?.();
-      this.#dead = `the worker crashed: ${event.message || 'unknown error'}`;
-    });
-    this.#remote = wrap<WorkerApi>(worker);
+    this.#remote = remote;
+    this.#life = life;
+    this.#unresponsive = null;
     const onProgress = this.#options.onProgress ? proxy(this.#options.onProgress) : undefined;
-    this.#loaded = await this.#remote.load({ ...this.#options.load, backend: this.name }, onProgress);
+    // A worker whose script cannot load, or that dies while loading, fails the start instead of hanging it.
+    this.#loaded = await life.guard(remote.load({ ...this.#options.load, backend: this.name }, onProgress));
+  }
+
+  /** Why the current worker is dead, or null when it answers. */
+  async #deathOf(life: WorkerLife, remote: Remote<WorkerApi>): Promise<string | null> {
+    const ended = life.ended();
+    if (ended) return ended.message;
+    if (this.#unresponsive) return this.#unresponsive;
+    const answer = await Promise.race([
+      life.guard(remote.ping()).catch(() => 'failed' as const),
+      delay(PING_TIMEOUT_MS).then(() => 'timeout' as const),
+    ]);
+    if (answer === 'pong') return null;
+    return life.ended()?.message ?? (answer === 'timeout' ? 'the worker stopped answering' : 'the worker is gone');
   }
 
   async #ensureAlive(): Promise<void> {
-    if (!this.#dead) {
-      const answer = await Promise.race([this.#remote!.ping().catch(() => 'failed' as const), delay(PING_TIMEOUT_MS).then(() => 'timeout' as const)]);
-      if (answer !== 'pong') this.#dead = answer === 'timeout' ? 'the worker stopped answering' : 'the worker is gone';
-    }
-    if (this.#dead) {
-      const reason = this.#dead;
-      this.#remote?.[releaseProxy]();
-      this.#worker?.terminate();
-      await this.#boot();
-      this.#options.onRestart?.(reason);
-    }
+    const reason = await this.#deathOf(this.#life!, this.#remote!);
+    if (this.#disposed) throw this.#disposedError();
+    if (reason === null) return;
+    this.#life?.end(new BackendError('WORKER_CRASHED', reason, { backend: this.name }));
+    this.#remote?.[releaseProxy]();
+    this.#worker?.terminate();
+    await this.#boot();
+    this.#options.onRestart?.(reason);
+  }
+
+  #disposedError(): BackendError {
+    return new BackendError('DISPOSED', 'this segmenter was disposed', { backend: this.name });
   }
 
   async #call(source: ImageSource, options: BackendCallOptions, output: 'payload' | 'raw'): Promise<BackendOutcome<SegmentationPayload | RawSegmentation>> {
+    this.#inFlight++;
+    try {
+      return await this.#callOnce(source, options, output);
+    } finally {
+      this.#inFlight--;
+    }
+  }
+
+  async #callOnce(source: ImageSource, options: BackendCallOptions, output: 'payload' | 'raw'): Promise<BackendOutcome<SegmentationPayload | RawSegmentation>> {
     const t0 = performance.now();
+    if (this.#disposed) return { ok: false, error: this.#disposedError() };
     try {
       await this.#ensureAlive();
     } catch (error) {
@@ -113,16 +150,26 @@ export class WorkerBackend implements Backend {
     }
     if (options.signal?.aborted) throw new EdgesegAbortError(undefined, { cause: options.signal.reason });
     const { image, transfer: transferables } = await toWorkerImage(source);
+    // Disposed while the image was prepared.
+    const life = this.#life;
+    const remote = this.#remote;
+    if (!life || !remote) return { ok: false, error: this.#disposedError() };
     // Blobs and URLs stay usable here for a retry; transferred data comes back from the worker if needed.
     const keep = image.kind === 'blob' || image.kind === 'url' ? source : undefined;
     let outcome: SegmentOutcome;
     try {
-      outcome = await this.#remote!.segment(
-        transfer({ image, confidence: options.confidence, output, maxPixels: this.#options.maxPixels, wantRetry: options.wantRetry && keep === undefined }, transferables),
+      outcome = await life.guard<SegmentOutcome>(
+        remote.segment(
+          transfer({ image, confidence: options.confidence, output, maxPixels: this.#options.maxPixels, wantRetry: options.wantRetry && keep === undefined }, transferables),
+        ),
       );
     } catch (error) {
-      this.#dead = `the worker failed: ${(error as Error).message}`;
-      return { ok: false, error: new BackendError('WORKER_CRASHED', this.#dead, { backend: this.name, cause: error }) };
+      // The worker died (or was stopped) during the call. The image went with it, and an image that killed
+      // one worker may kill the next: this call rejects, and the next call gets a fresh worker.
+      const ended = life.ended();
+      if (ended) return { ok: false, error: ended };
+      this.#unresponsive = `the worker failed: ${(error as Error).message}`;
+      return { ok: false, error: new BackendError('WORKER_CRASHED', this.#unresponsive, { backend: this.name, cause: error }) };
     }
     if (!outcome.ok) {
       const error = deserializeError(outcome.error);

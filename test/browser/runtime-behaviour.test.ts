@@ -86,6 +86,44 @@ describe('worker lifecycle, aborts, concurrency', () => {
     expect(seg.backend).toBe('wasm');
   });
 
+  for (const fault of ['crash-in-run', 'error-in-run'] as const) {
+    test(`a worker that dies during a call (${fault}): that call rejects with WORKER_CRASHED, the queued ones run on a fresh worker`, async () => {
+      const seg = await open({ model: MODEL, backends: ['wasm'] });
+      const expected = await seg.segment(await bytesOf());
+      await seg[INJECT_FAULT](fault);
+      const [a, b, c] = [await bytesOf(), await bytesOf(), await bytesOf()];
+      const t0 = performance.now();
+      const [first, ...queued] = await Promise.allSettled([seg.segment(a), seg.segment(b), seg.segmentRaw(c)]);
+      // Settled by the worker's death, not by a ping timeout or the test's.
+      expect(performance.now() - t0).toBeLessThan(20_000);
+      expect(first!.status).toBe('rejected');
+      const error = (first as PromiseRejectedResult).reason;
+      expect(error).toBeInstanceOf(BackendError);
+      expect([error.code, error.backend]).toEqual(['WORKER_CRASHED', 'wasm']);
+      expect(error.message).toMatch(fault === 'crash-in-run' ? /stopped without a word/ : /injected uncaught error/);
+      expect(queued.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+      expect((queued[0] as PromiseFulfilledResult<unknown>).value).toEqual(expected);
+      expect((queued[1] as PromiseFulfilledResult<{ classIds: Uint8Array }>).value.classIds).toEqual(rawFromPayload(expected).classIds);
+      expect(seg.workerRestarts).toBe(1);
+      expect(seg.backend).toBe('wasm');
+    });
+  }
+
+  test('dispose() during a call that never ends settles it, and the queued ones, with DISPOSED', async () => {
+    const seg = await createSegmenter({ model: MODEL, backends: ['wasm'] });
+    await seg.segment(await bytesOf());
+    await seg[INJECT_FAULT]('hang-in-run');
+    const [one, two] = [await bytesOf(), await bytesOf()];
+    const running = seg.segment(one).catch((e) => e);
+    const queued = seg.segment(two).catch((e) => e);
+    // Let the first call reach the worker and start its (endless) run.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await seg.dispose();
+    const errors = await Promise.all([running, queued]);
+    expect(errors.map((e) => [e instanceof BackendError, e.code])).toEqual([[true, 'DISPOSED'], [true, 'DISPOSED']]);
+    expect(await seg.segment(await bytesOf()).catch((e) => e.code)).toBe('DISPOSED');
+  });
+
   test('an aborted call rejects with the abort error, a queued one too, and the next call works', async () => {
     const seg = await open({ model: MODEL, backends: ['wasm'] });
     const expected = await seg.segment(await bytesOf());
@@ -154,6 +192,34 @@ describe('model downloads', () => {
     const seg = await open({ model: { files }, backends: ['wasm'] });
     const payload = await seg.segment(await bytesOf());
     expect(rawFromPayload(payload).classIds).toEqual(rawFromPayload(await nodePayload()).classIds);
+  });
+
+  test('a second start of a platform version works with the network off (the ort answer is cached too)', async () => {
+    await caches.delete('edgeseg-models-v1');
+    const server = await commands.startModelServer();
+    await commands.scriptTestServer('GET /ort/shapes/7', [
+      { json: { ort: { classes: ['background', 'circle', 'rectangle', 'triangle', 'star'], model: `${server}/models/tiny-current/weights.onnx`, inference_config: `${server}/models/tiny-current/inference_config.json` } } },
+    ]);
+    const version = { workspace: 'ws', project: 'shapes', version: 7 };
+    const first = await open({ model: version, platform, backends: ['wasm'] });
+    const expected = await first.segment(await bytesOf());
+    expect(rawFromPayload(expected).classIds).toEqual(rawFromPayload(await nodePayload(IMAGE, 'tiny-current')).classIds);
+    await commands.stopModelServer();
+    // No network at all: every request of this client fails to connect, as it would offline.
+    const offline = new PlatformClient({ apiKey: 'test-key-123456', baseUrl: platform.baseUrl, inferenceUrl: platform.inferenceUrl, retryBaseMs: 5, fetch: () => Promise.reject(new TypeError('Failed to fetch')) });
+    expect(await offline.ort('shapes', 7).catch((e) => e.code)).toBe('CONNECTION_FAILED');
+    const second = await open({ model: version, platform: offline, backends: ['wasm'] });
+    expect(second.backend).toBe('wasm');
+    expect(second.spec?.classNames).toEqual(['background', 'circle', 'rectangle', 'triangle', 'star']);
+    expect(await second.segment(await bytesOf())).toEqual(expected);
+    // Kept by project and version, without the API key.
+    const keys = (await (await caches.open('edgeseg-models-v1')).keys()).map((r) => r.url);
+    expect(keys).toContain(`${platform.baseUrl}/ort/shapes/7`);
+    expect(keys.join(' ')).not.toContain('test-key');
+    // A version never resolved cannot start offline, and says why.
+    const never = await createSegmenter({ model: { ...version, version: 8 }, platform: offline, backends: ['wasm'] }).catch((e) => e);
+    expect(never.code).toBe('NO_BACKEND');
+    expect(never.message).toMatch(/Failed to fetch/);
   });
 
   test('a platform version through the ort route', async () => {

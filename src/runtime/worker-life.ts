@@ -1,0 +1,64 @@
+// Knows when a worker has ended, so that calls waiting on it settle: comlink never settles a request
+// whose reply never comes, and a worker that the browser killed, or that closed itself, says nothing.
+import type { Remote } from 'comlink';
+import { BackendError } from '../errors/index.js';
+import type { LocalBackendName, WorkerApi } from '../../workers/protocol.js';
+
+export interface WorkerLife {
+  /** Why the worker ended (WORKER_CRASHED, or DISPOSED when it was stopped); null while it lives. */
+  ended(): BackendError | null;
+  /** `promise`, or a rejection with the reason as soon as the worker ends, whichever comes first. */
+  guard<T>(promise: Promise<T>): Promise<T>;
+  /** Ends the watch (the worker is being stopped): every guarded call rejects with `reason`. */
+  end(reason: BackendError): void;
+}
+
+/**
+ * Watches `worker` in two ways: its `error` event (an uncaught error: the worker is taken for dead, as it
+ * may never answer again), and a Web Lock that the worker holds for its whole life, whose release on the
+ * main thread's side means the worker is gone however it went. Where Web Locks are missing only the
+ * event is watched; the segmenter's ping before each call still finds a silent death then.
+ */
+export function watchWorker(worker: Worker, remote: Remote<WorkerApi>, backend: LocalBackendName): WorkerLife {
+  let ended: BackendError | null = null;
+  let rejectEnded: (reason: BackendError) => void = () => undefined;
+  const whenEnded = new Promise<never>((_, reject) => (rejectEnded = reject));
+  // Nobody may be waiting when the worker ends.
+  whenEnded.catch(() => undefined);
+  const stopLock = new AbortController();
+
+  const end = (reason: BackendError) => {
+    if (ended) return;
+    ended = reason;
+    stopLock.abort();
+    worker.removeEventListener('error', onError);
+    rejectEnded(reason);
+  };
+  const crashed = (why: string) => new BackendError('WORKER_CRASHED', `the ${backend} worker died: ${why}`, { backend });
+  const onError = (event: ErrorEvent) => {
+    event.preventDefault();
+    end(crashed(event.message || 'an uncaught error (or its script could not load)'));
+  };
+  worker.addEventListener('error', onError);
+
+  const guard = <T>(promise: Promise<T>): Promise<T> => Promise.race([promise, whenEnded]);
+
+  void (async () => {
+    const locks: LockManager | undefined = globalThis.navigator?.locks;
+    if (!locks || typeof crypto.randomUUID !== 'function') return;
+    const name = `edgeseg-worker-${crypto.randomUUID()}`;
+    // An older worker script without this method, or one that has died already, leaves the event only.
+    const held = await guard(remote.holdLifeline(name)).catch(() => false);
+    if (!held || ended) return;
+    // Granted only once the worker has let go of the lock, that is, once it has ended.
+    await locks
+      .request(name, { signal: stopLock.signal }, () => end(crashed('it stopped without a word (closed, or ended by the browser)')))
+      .catch(() => undefined);
+  })();
+
+  return {
+    ended: () => ended,
+    guard,
+    end,
+  };
+}
