@@ -12,11 +12,14 @@ import { badRequest, checkFields, HttpError, notFound, readJson, sendError, send
 import { hostedSegmentation, Segmenters, type InferenceLimits } from './inference.js';
 import { projectRecord, versionRecord, workspaceRecord, type Urls } from './records.js';
 import { search } from './search.js';
-import type { ImageState, Store, WorkspaceState } from './store.js';
+import type { UrlSigner } from './signing.js';
+import type { ImageState, ProjectState, Store, VersionState, WorkspaceState } from './store.js';
 import { colorOnlyEmbedding, syntheticImage } from './synthetic.js';
 
 export interface PlatformHandlerOptions {
   store: Store;
+  /** Signs the file URLs the handler hands out and checks them on the file routes. */
+  signer: UrlSigner;
   /** Mount point, e.g. `/api` inside the demo's dev server; '' standalone. */
   prefix?: string;
   /** The base URL clients use (for links in answers); default: from the request's Host header. */
@@ -35,8 +38,11 @@ export type PlatformHandler = ((req: IncomingMessage, res: ServerResponse, next?
 /** Path segments that are the local platform's own routes, not workspace names. */
 export const RESERVED = new Set(['ort', 'infer', 'synthetic-image', 'model-files', 'image-files', 'exports']);
 
+/** A model package folder's signature as a path segment: `signed.{expires}.{sig}`. */
+const SIGNED_SEGMENT = /^signed\.(\d+)\.([0-9a-f]+)$/;
+
 export function createPlatformHandler(options: PlatformHandlerOptions): PlatformHandler {
-  const { store } = options;
+  const { store, signer } = options;
   const prefix = (options.prefix ?? '').replace(/\/+$/, '');
   const maxJson = options.maxJsonBytes ?? 1_000_000;
   const limits: InferenceLimits = { maxImageBytes: 20_000_000, maxPixels: 50_000_000, fetchTimeoutMs: 10_000, ...options.limits };
@@ -47,7 +53,22 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     return { base, inference: `${base}/infer` };
   };
 
-  const imageUrl = (urls: Urls, ws: WorkspaceState, project: string) => (image: ImageState) => `${urls.base}/image-files/${ws.url}/${project}/${image.id}`;
+  // File URLs carry a signature instead of the key (see signing.ts): the scope is the path below the mount
+  // point, so a URL stays valid whatever host or prefix it was reached through.
+  const imageUrl = (urls: Urls, ws: WorkspaceState, project: string) => (image: ImageState) => {
+    const scope = `/image-files/${ws.url}/${project}/${image.id}`;
+    return signer.signUrl(`${urls.base}${scope}`, scope);
+  };
+  const modelFolder = (ws: WorkspaceState, project: ProjectState, version: VersionState) => `/model-files/${ws.url}/${project.url}/${version.number}/`;
+  /**
+   * The package as a folder URL, its signature a path segment: clients resolve file names against a
+   * folder URL (`new URL('weights.onnx', base)`), which would drop a query string.
+   */
+  const packageUrl = (urls: Urls, ws: WorkspaceState, project: ProjectState, version: VersionState) => {
+    const folder = modelFolder(ws, project, version);
+    const { expires, sig } = signer.sign(folder);
+    return `${urls.base}${folder}signed.${expires}.${sig}/`;
+  };
 
   /** Embedding of a new image: the model's own output where the project has a trained version. */
   const embedFor = (ws: WorkspaceState, projectUrl: string | undefined) => async (rgb: Uint8Array, width: number, height: number) => {
@@ -73,18 +94,27 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     const urls = urlsOf(req);
     const [first, second, third, fourth, ...rest] = parts;
 
-    // Files clients download without the key (as the platform's signed URLs): model packages, images, exports.
-    if (method === 'GET' && first === 'model-files' && parts.length === 5) {
+    // Files clients download without the key, by the signed URLs the other routes hand out (as the
+    // platform's signed storage URLs): model packages, images, exports. The signature is checked first, so
+    // an unsigned request learns nothing, not even whether the file exists.
+    const signedFolder = first === 'model-files' && parts.length === 6 ? SIGNED_SEGMENT.exec(rest[0]!) : null;
+    if (method === 'GET' && first === 'model-files' && (parts.length === 5 || signedFolder)) {
+      const folder = `/model-files/${second}/${third}/${fourth}/`;
+      if (signedFolder) signer.verify(folder, signedFolder[1]!, signedFolder[2]!);
+      else signer.verify(folder, url.searchParams.get('expires'), url.searchParams.get('sig'));
+      const file = rest.at(-1)!;
       const version = findVersion(findWorkspaceByUrl(second!), third!, fourth!);
-      if (!version.model || !(PACKAGE_FILES as readonly string[]).includes(rest[0]!)) throw notFound('no such model file');
-      return sendFile(res, join(segmenters.modelDir(version), rest[0]!), 'application/octet-stream');
+      if (!version.model || !(PACKAGE_FILES as readonly string[]).includes(file)) throw notFound('no such model file');
+      return sendFile(res, join(segmenters.modelDir(version), file), 'application/octet-stream');
     }
     if (method === 'GET' && first === 'image-files' && parts.length === 4) {
+      signer.verify(`/${parts.join('/')}`, url.searchParams.get('expires'), url.searchParams.get('sig'));
       const image = findProject(findWorkspaceByUrl(second!), third!).images.find((i) => i.id === fourth);
       if (!image) throw notFound('no such image');
       return sendFile(res, store.path(image.file), image.file.endsWith('.png') ? 'image/png' : 'image/jpeg');
     }
     if (method === 'GET' && first === 'exports' && parts.length === 3) {
+      signer.verify(`/${parts.join('/')}`, url.searchParams.get('expires'), url.searchParams.get('sig'));
       const entry = store.state.exports[second!];
       if (!entry) throw notFound('no such export (links come from the export route)');
       return sendFile(res, store.path(entry.file), 'application/zip', third);
@@ -98,7 +128,7 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
       if (method !== 'POST') throw new HttpError(405, 'use POST', 'MethodNotAllowed');
       const ws = authenticate(url);
       const body = await readJson(req, maxJson + 30_000_000);
-      return sendJson(res, 200, await syntheticImage(store, ws, body, urls, { maxImageBytes: limits.maxImageBytes, fetchTimeoutMs: limits.fetchTimeoutMs, embed: embedFor(ws, body.project_url as string | undefined) }));
+      return sendJson(res, 200, await syntheticImage(store, ws, body, { maxImageBytes: limits.maxImageBytes, fetchTimeoutMs: limits.fetchTimeoutMs, embed: embedFor(ws, body.project_url as string | undefined), imageUrl: (project, image) => imageUrl(urls, ws, project.url)(image) }));
     }
     if (first === 'infer' && parts.length === 3) {
       if (method !== 'POST') throw new HttpError(405, 'use POST', 'MethodNotAllowed');
@@ -111,15 +141,18 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
       const project = findProject(ws, second!);
       const version = findVersion(ws, second!, third!);
       if (!version.model) throw notFound(`version ${version.number} of ${project.url} has no trained model`);
-      const files = `${urls.base}/model-files/${ws.url}/${project.url}/${version.number}`;
+      // One signature for the version's folder; as a query, which the package caches leave out of their
+      // keys, so a fresh signature on the next start still finds the cached files.
+      const folder = modelFolder(ws, project, version);
+      const file = (name: string) => signer.signUrl(`${urls.base}${folder}${name}`, folder);
       const dir = segmenters.modelDir(version);
       const has = async (name: string) => (await stat(join(dir, name)).catch(() => null)) !== null;
       return sendJson(res, 200, {
         ort: {
           classes: project.classes,
-          model: `${files}/weights.onnx`,
-          ...((await has('environment.json')) ? { environment: `${files}/environment.json` } : {}),
-          ...((await has('inference_config.json')) ? { inference_config: `${files}/inference_config.json` } : {}),
+          model: file('weights.onnx'),
+          ...((await has('environment.json')) ? { environment: file('environment.json') } : {}),
+          ...((await has('inference_config.json')) ? { inference_config: file('inference_config.json') } : {}),
           colors: project.colors,
           modelType: version.model.modelType,
         },
@@ -136,7 +169,7 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     if (parts.length === 2 && second === 'settings') return settings(req, res, ws);
     const project = findProject(ws, second!);
     if (parts.length === 2 && method === 'GET') {
-      return sendJson(res, 200, { workspace: workspaceRecord(ws), project: projectRecord(ws, project), versions: project.versions.map((v) => versionRecord(ws, project, v, urls, [])) });
+      return sendJson(res, 200, { workspace: workspaceRecord(ws), project: projectRecord(ws, project), versions: project.versions.map((v) => versionRecord(ws, project, v, urls, [], packageUrl(urls, ws, project, v))) });
     }
     if (parts.length === 3 && third === 'search') {
       if (method !== 'POST') throw new HttpError(405, 'use POST', 'MethodNotAllowed');
@@ -152,12 +185,13 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     }
     const version = findVersion(ws, project.url, third!);
     if (parts.length === 3 && method === 'GET') {
-      return sendJson(res, 200, { workspace: workspaceRecord(ws), project: projectRecord(ws, project), version: versionRecord(ws, project, version, urls, builtExports(ws.url, project.url, version.number)) });
+      return sendJson(res, 200, { workspace: workspaceRecord(ws), project: projectRecord(ws, project), version: versionRecord(ws, project, version, urls, builtExports(ws.url, project.url, version.number), packageUrl(urls, ws, project, version)) });
     }
     if (parts.length === 4 && method === 'GET') {
       const format = fourth!;
       const token = await exportToken(store, ws, project, version, format);
-      return sendJson(res, 200, { export: { link: `${urls.base}/exports/${token}/${project.url}-${version.number}-${format}.zip`, format } });
+      const scope = `/exports/${token}/${project.url}-${version.number}-${format}.zip`;
+      return sendJson(res, 200, { export: { link: signer.signUrl(`${urls.base}${scope}`, scope), format } });
     }
     throw notFound(`no route ${method} /${parts.join('/')}`);
   };
@@ -198,7 +232,8 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
       return;
     }
     const started = Date.now();
-    res.on('finish', () => options.log?.(redact(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started} ms`)));
+    // Signatures are masked like keys: a logged file URL would otherwise grant the file to whoever reads the log.
+    res.on('finish', () => options.log?.(redact(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started} ms`).replace(/(\bsig=|\/signed\.\d+\.)[0-9a-f]+/g, '$1***')));
     let parts: string[];
     try {
       parts = pathParts(rawPath.slice(prefix.length));

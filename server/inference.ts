@@ -12,7 +12,7 @@ export interface InferenceLimits {
   /** Bytes of an uploaded or fetched image. */
   maxImageBytes: number;
   maxPixels: number;
-  /** Time allowed to fetch an `image` URL. */
+  /** Time allowed to fetch an `image` URL, from connecting to the body's last byte. */
   fetchTimeoutMs: number;
 }
 
@@ -78,6 +78,11 @@ export async function hostedSegmentation(req: IncomingMessage, url: URL, version
   }
 }
 
+/**
+ * Fetches an `image` URL: over the byte limit is 413 `PayloadTooLarge`; slower than the timeout, whether
+ * waiting for the answer or reading its body, is 504 `ImageFetchTimeout` (the gateway-timeout status: the
+ * server is the one waiting, on a third party); any other failure is 400 `ImageFetchFailed`.
+ */
 async function fetchImage(text: string, limits: InferenceLimits): Promise<Uint8Array> {
   let url: URL;
   try {
@@ -86,29 +91,44 @@ async function fetchImage(text: string, limits: InferenceLimits): Promise<Uint8A
     throw badRequest(`the image parameter is not a URL: ${JSON.stringify(text.slice(0, 100))}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest(`only http and https image URLs are fetched, not ${url.protocol}`);
+  // One signal for the whole fetch: it also aborts a body that trickles in after prompt headers.
+  const signal = AbortSignal.timeout(limits.fetchTimeoutMs);
+  const failed = (cause: unknown): HttpError =>
+    signal.aborted
+      ? new HttpError(504, `fetching the image took longer than ${limits.fetchTimeoutMs} ms`, 'ImageFetchTimeout', 'serve the image faster, or send it as the request body')
+      : new HttpError(400, `the image URL could not be fetched: ${(cause as Error).message}`, 'ImageFetchFailed');
+  const tooLarge = () => new HttpError(413, `the image at the URL is over ${limits.maxImageBytes} bytes`, 'PayloadTooLarge');
   let response: Response;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(limits.fetchTimeoutMs), redirect: 'follow' });
+    response = await fetch(url, { signal, redirect: 'follow' });
   } catch (cause) {
-    const timedOut = (cause as Error).name === 'TimeoutError';
-    throw new HttpError(timedOut ? 504 : 400, timedOut ? `fetching the image took longer than ${limits.fetchTimeoutMs} ms` : `the image URL could not be fetched: ${(cause as Error).message}`, 'ImageFetchFailed');
+    throw failed(cause);
   }
-  if (!response.ok) throw new HttpError(400, `fetching the image answered ${response.status}`, 'ImageFetchFailed');
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => {});
+    throw new HttpError(400, `fetching the image answered ${response.status}`, 'ImageFetchFailed');
+  }
   if (Number(response.headers.get('content-length') ?? 0) > limits.maxImageBytes) {
-    throw new HttpError(413, `the image at the URL is over ${limits.maxImageBytes} bytes`, 'PayloadTooLarge');
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge();
   }
   const reader = response.body!.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limits.maxImageBytes) {
-      await reader.cancel();
-      throw new HttpError(413, `the image at the URL is over ${limits.maxImageBytes} bytes`, 'PayloadTooLarge');
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (cause) {
+      throw failed(cause);
     }
-    chunks.push(value);
+    if (chunk.done) break;
+    size += chunk.value.length;
+    if (size > limits.maxImageBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(chunk.value);
   }
   return Buffer.concat(chunks);
 }

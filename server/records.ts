@@ -41,7 +41,8 @@ export function projectRecord(ws: WorkspaceState, p: ProjectState) {
   };
 }
 
-export function versionRecord(ws: WorkspaceState, p: ProjectState, v: VersionState, urls: Urls, exports: string[]) {
+/** `packageUrl`: the model package's signed folder URL (see the handler). */
+export function versionRecord(ws: WorkspaceState, p: ProjectState, v: VersionState, urls: Urls, exports: string[], packageUrl: string) {
   const images = p.images.filter((i) => v.images.includes(i.id));
   return {
     id: `${ws.url}/${p.url}/${v.number}`,
@@ -61,7 +62,7 @@ export function versionRecord(ws: WorkspaceState, p: ProjectState, v: VersionSta
           endpoint: `${urls.inference}/${p.url}/${v.number}`,
           type: p.type,
           modelType: v.model.modelType,
-          packageUrl: `${urls.base}/model-files/${ws.url}/${p.url}/${v.number}/`,
+          packageUrl,
           classes: p.classes,
         }
       : {},

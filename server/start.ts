@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../src/node/bundled-model.js';
 import { createPlatformHandler, type PlatformHandler } from './handler.js';
 import { seedDefault } from './seed.js';
+import { loadSigningSecret, UrlSigner } from './signing.js';
 import { Store } from './store.js';
 
 /** The default workspace's key when none is given (printed at start, documented in the README). */
@@ -18,7 +19,10 @@ export interface PlatformServerOptions {
   host?: string;
   /** The data directory. Default `$EDGESEG_DATA_DIR` or `~/.local/share/edgeseg/platform`. */
   dataDir?: string;
-  /** The default workspace's key, used when the data directory is first seeded. Default `edgeseg-local-key`. */
+  /**
+   * The default workspace's key: set (and saved) on every start, so it replaces the key the data directory
+   * had. Default: the key the data directory already has, or `edgeseg-local-key` when it is first seeded.
+   */
   apiKey?: string;
   /** The trained model of the default project's version 2. Default: the bundled shapes model. */
   modelDir?: string;
@@ -26,6 +30,8 @@ export interface PlatformServerOptions {
   samplesDir?: string;
   log?: (line: string) => void;
   limits?: Parameters<typeof createPlatformHandler>[0]['limits'];
+  /** How long the signed file URLs that the server hands out stay valid, in seconds. Default one day. */
+  signedUrlTtlS?: number;
 }
 
 export interface PlatformServer {
@@ -46,19 +52,30 @@ export function defaultDataDir(): string {
 /** Opens (seeding on first use) the data directory and returns the platform's listener for it. */
 export async function openPlatform(options: Omit<PlatformServerOptions, 'port' | 'host'> & { prefix?: string; publicUrl?: string } = {}) {
   const dataDir = options.dataDir ?? defaultDataDir();
-  const apiKey = options.apiKey ?? DEFAULT_API_KEY;
   const root = packageRoot();
   const store = await Store.open(dataDir, ({ dir }) =>
-    seedDefault(dir, { apiKey, samplesDir: options.samplesDir ?? join(root, 'models', 'shapes', 'samples'), modelDir: options.modelDir ?? 'bundled' }),
+    seedDefault(dir, { apiKey: options.apiKey ?? DEFAULT_API_KEY, samplesDir: options.samplesDir ?? join(root, 'models', 'shapes', 'samples'), modelDir: options.modelDir ?? 'bundled' }),
   );
+  const workspace = store.state.workspaces[0]!;
+  if (options.apiKey !== undefined && options.apiKey !== workspace.apiKey) {
+    // Keys identify workspaces: one key for two would let either read the other.
+    if (!options.apiKey.trim()) throw new Error('the API key cannot be empty');
+    const holder = store.state.workspaces.find((w) => w !== workspace && w.apiKey === options.apiKey);
+    if (holder) throw new Error(`that API key already belongs to workspace ${holder.url}`);
+    await store.update(() => {
+      workspace.apiKey = options.apiKey!;
+    });
+  }
+  const signer = new UrlSigner(await loadSigningSecret(store.dir), options.signedUrlTtlS);
   const handler = createPlatformHandler({
     store,
+    signer,
     ...(options.prefix ? { prefix: options.prefix } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
   });
-  return { store, handler, apiKey: store.state.workspaces[0]!.apiKey, dataDir: store.dir };
+  return { store, handler, apiKey: workspace.apiKey, dataDir: store.dir };
 }
 
 export async function startPlatformServer(options: PlatformServerOptions = {}): Promise<PlatformServer> {

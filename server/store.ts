@@ -1,7 +1,7 @@
 // The local platform's data directory: one state file (written atomically: temp file, fsync, rename) and
 // the image, mask, generated-image and export files beside it.
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 export interface ImageState {
@@ -92,6 +92,7 @@ export class Store {
   static async open(dir: string, seed: (store: { dir: string }) => Promise<PlatformState>): Promise<Store> {
     const root = resolve(dir);
     await mkdir(root, { recursive: true });
+    await removeLeftoverTemps(root);
     let state: PlatformState;
     try {
       state = JSON.parse(await readFile(join(root, STATE_FILE), 'utf8')) as PlatformState;
@@ -119,10 +120,15 @@ export class Store {
     await this.save();
   }
 
+  /**
+   * Writes the whole state. Each write waits for the one before it, whatever that one's outcome: a write
+   * that failed (a full disk, say) rejects its own caller only, and the next write carries its changes too.
+   */
   save(): Promise<void> {
     const text = JSON.stringify(this.#state, null, 1);
-    this.#writes = this.#writes.then(() => writeAtomic(join(this.dir, STATE_FILE), text));
-    return this.#writes;
+    const write = this.#writes.then(() => writeAtomic(join(this.dir, STATE_FILE), text));
+    this.#writes = write.catch(() => {});
+    return write;
   }
 
   /** An absolute path inside the data directory; anything that would leave it is refused. */
@@ -137,16 +143,47 @@ export class Store {
   }
 }
 
+/** Temporary files of writeAtomic: `{target}.{pid}.{8 hex}.tmp`. */
+const TEMP_FILE = /\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
 /** Writes a file so that a crash leaves either the old or the new content, never a mix. */
-export async function writeAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(temp, 'w');
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    const handle = await open(temp, 'w', mode);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => {});
+    throw error;
   }
-  await rename(temp, path);
+}
+
+/**
+ * Deletes the temporary files that a crashed process left mid-write. A file whose writer is still alive
+ * (another server on the same directory, or this process) is kept: removing it would fail that write.
+ */
+async function removeLeftoverTemps(root: string): Promise<void> {
+  const names = await readdir(root, { recursive: true });
+  for (const name of names) {
+    const pid = TEMP_FILE.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid || isAlive(Number(pid))) continue;
+    await unlink(join(root, name)).catch(() => {});
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

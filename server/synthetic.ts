@@ -7,7 +7,6 @@ import sharp from 'sharp';
 import { decodeImage } from '../src/node/decode-image.js';
 import { colorBin, COLOR_BINS } from './embedding.js';
 import { badRequest, checkFields, HttpError, notFound } from './http.js';
-import type { Urls } from './records.js';
 import { writeAtomic, type ImageState, type ProjectState, type Store, type WorkspaceState } from './store.js';
 
 export const DEFAULT_PROVIDER_URL = 'https://api.openai.com/v1';
@@ -21,12 +20,20 @@ export interface SyntheticOptions {
   fetchTimeoutMs: number;
   /** Embeds a new image for search (the model's own output where a trained version exists). */
   embed: (rgb: Uint8Array, width: number, height: number) => Promise<{ embedding: number[]; classes: string[] }>;
+  /** The (signed) URL at which a stored image is served. */
+  imageUrl: (project: ProjectState, image: ImageState) => string;
 }
 
-export async function syntheticImage(store: Store, ws: WorkspaceState, body: Record<string, unknown>, urls: Urls, options: SyntheticOptions) {
+export async function syntheticImage(store: Store, ws: WorkspaceState, body: Record<string, unknown>, options: SyntheticOptions) {
   checkFields(body, { prompt: 'string', image: 'string', image_type: 'string', project_url: 'string', model: 'string', style: 'string', size: 'string', quality: 'string', n: 'number', force_caption_regenerate: 'boolean', unmodified_prompt: 'boolean' });
   const prompt = (body.prompt as string | undefined)?.trim();
   if (!prompt) throw badRequest('prompt is required');
+  // Checked here, not left to the provider: a fraction or a zero would otherwise reach it and be billed
+  // or refused with a message about its API rather than this route. No upper bound of our own: the
+  // platform documents none, and each provider model has its own (dall-e-3: 1), which it reports.
+  if (body.n !== undefined && body.n !== null && (!Number.isInteger(body.n) || (body.n as number) < 1)) {
+    throw badRequest(`n must be a whole number ≥ 1, got ${JSON.stringify(body.n)}`, 'n is how many images to generate; dall-e-3 makes 1 a request');
+  }
   const key = ws.settings.providerApiKey;
   if (!key) {
     throw new HttpError(400, 'no image provider key is configured for this workspace', 'ProviderNotConfigured', 'set it in the workspace settings: PUT /{workspace}/settings {"providerApiKey": "…"}');
@@ -44,7 +51,7 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
       else {
         const record = ws.projects.flatMap((p) => p.images).find((i) => i.id === image);
         if (!record) throw notFound(`no image ${JSON.stringify(image)} in this workspace`);
-        caption = await describe(base, key, ws, await dataUrl(await readFile(store.path(record.file))), options);
+        caption = await describe(base, key, ws, dataUrl(await readFile(store.path(record.file))), options);
         const model = ws.settings.captionModel ?? 'gpt-4o';
         await store.update(() => {
           ws.captions[image] = { caption: caption!, model, created: Date.now() };
@@ -54,7 +61,9 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
       if (!/^https?:\/\//i.test(image)) throw badRequest('an image URL must be http or https');
       caption = await describe(base, key, ws, image, options);
     } else {
-      caption = await describe(base, key, ws, `data:image/png;base64,${image.replace(/^data:[^,]*,/, '')}`, options);
+      const bytes = Buffer.from(image.replace(/^data:[^,]*,/, ''), 'base64');
+      if (bytes.length > options.maxImageBytes) throw new HttpError(413, `the image is over ${options.maxImageBytes} bytes`, 'PayloadTooLarge');
+      caption = await describe(base, key, ws, dataUrl(bytes), options);
     }
   }
   const finalPrompt = body.unmodified_prompt === true ? prompt : [caption, prompt, PHOTOREALISM].filter(Boolean).join(' ');
@@ -90,7 +99,7 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
   return {
     prompt: finalPrompt,
     ...(caption === undefined ? {} : { caption }),
-    images: images.map((i) => ({ id: i.id, name: i.name, url: `${urls.base}/image-files/${ws.url}/${project.url}/${i.id}`, project: project.url, created: i.created / 1000, width: i.width, height: i.height })),
+    images: images.map((i) => ({ id: i.id, name: i.name, url: options.imageUrl(project, i), project: project.url, created: i.created / 1000, width: i.width, height: i.height })),
   };
 }
 
@@ -144,8 +153,19 @@ async function provider(base: string, key: string, path: string, body: unknown, 
   return json;
 }
 
-async function dataUrl(bytes: Uint8Array): Promise<string> {
-  return `data:image/jpeg;base64,${Buffer.from(bytes).toString('base64')}`;
+/** The image as a data URL of its real type (from its leading bytes): the vision model decodes by that type. */
+export function dataUrl(bytes: Uint8Array): string {
+  return `data:${imageType(bytes)};base64,${Buffer.from(bytes).toString('base64')}`;
+}
+
+/** The media type of encoded image bytes, by their signature; anything unknown is refused. */
+export function imageType(bytes: Uint8Array): string {
+  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
+  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (starts(0x52, 0x49, 0x46, 0x46) && String.fromCharCode(...bytes.subarray(8, 12)) === 'WEBP') return 'image/webp';
+  if (starts(0x47, 0x49, 0x46, 0x38)) return 'image/gif';
+  throw badRequest('the image is not a PNG, JPEG, WebP or GIF', 'the vision model reads only these formats');
 }
 
 /** A colour-only embedding, for images of a project that has no trained model yet. */

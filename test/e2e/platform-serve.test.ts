@@ -14,8 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-test('edgeseg serve prints both URLs and the key, serves the routes, and stops on SIGTERM', async () => {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'edgeseg.js'), 'serve', '--port', '0', '--data', join(dir, 'data'), '--api-key', 'serve-test-key-01', '--quiet'], { cwd: ROOT });
+/** `edgeseg serve` on the test's data directory, once it has printed its banner. */
+async function serve(...args: string[]) {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'edgeseg.js'), 'serve', '--port', '0', '--data', join(dir, 'data'), '--quiet', ...args], { cwd: ROOT });
   let out = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (d) => {
@@ -24,6 +25,16 @@ test('edgeseg serve prints both URLs and the key, serves the routes, and stops o
     });
     child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
+  const stop = async () => {
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    return exited;
+  };
+  return { out, base: /base_url +(\S+)/.exec(out)![1]!, stop };
+}
+
+test('edgeseg serve prints both URLs and the key, serves the routes, and stops on SIGTERM', async () => {
+  const { out, stop } = await serve('--api-key', 'serve-test-key-01');
   const base = /base_url +(\S+)/.exec(out)![1]!;
   const inference = /inference_url +(\S+)/.exec(out)![1]!;
   expect(inference).toBe(`${base}/infer`);
@@ -31,9 +42,20 @@ test('edgeseg serve prints both URLs and the key, serves the routes, and stops o
   const client = new PlatformClient({ apiKey: 'serve-test-key-01', baseUrl: base, inferenceUrl: inference });
   expect((await client.root()).workspace).toBe('edgeseg-demo');
   expect((await client.search('edgeseg-demo', 'shapes', { limit: 3 })).total).toBe(72);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
-  expect(await exited).toBe(0);
+  expect(await stop()).toBe(0);
+});
+
+test('a restart on the same data directory with another --api-key uses that key, and keeps it', async () => {
+  const root = (base: string, key: string) => fetch(`${base}/?api_key=${key}`).then((r) => r.status);
+  const second = await serve('--api-key', 'serve-test-key-02');
+  expect(second.out).toMatch(/api key +serve-test-key-02 /);
+  expect(await root(second.base, 'serve-test-key-02')).toBe(200);
+  expect(await root(second.base, 'serve-test-key-01')).toBe(401);
+  expect(await second.stop()).toBe(0);
+  const third = await serve();
+  expect(third.out).toMatch(/api key +serve-test-key-02 /);
+  expect(await root(third.base, 'serve-test-key-02')).toBe(200);
+  expect(await third.stop()).toBe(0);
 });
 
 test('a crash in the middle of writing the state leaves a readable state file', async () => {

@@ -1,14 +1,16 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { request } from 'node:http';
+import { createServer, request, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { fetchPackageFiles } from '../../src/model/index.js';
 import { createSegmenter, decodeMaskPng, rawFromPayload, type NodeSegmenter } from '../../src/node/index.js';
 import {
   AuthenticationError, InvalidRequestError, NotFoundError, PlatformClient, type SearchResult,
 } from '../../src/platform/index.js';
-import { startPlatformServer, type PlatformServer } from '../../server/index.js';
+import { openPlatform, startPlatformServer, type PlatformServer } from '../../server/index.js';
 import { startOpenAiStandIn, STAND_IN_CAPTION, type OpenAiStandIn } from '../fixtures/openai-stand-in.js';
 import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
 import { ROOT, TINY } from '../helpers/paths.js';
@@ -74,7 +76,7 @@ describe('catalog', () => {
       endpoint: `${server.inferenceUrl}/${PROJECT}/2`,
       type: 'semantic-segmentation',
       modelType: 'edgeseg-shapes',
-      packageUrl: `${server.baseUrl}/model-files/${WS}/${PROJECT}/2/`,
+      packageUrl: expect.stringMatching(new RegExp(`^${server.baseUrl}/model-files/${WS}/${PROJECT}/2/signed\\.\\d+\\.[0-9a-f]{64}/$`)),
       classes: manifest.classes,
     });
   });
@@ -88,6 +90,56 @@ describe('catalog', () => {
     expect(Buffer.from(await weights.arrayBuffer()).equals(await readFile(join(TINY('tiny-legacy'), 'weights.onnx')))).toBe(true);
     expect(JSON.parse(await (await fetch(ort.environment!)).text())).toEqual(JSON.parse(await readFile(join(TINY('tiny-legacy'), 'environment.json'), 'utf8')));
     expect(await client.ort(PROJECT, 1).catch((e) => e)).toBeInstanceOf(NotFoundError);
+  });
+
+  test('file URLs are signed: the handed-out URLs work, unsigned or altered ones are 403 (with CORS, CORP)', async () => {
+    const expect403 = async (url: string, type: string) => {
+      const r = await fetch(url);
+      expect(r.status, url).toBe(403);
+      expect(r.headers.get('access-control-allow-origin')).toBe('*');
+      expect((await r.json()).error.type).toBe(type);
+    };
+    const unsigned = (u: string) => u.replace(/\?.*$/, '');
+    const { ort } = await client.ort(PROJECT, 2);
+    const model = new URL(ort.model);
+    expect(model.pathname).toBe(`/model-files/${WS}/${PROJECT}/2/weights.onnx`);
+    expect([...model.searchParams.keys()]).toEqual(['expires', 'sig']);
+    // About a day ahead (the default lifetime).
+    expect(Number(model.searchParams.get('expires')) - Date.now() / 1000).toBeCloseTo(86_400, -1);
+    await expect403(unsigned(ort.model), 'SignatureRequired');
+    await expect403(ort.model.replace(/sig=(.)/, (_, c: string) => `sig=${c === '0' ? '1' : '0'}`), 'InvalidSignature');
+    await expect403(ort.model.replace(/expires=(\d+)/, (_, e: string) => `expires=${Number(e) + 1000}`), 'InvalidSignature');
+    await expect403(`${unsigned(ort.model)}?expires=1&sig=zz`, 'InvalidSignature');
+    // The version folder's signature covers its files, and no other version's.
+    const env = new URL(ort.environment!);
+    expect(env.search).toBe(model.search);
+    await expect403(`${server.baseUrl}/model-files/${WS}/${PROJECT}/1/weights.onnx${model.search}`, 'InvalidSignature');
+    // An unsigned request learns nothing, not even whether the file exists.
+    await expect403(`${server.baseUrl}/model-files/${WS}/${PROJECT}/9/weights.onnx`, 'SignatureRequired');
+
+    // The version record's packageUrl is a folder (signature in the path) that the package loader can use.
+    const { version } = await client.version(WS, PROJECT, 2);
+    const packageUrl = (version.model as { packageUrl: string }).packageUrl;
+    const files = await fetchPackageFiles(packageUrl);
+    expect(Buffer.from(files['weights.onnx']!).equals(await readFile(join(TINY('tiny-legacy'), 'weights.onnx')))).toBe(true);
+    expect(Object.keys(files).sort()).toEqual(['class_names.txt', 'environment.json', 'model_type.json', 'weights.onnx']);
+    await expect403(`${packageUrl.replace(/signed\.(\d+)\./, 'signed.$1.0')}weights.onnx`, 'InvalidSignature');
+
+    // Image URLs from search and image records.
+    const sample = manifest.images[0]!;
+    const [hit] = (await client.search(WS, PROJECT, { like_image: sample.id, limit: 1 })).results;
+    expect(hit!.id).toBe(sample.id);
+    const image = await fetch(hit!.image_url as string);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(image.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.from(await image.arrayBuffer()).equals(await readFile(join(SAMPLES, sample.file)))).toBe(true);
+    await expect403(unsigned(hit!.image_url as string), 'SignatureRequired');
+    // A signature is for one file: another image's path with this signature is refused.
+    await expect403((hit!.image_url as string).replace(sample.id, manifest.images[1]!.id), 'InvalidSignature');
+    const record = (await (await raw(withKey(`/${WS}/${PROJECT}/images/${sample.id}`))).json()) as { image: { urls: { original: string } } };
+    expect((await fetch(record.image.urls.original)).status).toBe(200);
+    await expect403(unsigned(record.image.urls.original), 'SignatureRequired');
   });
 
   test('png-mask-semantic export: a zip of images, class-id masks and _classes.csv per split', async () => {
@@ -130,6 +182,35 @@ describe('catalog', () => {
       }
       expect(Buffer.from(rebuilt).equals(Buffer.from(mask.classIds))).toBe(true);
     }
+  });
+
+  test('signed URLs work under a mount prefix (as in npm start), and a signature is not tied to the prefix', async () => {
+    const mounted = await openPlatform({ dataDir: dir, prefix: '/api', modelDir: TINY('tiny-legacy') });
+    const http = createServer((req, res) => mounted.handler(req, res));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}/api`;
+      const page = (await (await fetch(`${base}/${WS}/${PROJECT}/search?api_key=${mounted.apiKey}`, { method: 'POST', body: '{"limit": 1}' })).json()) as { results: { image_url: string }[] };
+      const url = page.results[0]!.image_url;
+      expect(url.startsWith(`${base}/image-files/${WS}/${PROJECT}/`)).toBe(true);
+      expect((await fetch(url)).status).toBe(200);
+      expect((await fetch(url.replace(base, server.baseUrl))).status).toBe(200);
+    } finally {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await mounted.handler.close();
+    }
+  });
+
+  test('an export link is signed', async () => {
+    const answer = await client.exportFormat(WS, PROJECT, 2, 'png-mask-semantic');
+    if (!('export' in answer)) throw new Error('expected a link');
+    expect(new URL(answer.export.link).searchParams.get('sig')).toMatch(/^[0-9a-f]{64}$/);
+    const unsigned = await fetch(answer.export.link.replace(/\?.*$/, ''));
+    expect(unsigned.status).toBe(403);
+    expect((await unsigned.json()).error.type).toBe('SignatureRequired');
+    const renamed = await fetch(answer.export.link.replace('.zip?', '-other.zip?'));
+    expect(renamed.status).toBe(403);
   });
 
   test('an unknown export format is a 400', async () => {
@@ -228,6 +309,58 @@ describe('hosted segmentation', () => {
     }
   });
 
+  test('image URLs over the byte limit are 413, slow ones 504 ImageFetchTimeout; a base64 body over the limit is 413', async () => {
+    // A server whose answers are too big, or stall: before the headers, or halfway through the body.
+    const big = Buffer.alloc(60_000, 7);
+    const stalled: ServerResponse[] = [];
+    const origin = createServer((req, res) => {
+      if (req.url === '/big') res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': big.length }).end(big);
+      else if (req.url === '/big-chunked') {
+        res.writeHead(200, { 'content-type': 'image/jpeg' });
+        for (let i = 0; i < 6; i++) res.write(big.subarray(i * 10_000, (i + 1) * 10_000));
+        res.end();
+      } else if (req.url === '/stall-body') {
+        res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': 40_000 });
+        res.write(big.subarray(0, 1000));
+        stalled.push(res);
+      } else stalled.push(res);
+    });
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+    const limited = await startPlatformServer({ port: 0, dataDir: dir, modelDir: TINY('tiny-legacy'), limits: { maxImageBytes: 50_000, fetchTimeoutMs: 300 } });
+    const post = async (query: string, body?: string) => {
+      const started = Date.now();
+      const r = await fetch(`${limited.inferenceUrl}/${PROJECT}/2?api_key=${limited.apiKey}${query}`, { method: 'POST', ...(body === undefined ? {} : { body }) });
+      return { status: r.status, error: ((await r.json()) as { error: { type: string; message: string } }).error, ms: Date.now() - started };
+    };
+    try {
+      for (const path of ['/big', '/big-chunked']) {
+        const r = await post(`&image=${encodeURIComponent(at + path)}`);
+        expect([r.status, r.error.type], path).toEqual([413, 'PayloadTooLarge']);
+        expect(r.error.message).toContain('50000 bytes');
+      }
+      for (const path of ['/stall-headers', '/stall-body']) {
+        const r = await post(`&image=${encodeURIComponent(at + path)}`);
+        expect([r.status, r.error.type], path).toEqual([504, 'ImageFetchTimeout']);
+        expect(r.error.message).toBe('fetching the image took longer than 300 ms');
+        expect(r.ms).toBeLessThan(5000);
+      }
+      // Over the body limit (base64 of 60 kB): refused before decoding; under it but decoding to over 50 kB: refused too.
+      for (const bytes of [60_000, 51_000]) {
+        const r = await post('', Buffer.alloc(bytes, 1).toString('base64'));
+        expect([r.status, r.error.type], String(bytes)).toEqual([413, 'PayloadTooLarge']);
+      }
+      // And it keeps serving.
+      const ok = await fetch(`${limited.inferenceUrl}/${PROJECT}/2?api_key=${limited.apiKey}`, { method: 'POST', body: (await readFile(join(SAMPLES, manifest.images[0]!.file))).toString('base64') });
+      expect(ok.status).toBe(200);
+    } finally {
+      for (const res of stalled) res.destroy();
+      origin.closeAllConnections();
+      await new Promise<void>((resolve) => origin.close(() => resolve()));
+      await limited.close();
+    }
+  });
+
   test('50 concurrent requests answered correctly while search requests continue', async () => {
     const images = manifest.images.slice(0, 10);
     const bytes = await Promise.all(images.map((i) => readFile(join(SAMPLES, i.file))));
@@ -248,6 +381,10 @@ describe('hosted segmentation', () => {
   });
 });
 
+/** The image a vision request carried (its data URL). */
+const imageSent = (request: { body: Record<string, unknown> }) =>
+  ((request.body.messages as { content: { type: string; image_url?: { url: string } }[] }[])[0]!.content.find((c) => c.type === 'image_url')!.image_url!.url);
+
 describe('synthetic images', () => {
   test('without a provider key: a clear 4xx, nothing stored', async () => {
     const before = (await client.project(WS, PROJECT)).project.images;
@@ -267,6 +404,8 @@ describe('synthetic images', () => {
     const [caption, generation] = provider.requests;
     expect(caption!.path).toBe('/v1/chat/completions');
     expect(caption!.authorization).toBe(`Bearer ${provider.key}`);
+    // The seeded image is a JPEG, and is sent as one, byte for byte.
+    expect(imageSent(caption!)).toBe(`data:image/jpeg;base64,${(await readFile(join(SAMPLES, manifest.images[3]!.file))).toString('base64')}`);
     expect(generation!.path).toBe('/v1/images/generations');
     expect(generation!.body).toEqual({
       model: 'dall-e-3', n: 1, size: '256x256', quality: 'hd', style: 'natural', response_format: 'b64_json',
@@ -288,6 +427,23 @@ describe('synthetic images', () => {
     await client.generateSyntheticImage({ prompt: 'exactly this', image, image_type: 'id', force_caption_regenerate: true, unmodified_prompt: true, size: '256x256' });
     expect(provider.requests.slice(3).map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/images/generations']);
     expect(provider.requests.at(-1)!.body.prompt).toBe('exactly this');
+
+    // A generated image is a PNG: it goes to the vision model as image/png, not as a JPEG.
+    const before = provider.requests.length;
+    await client.generateSyntheticImage({ prompt: 'more', image: stored.id, image_type: 'id', size: '256x256' });
+    const described = provider.requests[before]!;
+    expect(described.path).toBe('/v1/chat/completions');
+    expect(imageSent(described)).toBe(`data:image/png;base64,${Buffer.from(await (await fetch(stored.url)).arrayBuffer()).toString('base64')}`);
+  });
+
+  test('n must be a whole number ≥ 1: a 400 before the provider is asked', async () => {
+    const before = provider.requests.length;
+    for (const n of [0, -1, 1.5]) {
+      const r = await raw(withKey('/synthetic-image'), { method: 'POST', body: JSON.stringify({ prompt: 'a circle', n }) });
+      expect(r.status, String(n)).toBe(400);
+      expect((await r.json()).error).toMatchObject({ type: 'ValidationError', message: `n must be a whole number ≥ 1, got ${n}` });
+    }
+    expect(provider.requests.length).toBe(before);
   });
 
   test('the provider\'s refusal comes back as a 4xx with its message; the key never shows', async () => {
@@ -362,14 +518,43 @@ describe('errors and limits', () => {
 });
 
 describe('persistence', () => {
-  test('settings and generated images survive a restart', async () => {
+  test('settings, generated images, the caption cache and handed-out file URLs survive a restart', async () => {
     const before = await client.search(WS, PROJECT, { in_dataset: false });
     expect(before.total).toBeGreaterThan(0);
+    const imageUrl = before.results[0]!.image_url as string;
     await server.close();
     server = await startPlatformServer({ port: 0, dataDir: dir, modelDir: TINY('tiny-legacy') });
     client = new PlatformClient({ apiKey: server.apiKey, baseUrl: server.baseUrl, inferenceUrl: server.inferenceUrl });
+    expect(server.apiKey).toBe('local-test-key-0001');
     expect((await client.search(WS, PROJECT, { in_dataset: false })).results.map((r) => r.id)).toEqual(before.results.map((r) => r.id));
     expect(await (await raw(withKey(`/${WS}/settings`))).json()).toMatchObject({ settings: { providerConfigured: true } });
     expect(rawFromPayload(await client.segmentHosted(PROJECT, 2, new Uint8Array(await readFile(join(SAMPLES, manifest.images[0]!.file))))).width).toBeGreaterThan(0);
+    // The signing secret lives in the data directory: a URL signed before the restart still works (on the new port).
+    const again = await fetch(imageUrl.replace(/^http:\/\/[^/]+/, server.baseUrl));
+    expect(again.status).toBe(200);
+    expect(again.headers.get('content-type')).toBe('image/png');
+    // The caption of image 3 was cached before the restart: the provider's vision model is not asked again.
+    const asked = provider.requests.length;
+    const answer = await client.generateSyntheticImage({ prompt: 'once more', image: manifest.images[3]!.id, image_type: 'id', size: '256x256' });
+    expect(answer.caption).toBe(STAND_IN_CAPTION);
+    expect(provider.requests.slice(asked).map((r) => r.path)).toEqual(['/v1/images/generations']);
+  });
+
+  test('--api-key sets the default workspace\'s key on every start, and the key is kept', async () => {
+    await server.close();
+    server = await startPlatformServer({ port: 0, dataDir: dir, modelDir: TINY('tiny-legacy'), apiKey: 'local-test-key-0002' });
+    expect(server.apiKey).toBe('local-test-key-0002');
+    const root = async (key: string) => (await raw(`/?api_key=${key}`)).status;
+    expect(await root('local-test-key-0001')).toBe(401);
+    expect(await root('local-test-key-0002')).toBe(200);
+    expect(JSON.parse(await readFile(join(dir, 'platform.json'), 'utf8')).workspaces[0].apiKey).toBe('local-test-key-0002');
+    // Restarted without a key: the last one given stays.
+    await server.close();
+    server = await startPlatformServer({ port: 0, dataDir: dir, modelDir: TINY('tiny-legacy') });
+    expect(server.apiKey).toBe('local-test-key-0002');
+    expect(await root('local-test-key-0002')).toBe(200);
+    expect(await root('local-test-key-0001')).toBe(401);
+    // Another workspace's key cannot be taken over.
+    await expect(startPlatformServer({ port: 0, dataDir: dir, modelDir: TINY('tiny-legacy'), apiKey: 'other-key-000001' })).rejects.toThrow('already belongs to workspace other');
   });
 });
