@@ -24,12 +24,7 @@ export function parseModelPackage(files: PackageFiles): ParsedPackage {
   const weights = files['weights.onnx'];
   if (!weights || weights.length === 0) throw missing('weights.onnx');
   const text = (name: string) => new TextDecoder().decode(files[name]);
-  let modelType: string | null = null;
-  if (files['model_type.json']) {
-    const t = parseJsonFile('model_type.json', files['model_type.json']);
-    const value = t.type ?? t.model_type;
-    modelType = typeof value === 'string' ? value : null;
-  }
+  const { task, modelType } = parseModelType(files['model_type.json']);
   if (files['inference_config.json']) {
     if (!files['class_names.txt']) throw missing('class_names.txt');
     const classNames = parseClassNames(text('class_names.txt'));
@@ -40,6 +35,7 @@ export function parseModelPackage(files: PackageFiles): ParsedPackage {
         backgroundClassId: backgroundClassId(classNames),
         preprocess: parseInferenceConfig(files['inference_config.json']),
         colors: {},
+        task,
         modelType,
       },
       weights,
@@ -61,6 +57,7 @@ export function parseModelPackage(files: PackageFiles): ParsedPackage {
         backgroundClassId: backgroundClassId(classNames),
         preprocess: env.preprocess,
         colors: env.colors,
+        task,
         modelType,
       },
       weights,
@@ -71,6 +68,19 @@ export function parseModelPackage(files: PackageFiles): ParsedPackage {
     'MODEL_FILE_MISSING',
     'the package has neither inference_config.json (current export) nor environment.json (legacy export)',
   );
+}
+
+/**
+ * model_type.json holds two different things: the project's task and the model's architecture. The
+ * platform's inference server writes and reads `project_task_type` and `model_type`; some exports (the
+ * bundled model's among them) write the task as `type`. Each is kept in its own field so that neither
+ * is mistaken for the other.
+ */
+function parseModelType(bytes: Uint8Array | undefined): Pick<ModelSpec, 'task' | 'modelType'> {
+  if (!bytes) return { task: null, modelType: null };
+  const t = parseJsonFile('model_type.json', bytes);
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+  return { task: text(t.project_task_type) ?? text(t.type), modelType: text(t.model_type) };
 }
 
 function missing(name: string): ModelPackageError {

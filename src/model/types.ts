@@ -15,6 +15,8 @@ export interface ModelSpec {
   preprocess: PreprocessSpec;
   /** Class name → colour (`#rrggbb`) where the package gives colours. */
   colors: Record<string, string>;
-  /** model_type.json's `type` (or the environment's), when present. */
+  /** The project's task from model_type.json (`project_task_type`, or `type`), e.g. `semantic-segmentation`. */
+  task: string | null;
+  /** The architecture from model_type.json's `model_type`, e.g. `edgeseg-shapes`. */
   modelType: string | null;
 }

@@ -148,12 +148,14 @@ async function info(args: string[], io: Io): Promise<number> {
     const { spec } = seg;
     const colors = classColors(spec);
     if (values.json) {
-      io.out(`${JSON.stringify({ generation: spec.generation, modelType: spec.modelType, classes: spec.classNames, colors, backgroundClassId: spec.backgroundClassId, preprocess: spec.preprocess, warnings: seg.warnings }, null, 2)}\n`);
+      io.out(`${JSON.stringify({ generation: spec.generation, task: spec.task, modelType: spec.modelType, classes: spec.classNames, colors, backgroundClassId: spec.backgroundClassId, preprocess: spec.preprocess, warnings: seg.warnings }, null, 2)}\n`);
       return EXIT.ok;
     }
     const p = spec.preprocess;
     const lines = [
-      `package:       ${spec.generation === 'legacy' ? 'legacy export (environment.json)' : 'current export (inference_config.json)'}${spec.modelType ? `, ${spec.modelType}` : ''}`,
+      `package:       ${spec.generation === 'legacy' ? 'legacy export (environment.json)' : 'current export (inference_config.json)'}`,
+      `task:          ${spec.task ?? 'not given (model_type.json)'}`,
+      `model type:    ${spec.modelType ?? 'not given (model_type.json)'}`,
       `input:         ${p.resize.width}×${p.resize.height}, ${p.resize.mode}${p.resize.mode === 'letterbox' ? ` (padding ${p.resize.paddingValue})` : ''}, ${p.colorMode.toUpperCase()}`,
       `scale:         ${p.scalingFactor === null ? 'none' : `÷${p.scalingFactor}`}`,
       `normalise:     ${p.normalization === null ? 'none' : `mean ${p.normalization.mean.join(', ')} · std ${p.normalization.std.join(', ')}`}`,

@@ -16,10 +16,6 @@ import { roundHalfEven } from './round-half-even.js';
 import type { Logits, PostprocessOptions, PreprocessMeta } from './types.js';
 
 const f32 = Math.fround;
-/** A logit pixel whose class is not certain enough for the shortcut. */
-const UNSURE = 255;
-/** For one-channel (sigmoid) models: a logit pixel certainly below the threshold. */
-const SURE_BACKGROUND = 254;
 // Margins that keep the shortcut strictly on the safe side of float32 rounding.
 const PROBABILITY_MARGIN = 2 ** -20;
 const LOGIT_MARGIN = 1e-5;
@@ -46,7 +42,7 @@ export function classIdsFromLogits(
   const whole = meta.cropX === 0 && meta.cropY === 0 && meta.cropWidth === meta.originalWidth && meta.cropHeight === meta.originalHeight;
   if (!whole) result.fill(backgroundClassId);
 
-  const sure = surePixels(cropped, threshold);
+  const { sure, unsure, sureBackground } = surePixels(cropped, threshold);
   const decide = pixelDecider(C, threshold, classOf, backgroundClassId);
   const outW = meta.cropWidth;
   const outH = meta.cropHeight;
@@ -60,8 +56,8 @@ export function classIdsFromLogits(
       for (let x = 0; x < outW; x++, o++) {
         const p = y * cw + x;
         const s = sure[p]!;
-        if (s !== UNSURE) {
-          result[o] = s === SURE_BACKGROUND ? backgroundClassId : classOf[s]!;
+        if (s !== unsure) {
+          result[o] = s === sureBackground ? backgroundClassId : classOf[s]!;
           continue;
         }
         for (let c = 0; c < C; c++) z[c] = cropped.data[c * plane + p]!;
@@ -73,7 +69,7 @@ export function classIdsFromLogits(
 
   const ax = antialiasWeights(cw, outW);
   const ay = antialiasWeights(ch, outH);
-  const rowSure = new Uint8Array(cw);
+  const rowSure = sure instanceof Uint16Array ? new Uint16Array(cw) : new Uint8Array(cw);
   let rowSureStart = -1;
   let rowSureCount = -1;
   for (let y = 0; y < outH; y++) {
@@ -85,7 +81,7 @@ export function classIdsFromLogits(
       rowSureCount = ny;
       for (let sx = 0; sx < cw; sx++) {
         let s = sure[y0 * cw + sx]!;
-        for (let j = 1; j < ny && s !== UNSURE; j++) if (sure[(y0 + j) * cw + sx] !== s) s = UNSURE;
+        for (let j = 1; j < ny && s !== unsure; j++) if (sure[(y0 + j) * cw + sx] !== s) s = unsure;
         rowSure[sx] = s;
       }
     }
@@ -94,9 +90,9 @@ export function classIdsFromLogits(
       const x0 = ax.start[x]!;
       const nx = ax.count[x]!;
       let s = rowSure[x0]!;
-      for (let i = 1; i < nx && s !== UNSURE; i++) if (rowSure[x0 + i] !== s) s = UNSURE;
-      if (s !== UNSURE) {
-        result[o] = s === SURE_BACKGROUND ? backgroundClassId : classOf[s]!;
+      for (let i = 1; i < nx && s !== unsure; i++) if (rowSure[x0 + i] !== s) s = unsure;
+      if (s !== unsure) {
+        result[o] = s === sureBackground ? backgroundClassId : classOf[s]!;
         continue;
       }
       interpolateAt(cropped, ax, ay, x, y, z);
@@ -163,22 +159,39 @@ export function logitPadding(h: number, w: number, meta: PreprocessMeta): { top:
 }
 
 /**
- * Per logit pixel: the output channel it is certain of (its max probability clears the threshold and its
- * argmax is not a near-tie), SURE_BACKGROUND for a pixel clearly below the threshold, or UNSURE.
+ * What surePixels found: per logit pixel, the output channel it is certain of, `sureBackground` for a
+ * pixel clearly below the threshold, or `unsure`.
  */
-function surePixels(logits: Logits, threshold: number): Uint8Array {
+interface SurePixels {
+  sure: Uint8Array | Uint16Array;
+  /** A logit pixel whose class is not certain enough for the shortcut. */
+  unsure: number;
+  /** A logit pixel certainly below the threshold. */
+  sureBackground: number;
+}
+
+/**
+ * Per logit pixel: the output channel it is certain of (its max probability clears the threshold and its
+ * argmax is not a near-tie), sureBackground for a pixel clearly below the threshold, or unsure.
+ */
+function surePixels(logits: Logits, threshold: number): SurePixels {
   const { channels: C, data } = logits;
+  // The two markers sit just above the channel indices. Up to 254 channels they fit in a byte, which
+  // keeps the common case's table (and its cache footprint) small; 255 and 256 channels (the 8-bit
+  // mask's limit) would collide with channels 254 and 255, so those models get 16 bits.
+  const sureBackground = C;
+  const unsure = C + 1;
   // Softmax pixels certainly below the threshold. With m = max_c z_c and μ = mean_c z_c, the log of the
   // top probability is m − logsumexp(z) ≤ m − μ − log C (Jensen). Both m (convex) and −μ (linear) are at
   // most the same convex combination of their values at the taps, so if every tap has
   // m − μ < log(threshold) + log C, so does the interpolated pixel: it is background.
   const lowConfidence = threshold > 0 ? Math.log(threshold) + Math.log(C) - LOG_MARGIN : -Infinity;
   const plane = logits.width * logits.height;
-  const sure = new Uint8Array(plane);
+  const sure = unsure <= 0xff ? new Uint8Array(plane) : new Uint16Array(plane);
   for (let p = 0; p < plane; p++) {
     if (C === 1) {
       const prob = 1 / (1 + Math.exp(-data[p]!));
-      sure[p] = prob >= threshold + PROBABILITY_MARGIN ? 0 : prob < threshold - PROBABILITY_MARGIN ? SURE_BACKGROUND : UNSURE;
+      sure[p] = prob >= threshold + PROBABILITY_MARGIN ? 0 : prob < threshold - PROBABILITY_MARGIN ? sureBackground : unsure;
       continue;
     }
     let best = 0;
@@ -198,18 +211,18 @@ function surePixels(logits: Logits, threshold: number): Uint8Array {
     }
     // The margin also covers float32 rounding in the interpolation, which grows with the logits' size.
     if (top - total / C < lowConfidence - 1e-6 * magnitude) {
-      sure[p] = SURE_BACKGROUND;
+      sure[p] = sureBackground;
       continue;
     }
     if (top - second <= LOGIT_MARGIN * (1 + Math.abs(top))) {
-      sure[p] = UNSURE;
+      sure[p] = unsure;
       continue;
     }
     let sum = 0;
     for (let c = 0; c < C; c++) sum += Math.exp(data[c * plane + p]! - top);
-    sure[p] = 1 / sum >= threshold + PROBABILITY_MARGIN ? best : UNSURE;
+    sure[p] = 1 / sum >= threshold + PROBABILITY_MARGIN ? best : unsure;
   }
-  return sure;
+  return { sure, unsure, sureBackground };
 }
 
 /**

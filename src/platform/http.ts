@@ -1,7 +1,7 @@
 // One request to the platform: the key in the query, a timeout, the caller's AbortSignal, retries with
 // exponential backoff and jitter (honouring Retry-After) for requests that are safe to repeat, and every
 // failure mapped to a PlatformError.
-import { AbortedError, ConnectionError, errorFromResponse, InvalidResponseError, PlatformError, RateLimitError, TimeoutError } from './errors/index.js';
+import { AbortedError, ConnectionError, errorFromResponse, InvalidResponseError, PlatformError, RateLimitError, ServerError, TimeoutError } from './errors/index.js';
 import { redact, redactDeep, redactUrl } from './redact.js';
 
 export interface HttpSettings {
@@ -9,7 +9,7 @@ export interface HttpSettings {
   fetch: typeof fetch;
   timeoutMs: number;
   maxRetries: number;
-  /** Backoff before retry n (0-based): base · 2^n with full jitter, capped. */
+  /** Backoff before retry n (0-based): base · 2^n, capped, less up to a quarter of jitter. */
   retryBaseMs: number;
   retryMaxMs: number;
 }
@@ -27,9 +27,17 @@ export interface RequestSpec {
   signal?: AbortSignal;
 }
 
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/**
+ * Checks (and may reshape) a 2xx answer's JSON. What it throws becomes an InvalidResponseError that
+ * carries the request's masked URL, the status and the body, so callers see where the bad answer came from.
+ */
+export type ParseAnswer<T> = (body: object) => T;
 
-export async function requestJson<T>(settings: HttpSettings, spec: RequestSpec): Promise<T> {
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/** A server's Retry-After is followed up to this long; beyond it, the wait is capped here. */
+const RETRY_AFTER_MAX_MS = 60_000;
+
+export async function requestJson<T>(settings: HttpSettings, spec: RequestSpec, parse?: ParseAnswer<T>): Promise<T> {
   const url = new URL(spec.url);
   for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
   url.searchParams.set('api_key', settings.apiKey);
@@ -48,23 +56,37 @@ export async function requestJson<T>(settings: HttpSettings, spec: RequestSpec):
     let error: PlatformError;
     let wait: number | undefined;
     try {
-      return await once<T>(settings, spec, url, printable, headers, body);
+      return await once<T>(settings, spec, url, printable, headers, body, parse);
     } catch (e) {
       if (!(e instanceof PlatformError)) throw e;
       error = e;
-      const again =
-        e.code === 'CONNECTION_FAILED' || e.code === 'TIMEOUT' || (e.status !== undefined && RETRY_STATUSES.has(e.status));
+      // A client-side timeout is not retried: the server may still be working on the request (a slow
+      // hosted inference would get the same image again and again), and the caller who set timeoutMs
+      // should hear back in about that time, not (maxRetries + 1) times it.
+      const again = e.code === 'CONNECTION_FAILED' || (e.status !== undefined && RETRY_STATUSES.has(e.status));
       if (!again || attempt + 1 >= attempts) throw e;
-      if (e instanceof RateLimitError && e.retryAfter !== undefined) wait = Math.min(e.retryAfter * 1000, 60_000);
+      // Retry-After comes with 429 and with 503 (RFC 9110 §10.2.3); ServerError keeps it for any 5xx.
+      const retryAfter = e instanceof RateLimitError || e instanceof ServerError ? e.retryAfter : undefined;
+      if (retryAfter !== undefined) wait = Math.min(retryAfter * 1000, RETRY_AFTER_MAX_MS);
     }
-    const backoff = wait ?? Math.random() * Math.min(settings.retryMaxMs, settings.retryBaseMs * 2 ** attempt);
+    // Jitter takes at most a quarter off, so concurrent clients spread out while each wait is still
+    // longer than the one before (full jitter could wait less on the third try than on the first).
+    const backoff = wait ?? Math.min(settings.retryMaxMs, settings.retryBaseMs * 2 ** attempt) * (1 - Math.random() * 0.25);
     await sleep(backoff, spec.signal).catch(() => {
       throw new AbortedError(`${spec.method} ${printable} was aborted`, { method: spec.method, url: printable, cause: error });
     });
   }
 }
 
-async function once<T>(settings: HttpSettings, spec: RequestSpec, url: URL, printable: string, headers: Record<string, string>, body: string | undefined): Promise<T> {
+async function once<T>(
+  settings: HttpSettings,
+  spec: RequestSpec,
+  url: URL,
+  printable: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  parse: ParseAnswer<T> | undefined,
+): Promise<T> {
   const info = { method: spec.method, url: printable };
   if (spec.signal?.aborted) throw new AbortedError(`${spec.method} ${printable} was aborted`, info);
   const timeout = new AbortController();
@@ -96,7 +118,19 @@ async function once<T>(settings: HttpSettings, spec: RequestSpec, url: URL, prin
   if (typeof parsed !== 'object' || parsed === null) {
     throw new InvalidResponseError(`${spec.method} ${printable} answered ${response.status} without a JSON object`, { ...info, status: response.status, body: text.slice(0, 300) });
   }
-  return parsed as T;
+  if (!parse) return parsed as T;
+  try {
+    return parse(parsed);
+  } catch (cause) {
+    if (cause instanceof PlatformError) throw cause;
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new InvalidResponseError(`${spec.method} ${printable} answered ${response.status} with an unexpected body: ${redact(reason, settings.apiKey)}`, {
+      ...info,
+      status: response.status,
+      body: redactDeep(parsed, settings.apiKey),
+      cause,
+    });
+  }
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -3,8 +3,8 @@
 import { InvalidInputError } from '../errors/index.js';
 import { bytesToBase64, normalizeHostedPayload, type SegmentationPayload } from '../payload/index.js';
 import { validateConfidence } from '../pipeline/confidence.js';
-import { AbortedError, InvalidRequestError, InvalidResponseError } from './errors/index.js';
-import { requestJson, type HttpSettings, type RequestSpec } from './http.js';
+import { AbortedError, InvalidRequestError } from './errors/index.js';
+import { requestJson, type HttpSettings, type ParseAnswer, type RequestSpec } from './http.js';
 import { redact } from './redact.js';
 import {
   SEARCH_FIELDS,
@@ -28,11 +28,11 @@ export interface PlatformClientOptions {
   inferenceUrl?: string;
   /** Default: the global fetch. */
   fetch?: typeof fetch;
-  /** Per attempt. Default 60 000 ms. */
+  /** Per attempt; a request with no answer by then fails with TimeoutError and is not retried. Default 60 000 ms. */
   timeoutMs?: number;
-  /** Retries of requests that are safe to repeat. Default 2. */
+  /** Retries of requests that are safe to repeat (on 429, 502, 503, 504 and dropped connections). Default 2. */
   maxRetries?: number;
-  /** First backoff; doubles each retry, with full jitter. Default 500 ms. */
+  /** First backoff; doubles each retry (up to 8 s), less up to a quarter of jitter. Retry-After overrides it. Default 500 ms. */
   retryBaseMs?: number;
 }
 
@@ -96,7 +96,7 @@ export class PlatformClient {
   /** One page of images, filtered and ranked. Rules are checked before the request is sent. */
   async search(workspace: string, project: string, query: SearchQuery = {}, options: CallOptions = {}): Promise<SearchPage> {
     checkSearch(query);
-    return this.#request({ method: 'POST', url: `${this.#path(workspace, project)}/search`, json: query, retryable: true, ...signalOf(options) });
+    return this.#request({ method: 'POST', url: `${this.#path(workspace, project)}/search`, json: query, retryable: true, ...signalOf(options) }, searchPage);
   }
 
   /**
@@ -110,7 +110,7 @@ export class PlatformClient {
       const page = await this.search(workspace, project, { ...query, offset, limit }, options);
       yield page;
       offset += limit;
-      if (page.results.length < limit || offset >= page.total) return;
+      if (page.results.length < limit || (typeof page.total === 'number' && offset >= page.total)) return;
     }
   }
 
@@ -147,12 +147,7 @@ export class PlatformClient {
       spec.body = bytesToBase64(await toBytes(bytes));
       spec.contentType = 'application/x-www-form-urlencoded';
     }
-    const answer = await this.#request<unknown>(spec);
-    try {
-      return normalizeHostedPayload(answer);
-    } catch (cause) {
-      throw new InvalidResponseError(`the hosted route's answer is not a segmentation payload: ${(cause as Error).message}`, { cause, body: answer });
-    }
+    return this.#request(spec, normalizeHostedPayload);
   }
 
   /** The key never appears when a client is printed or serialised. */
@@ -172,8 +167,8 @@ export class PlatformClient {
     return this.#request({ method: 'GET', url, retryable: true, ...signalOf(options) });
   }
 
-  #request<T>(spec: RequestSpec): Promise<T> {
-    return requestJson<T>(this.#http, spec).catch((e: unknown) => {
+  #request<T>(spec: RequestSpec, parse?: ParseAnswer<T>): Promise<T> {
+    return requestJson<T>(this.#http, spec, parse).catch((e: unknown) => {
       // A key that slipped into a message through the platform's own error text is masked too.
       if (e instanceof Error) e.message = redact(e.message, this.#http.apiKey);
       throw e;
@@ -205,6 +200,16 @@ function versionSegment(version: number | string): string {
 function signalOf(options: CallOptions): { signal?: AbortSignal } {
   if (options.signal?.aborted) throw new AbortedError('the request was aborted before it was sent');
   return options.signal ? { signal: options.signal } : {};
+}
+
+/** A search answer that searchAll can page through: `results` an array, `total` a number when given. */
+function searchPage(body: object): SearchPage {
+  const page = body as Partial<Record<keyof SearchPage, unknown>>;
+  if (!Array.isArray(page.results)) throw new Error('a search page must have a `results` array');
+  if (page.total !== undefined && (typeof page.total !== 'number' || !Number.isFinite(page.total))) {
+    throw new Error(`a search page's \`total\` must be a number, got ${JSON.stringify(page.total)}`);
+  }
+  return body as SearchPage;
 }
 
 function checkSearch(q: SearchQuery): void {

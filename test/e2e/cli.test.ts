@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { decodeImage, decodeMaskPng, rawFromPayload } from '../../src/node/index.js';
+import { createSegmenter, decodeImage, decodeMaskPng, rawFromPayload } from '../../src/node/index.js';
 import { compareClassIds, fixturePath, loadUint8, manifest } from '../fixtures/reference/fixtures.js';
 import { ensureBuilt, runCli } from '../helpers/built-cli.js';
-import { TINY } from '../helpers/paths.js';
+import { ROOT, TINY } from '../helpers/paths.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -51,6 +51,40 @@ describe('edgeseg segment', () => {
       else if (!same) changed++;
     }
     expect(changed).toBeGreaterThan(0);
+  });
+});
+
+describe('the bundled default model', () => {
+  const shapes = join(ROOT, 'models', 'shapes');
+
+  test('edgeseg segment without --model runs it, from any working directory', async () => {
+    const manifest = JSON.parse(await readFile(join(shapes, 'samples', 'manifest.json'), 'utf8')) as { images: { file: string; split: string }[] };
+    const image = join(shapes, 'samples', manifest.images.find((i) => i.split === 'test')!.file);
+    const r = await runCli(['segment', image], { cwd: dir });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const payload = JSON.parse(r.stdout.toString());
+    expect(payload.class_map).toEqual({ '0': 'background', '1': 'circle', '2': 'rectangle', '3': 'triangle', '4': 'star' });
+    // The same answer as the bundled package loaded by path: whatever its weights are today.
+    const seg = await createSegmenter({ model: join(shapes, 'package') });
+    try {
+      expect(payload).toEqual(await seg.segment(image));
+    } finally {
+      await seg.dispose();
+    }
+  });
+
+  test('edgeseg info without --model describes it, task and architecture apart', async () => {
+    const r = await runCli(['info'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const text = r.stdout.toString();
+    expect(text).toMatch(/^package: +legacy export \(environment\.json\)$/m);
+    expect(text).toMatch(/^task: +semantic-segmentation$/m);
+    expect(text).toMatch(/^model type: +edgeseg-shapes$/m);
+    expect(text).toMatch(/^input: +256×256, stretch, RGB$/m);
+    const json = JSON.parse((await runCli(['info', '--json'], { cwd: dir })).stdout.toString());
+    expect([json.task, json.modelType]).toEqual(['semantic-segmentation', 'edgeseg-shapes']);
+    expect(json.classes).toEqual(['background', 'circle', 'rectangle', 'triangle', 'star']);
   });
 });
 

@@ -63,10 +63,10 @@ export function errorFromResponse(status: number, body: unknown, headers: Header
   if (status === 404) return new NotFoundError(text, options);
   if (status === 400 || status === 422) return new InvalidRequestError(text, options);
   if (status === 402 || status === 423) return new PaymentRequiredError(text, options);
-  if (status === 429) {
-    const retryAfter = retryAfterSeconds(headers);
-    return new RateLimitError(text, retryAfter === undefined ? options : { ...options, retryAfter });
-  }
-  if (status >= 500) return new ServerError(text, options);
+  // Retry-After is sent with 429 and with 503 (RFC 9110 §10.2.3); both errors keep it for the retry loop and the caller.
+  const retryAfter = status === 429 || status >= 500 ? retryAfterSeconds(headers) : undefined;
+  const waiting = retryAfter === undefined ? options : { ...options, retryAfter };
+  if (status === 429) return new RateLimitError(text, waiting);
+  if (status >= 500) return new ServerError(text, waiting);
   return new PlatformError('HTTP_ERROR', text, options);
 }

@@ -98,6 +98,35 @@ describe('current packages (inference_config.json)', () => {
   });
 });
 
+describe('model_type.json', () => {
+  const withType = (content: unknown): PackageFiles => ({ ...legacy({}), 'model_type.json': enc(JSON.stringify(content)) });
+  const kinds = (files: PackageFiles) => {
+    const { spec } = parseModelPackage(files);
+    return { task: spec.task, modelType: spec.modelType };
+  };
+
+  test('the bundled package: the task in `type`, the architecture in `model_type`', async () => {
+    const { spec } = parseModelPackage(await readPackageDir(join(ROOT, 'models', 'shapes', 'package')));
+    expect({ task: spec.task, modelType: spec.modelType }).toEqual({ task: 'semantic-segmentation', modelType: 'edgeseg-shapes' });
+  });
+
+  test('the keys the platform’s inference server writes: project_task_type and model_type', () => {
+    expect(kinds(withType({ project_task_type: 'semantic-segmentation', model_type: 'deeplab-v3-plus' }))).toEqual({
+      task: 'semantic-segmentation',
+      modelType: 'deeplab-v3-plus',
+    });
+  });
+
+  test('project_task_type wins over type; a missing or non-string key is null', () => {
+    expect(kinds(withType({ project_task_type: 'semantic-segmentation', type: 'other' })).task).toBe('semantic-segmentation');
+    expect(kinds(withType({ type: 'semantic-segmentation', model_type: 7 }))).toEqual({ task: 'semantic-segmentation', modelType: null });
+    expect(kinds(legacy({}))).toEqual({ task: null, modelType: null });
+  });
+
+  test('malformed model_type.json is a coded error', () =>
+    expect(codeOf(() => parseModelPackage({ ...legacy({}), 'model_type.json': enc('{"type": ') }))).toBe('MODEL_JSON_MALFORMED'));
+});
+
 describe('bad packages are coded errors', () => {
   test('no weights', () => {
     const files = legacy({});
