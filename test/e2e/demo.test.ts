@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -48,8 +48,12 @@ async function expectOverlayMatchesPayload(page: Page): Promise<number> {
     return { width: c.width, height: c.height, data: Array.from(c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data) };
   });
   expect([pixels.width, pixels.height]).toEqual([mask.width, mask.height]);
-  // The package's own colours may differ from the palette: read each class's colour off the canvas once.
-  const seen = new Map<number, string>();
+  // The demo serves the bundled package as version 2: every class is drawn in that package's COLORS.
+  const env = JSON.parse(await readFile(join(ROOT, 'models', 'shapes', 'package', 'environment.json'), 'utf8')) as { COLORS: Record<string, string> };
+  const expected = names.map((name) => {
+    const hex = env.COLORS[name]!;
+    return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(',');
+  });
   let foreground = 0;
   for (let i = 0; i < mask.classIds.length; i++) {
     const id = mask.classIds[i]!;
@@ -60,11 +64,8 @@ async function expectOverlayMatchesPayload(page: Page): Promise<number> {
     }
     foreground++;
     expect(a).toBe(255);
-    const color = `${r},${g},${b}`;
-    if (!seen.has(id)) seen.set(id, color);
-    expect(color).toBe(seen.get(id));
+    expect(`${r},${g},${b}`).toBe(expected[id]);
   }
-  expect(new Set(seen.values()).size).toBe(seen.size);
   return foreground / mask.classIds.length;
 }
 
@@ -126,6 +127,55 @@ describe('the demo on the dev server (npm start)', () => {
     await page.close();
   });
 
+  test('legend shares, hover, opacity and both downloads agree with the payload; a picked file is segmented', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+    await smoke(page, url, 'dev-view');
+    const { payload } = await demoState(page);
+    const mask = decodeMaskPng(base64ToBytes(payload!.segmentation_mask));
+    const names = Object.keys(payload!.class_map).sort((a, b) => Number(a) - Number(b)).map((k) => payload!.class_map[k]!);
+
+    // Legend: one row a class, in class_map order, with its share of the mask's pixels.
+    const counts = names.map((_, id) => mask.classIds.filter((c) => c === id).length);
+    const rows = await page.$$eval('#legend tr', (trs) => trs.map((tr) => [(tr as HTMLTableRowElement).cells[0]!.textContent!.trim(), tr.querySelector('.share')!.textContent!]));
+    expect(rows).toEqual(names.map((name, id) => [name, `${((100 * counts[id]!) / mask.classIds.length).toFixed(1)}%`]));
+
+    // Hover: the tip names the class of the mask pixel under the pointer.
+    const canvas = page.locator('#mask-canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    const box = (await canvas.boundingBox())!;
+    // The canvas shows the image scaled to fit (object-fit: contain), centred in its box.
+    const scale = Math.min(box.width / mask.width, box.height / mask.height);
+    const left = (box.width - mask.width * scale) / 2;
+    const top = (box.height - mask.height * scale) / 2;
+    const foreground = mask.classIds.findIndex((c) => names[c] !== 'background');
+    for (const index of [mask.width * Math.floor(mask.height / 2) + 3, foreground]) {
+      const [x, y] = [index % mask.width, Math.floor(index / mask.width)];
+      await canvas.hover({ position: { x: left + (x + 0.5) * scale, y: top + (y + 0.5) * scale }, force: true });
+      expect(await page.textContent('#hover-tip')).toBe(`${names[mask.classIds[index]!]} (${x}, ${y})`);
+    }
+
+    // Opacity: the slider sets the overlay's opacity.
+    await page.locator('#opacity').fill('25');
+    expect(await page.$eval('#mask-canvas', (c) => getComputedStyle(c).opacity)).toBe('0.25');
+    expect(await page.textContent('#opacity-out')).toBe('25%');
+
+    // Downloads: the payload JSON and the mask PNG, byte for byte what the page holds.
+    const [json] = await Promise.all([page.waitForEvent('download'), page.click('#download-json')]);
+    expect(JSON.parse(await readFile((await json.path())!, 'utf8'))).toEqual(payload);
+    const [png] = await Promise.all([page.waitForEvent('download'), page.click('#download-png')]);
+    expect(decodeMaskPng(new Uint8Array(await readFile((await png.path())!))).classIds).toEqual(mask.classIds);
+
+    // File picker: a sample picked from disk is segmented at its own size.
+    const manifest = JSON.parse(await readFile(join(ROOT, 'models', 'shapes', 'samples', 'manifest.json'), 'utf8')) as { images: { file: string; width: number; height: number }[] };
+    const picked = manifest.images.find((i) => i.width !== payload!.image.width || i.height !== payload!.image.height)!;
+    const runs = (await demoState(page)).runs;
+    await page.setInputFiles('#file-input', join(ROOT, 'models', 'shapes', 'samples', picked.file));
+    await waitFor(page, `window.edgesegDemo.runs > ${runs}`);
+    expect((await demoState(page)).payload!.image).toEqual({ width: picked.width, height: picked.height });
+    await expectOverlayMatchesPayload(page);
+    await page.close();
+  });
+
   test('search pages through searchAll; synthetic images show the provider error; catalog gives export links', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(url);
@@ -152,7 +202,7 @@ describe('the demo on the dev server (npm start)', () => {
     await page.click('#cat-versions li:nth-child(2) button');
     await page.click('#cat-detail button');
     const link = await page.waitForSelector('#cat-detail a');
-    expect(await link.getAttribute('href')).toMatch(/\/api\/exports\/[0-9a-f]+\/shapes-2-png-mask-semantic\.zip$/);
+    expect(await link.getAttribute('href')).toMatch(/\/api\/exports\/[0-9a-f]+\/shapes-2-png-mask-semantic\.zip\?expires=\d+&sig=[0-9a-f]{64}$/);
     await page.close();
   });
 
