@@ -21,6 +21,8 @@ import { startPlatformServer, type PlatformServer } from '../server/index.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/chromium.js';
 import { IMAGE_SIZES, imagePath, MODELS, requireBenchModels, ROOT } from './paths.js';
 import { benchPipeline, pipelineTable } from './pipeline.js';
+import { decodeMaskPng } from '../src/payload/index.js';
+import { base64ToBytes } from '../src/payload/base64.js';
 import { ms, spread, summarize, table, type Summary } from './stats.js';
 
 const flag = (name: string) => {
@@ -31,7 +33,6 @@ const quick = process.argv.includes('--quick');
 const RUNS = flag('runs') ?? (quick ? 5 : 20);
 const WARMUP = flag('warmup') ?? (quick ? 1 : 3);
 const SECONDS = flag('seconds') ?? (quick ? 3 : 8);
-const PEER_RUNS_LARGE = Math.min(RUNS, 8);
 const MEMORY_CALLS = flag('calls') ?? (quick ? 200 : 1000);
 const THREADS = 2;
 const OUT = join(ROOT, 'bench', 'out');
@@ -69,8 +70,11 @@ async function main() {
     logLevel: 'warn',
     resolve: { alias: { edgeseg: join(ROOT, 'src', 'index.ts') } },
     define: { __TRANSFORMERS_WASM__: JSON.stringify({ mjs: `/@fs${transformersDist}/ort-wasm-simd-threaded.asyncify.mjs`, wasm: `/@fs${transformersDist}/ort-wasm-simd-threaded.asyncify.wasm` }) },
-    server: { host: '127.0.0.1', port: 0, headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }, fs: { allow: [ROOT] } },
-    optimizeDeps: { exclude: ['onnxruntime-web', '@huggingface/transformers'] },
+    // No file watching and no dependency discovery: a page reload in the middle of a measurement (an
+    // edit under src/, or Vite pre-bundling a dependency it first meets at run time, as transformers.js's
+    // own onnxruntime imports are on a fresh install) would lose the run.
+    server: { host: '127.0.0.1', port: 0, hmr: false, watch: null, headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }, fs: { allow: [ROOT] } },
+    optimizeDeps: { noDiscovery: true, include: ['upng-js'], exclude: ['onnxruntime-web', '@huggingface/transformers'] },
     worker: { format: 'es' },
   });
   await server.listen();
@@ -89,7 +93,7 @@ async function main() {
   const url = (file: string) => `/@fs${file}`;
 
   // 1. End to end, model alone, the peer, the hosted route.
-  type Row = { model: string; image: string; edgeseg: Summary; raw: Summary; stages: Record<string, Summary>; ortAlone: Summary; transformers: Summary; hosted: Summary };
+  type Row = { model: string; image: string; equalShare: number; edgeseg: Summary; raw: Summary; stages: Record<string, Summary>; ortAlone: Summary; transformers: Summary; hosted: Summary };
   const rows: Row[] = [];
   const sessionCreate: Record<string, { create: number; firstRun: number }> = {};
   results.sessionCreate = sessionCreate;
@@ -99,19 +103,19 @@ async function main() {
     sessionCreate[key] = { create: alone.create, firstRun: alone.firstRun };
     for (const size of IMAGE_SIZES) {
       const base = { model: modelUrl, hfModel: model.hf, image: url(imagePath(size)), threads: THREADS, runs: RUNS, warmup: WARMUP };
-      const e = await call<{ times: number[]; stages: Record<string, number[]> }>(page, 'edgeseg', { ...base, raw: false });
+      const e = await call<{ times: number[]; stages: Record<string, number[]>; mask: string }>(page, 'edgeseg', { ...base, raw: false });
       const r = await call<{ times: number[] }>(page, 'edgeseg', { ...base, raw: true });
-      // The peer takes seconds per 12-megapixel image: fewer runs there (said in the report).
-      const t = await call<{ times: number[] }>(page, 'transformers', size === '4032x3024' ? { ...base, runs: PEER_RUNS_LARGE, warmup: 1 } : base);
+      // The peer takes seconds per 12-megapixel image: one warm-up run there.
+      const t = await call<{ times: number[] }>(page, 'transformers', size === '4032x3024' ? { ...base, warmup: Math.min(1, WARMUP) } : base);
       const p = platforms[key]!;
-      const h = await call<{ times: number[] }>(page, 'hosted', { ...base, baseUrl: p.baseUrl, inferenceUrl: p.inferenceUrl, apiKey: p.apiKey, project: 'shapes', version: 2 });
+      const h = await call<{ times: number[]; mask: string }>(page, 'hosted', { ...base, baseUrl: p.baseUrl, inferenceUrl: p.inferenceUrl, apiKey: p.apiKey, project: 'shapes', version: 2 });
       const row: Row = {
-        model: model.label, image: size, edgeseg: summarize(e.times), raw: summarize(r.times),
+        model: model.label, image: size, equalShare: equalShare(e.mask, h.mask), edgeseg: summarize(e.times), raw: summarize(r.times),
         stages: Object.fromEntries(Object.entries(e.stages).map(([k, v]) => [k, summarize(v)])),
         ortAlone: summarize(alone.times), transformers: summarize(t.times), hosted: summarize(h.times),
       };
       rows.push(row);
-      line(`${model.label} ${size}: edgeseg ${spread(row.edgeseg)} · raw ${spread(row.raw)} · model alone ${spread(row.ortAlone)} · transformers.js ${spread(row.transformers)} · hosted ${spread(row.hosted)} ms`);
+      line(`${model.label} ${size}: mask = hosted on ${pct(row.equalShare)} of pixels · edgeseg ${spread(row.edgeseg)} · raw ${spread(row.raw)} · model alone ${spread(row.ortAlone)} · transformers.js ${spread(row.transformers)} · hosted ${spread(row.hosted)} ms`);
     }
     await call(page, 'dispose', {});
   }
@@ -119,7 +123,9 @@ async function main() {
 
   // 2. Cold start, on the bundled model: empty cache, then warm.
   const platformShapes = platforms.shapes!;
-  const modelFiles = `${platformShapes.baseUrl}/model-files/edgeseg-demo/shapes/2/`;
+  // The package's folder URL as the platform hands it out (signed), from the version record.
+  const versionRecord = (await (await fetch(`${platformShapes.baseUrl}/edgeseg-demo/shapes/2?api_key=${platformShapes.apiKey}`)).json()) as { version: { model: { packageUrl: string } } };
+  const modelFiles = versionRecord.version.model.packageUrl;
   const cold = await call<{ empty: number; warm: number[] }>(page, 'coldStart', { model: '', modelUrl: modelFiles, image: url(imagePath('640x480')), threads: THREADS, runs: 0, warmup: 0 });
   results.coldStart = { empty: cold.empty, warm: summarize(cold.warm) };
 
@@ -153,11 +159,25 @@ async function main() {
   line(`\nwrote ${relative(ROOT, join(OUT, 'results.md'))} and results.json`);
 }
 
-function formatReport(rows: Array<Record<string, unknown> & { model: string; image: string; edgeseg: Summary; raw: Summary; ortAlone: Summary; transformers: Summary; hosted: Summary; stages: Record<string, Summary> }>, results: Record<string, unknown>, streams: Record<string, { fps: number }>, pipeline: Awaited<ReturnType<typeof benchPipeline>>): string {
+/** Share of pixels on which two payload masks agree (0 when their sizes differ). */
+function equalShare(a: string, b: string): number {
+  const x = decodeMaskPng(base64ToBytes(a));
+  const y = decodeMaskPng(base64ToBytes(b));
+  if (x.width !== y.width || x.height !== y.height) return 0;
+  let same = 0;
+  for (let i = 0; i < x.classIds.length; i++) if (x.classIds[i] === y.classIds[i]) same++;
+  return same / x.classIds.length;
+}
+
+const pct = (share: number) => `${(100 * share).toFixed(4)}%`;
+
+function formatReport(rows: Array<Record<string, unknown> & { model: string; image: string; equalShare: number; edgeseg: Summary; raw: Summary; ortAlone: Summary; transformers: Summary; hosted: Summary; stages: Record<string, Summary> }>, results: Record<string, unknown>, streams: Record<string, { fps: number }>, pipeline: Awaited<ReturnType<typeof benchPipeline>>): string {
   const out: string[] = [];
-  out.push(`### End to end in Chromium (WASM, 2 threads), encoded JPEG in; ms, median (p10–p90) of ${RUNS} runs after ${WARMUP} warm-up runs (transformers.js at 4032×3024: ${PEER_RUNS_LARGE} runs after 1)\n`);
-  out.push(table(['model', 'image', 'edgeseg segment()', 'segmentRaw()', 'model alone', 'transformers.js', 'hosted route (loopback)', 'transformers.js ÷ edgeseg'],
-    rows.map((r) => [r.model, r.image, spread(r.edgeseg), spread(r.raw), spread(r.ortAlone), spread(r.transformers), spread(r.hosted), (r.transformers.median / r.edgeseg.median).toFixed(2)])));
+  const env = results.environment as { userAgent: string; cores: number; isolated: boolean; node: string };
+  out.push(`Run on ${new Date(String(results.date)).toISOString().slice(0, 10)}: ${env.cores} cores, Node ${env.node}, ${/Chrome\/[\d.]+/.exec(env.userAgent)?.[0] ?? env.userAgent} headless (cross-origin isolated: ${env.isolated}), onnxruntime-web 1.30.0 WASM, ${THREADS} threads. \`npm run bench:models && npm run bench${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\`\n`);
+  out.push(`### End to end in Chromium (WASM, 2 threads), encoded JPEG in; ms, median (p10–p90) of ${RUNS} runs after ${WARMUP} warm-up runs (transformers.js at 4032×3024: after ${Math.min(1, WARMUP)})\n`);
+  out.push(table(['model', 'image', 'edgeseg segment()', 'segmentRaw()', 'model alone', 'transformers.js', 'hosted route (loopback)', 'transformers.js ÷ edgeseg', 'mask = hosted'],
+    rows.map((r) => [r.model, r.image, spread(r.edgeseg), spread(r.raw), spread(r.ortAlone), spread(r.transformers), spread(r.hosted), (r.transformers.median / r.edgeseg.median).toFixed(2), pct(r.equalShare)])));
   out.push('\n### edgeseg stage breakdown in Chromium, ms (median)\n');
   const stages = ['decode', 'preprocess', 'run', 'postprocess', 'encode', 'total'];
   out.push(table(['model', 'image', ...stages, 'end to end ÷ model alone'], rows.map((r) => [r.model, r.image, ...stages.map((s) => (r.stages[s] ? ms(r.stages[s]!.median) : '—')), (r.edgeseg.median / r.ortAlone.median).toFixed(2)])));
@@ -186,7 +206,9 @@ function formatReport(rows: Array<Record<string, unknown> & { model: string; ima
   const warm = cold.warm.median / (session.create + session.firstRun);
   judge('first mask from a warm cache ≤ 1.5 × (session creation + first run)', `${warm.toFixed(2)}×`, warm <= 1.5);
   const growth = mem.afterN / mem.after10 - 1;
-  judge('memory after 1,000 calls within 5% of memory after 10 calls', `${(growth * 100).toFixed(1)}%`, Math.abs(growth) <= 0.05);
+  judge(`memory after ${MEMORY_CALLS.toLocaleString('en')} calls within 5% of memory after 10 calls`, `${(growth * 100).toFixed(1)}%`, Math.abs(growth) <= 0.05);
+  const worstEqual = Math.min(...rows.map((r) => r.equalShare));
+  judge('edgeseg WASM payload equals the hosted route (onnxruntime-node) on ≥ 99.99% of pixels, every model and image', pct(worstEqual), worstEqual >= 0.9999);
   judge('main-thread code before the worker starts ≤ 15 KB gzipped', `${(Number(results.mainThreadBytes) / 1024).toFixed(1)} KB`, Number(results.mainThreadBytes) <= 15 * 1024);
   out.push(table(['target', 'measured', 'verdict'], verdicts.map((v) => [v.target, v.measured, v.pass ? 'PASS' : 'FALLS SHORT'])));
   return out.join('\n');

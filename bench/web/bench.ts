@@ -41,11 +41,14 @@ const api = {
     const seg = await segmenterFor(c.model, c.threads);
     const image = await bytes(c.image);
     const stages: Record<string, number[]> = {};
+    let mask = '';
     const times = await repeat(c.runs, c.warmup, async (i) => {
-      await (c.raw ? seg.segmentRaw(image.slice()) : seg.segment(image.slice()));
+      if (c.raw) await seg.segmentRaw(image.slice());
+      else mask = (await seg.segment(image.slice())).segmentation_mask;
       if (i >= 0) for (const [k, v] of Object.entries(seg.lastTimings ?? {})) (stages[k] ??= []).push(v);
     });
-    return { times, stages };
+    // The last payload's mask, which run.ts compares with the hosted route's (the reference).
+    return { times, stages, mask };
   },
 
   /** onnxruntime-web session.run alone on a prepared tensor, same build and threads as edgeseg's WASM backend. */
@@ -95,7 +98,9 @@ const api = {
   async hosted(c: Config & { baseUrl: string; inferenceUrl: string; apiKey: string; project: string; version: number }) {
     const platform = new PlatformClient({ apiKey: c.apiKey, baseUrl: c.baseUrl, inferenceUrl: c.inferenceUrl });
     const image = await bytes(c.image);
-    return { times: await repeat(c.runs, c.warmup, () => platform.segmentHosted(c.project, c.version, image)) };
+    let mask = '';
+    const times = await repeat(c.runs, c.warmup, async () => (mask = (await platform.segmentHosted(c.project, c.version, image)).segmentation_mask));
+    return { times, mask };
   },
 
   /** Cold start: createSegmenter + first mask, with an empty Cache Storage and then with a warm one. */
