@@ -1,5 +1,6 @@
 // The demo: `npm start` serves it with the local platform under /api, on one cross-origin isolated
 // origin (so WASM runs multi-threaded); `npm run build` writes the static site to demo-dist/.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig, type Plugin, type PreviewServer, type ViteDevServer } from 'vite';
 import { openPlatform } from './server/start.js';
@@ -26,10 +27,25 @@ function localPlatform(): Plugin {
   return { name: 'edgeseg-local-platform', configureServer: mount, configurePreviewServer: mount };
 }
 
+/**
+ * Ships the bundled model package in the static site (`models/shapes/`), so that the built page also
+ * segments where no platform answers at `/api` (any static server with COOP/COEP).
+ */
+function bundledModel(): Plugin {
+  const dir = join(import.meta.dirname, 'models', 'shapes', 'package');
+  return {
+    name: 'edgeseg-bundled-model',
+    apply: 'build',
+    generateBundle() {
+      for (const file of readdirSync(dir)) this.emitFile({ type: 'asset', fileName: `models/shapes/${file}`, source: readFileSync(join(dir, file)) });
+    },
+  };
+}
+
 export default defineConfig({
   root: 'demo',
   publicDir: false,
-  plugins: [localPlatform()],
+  plugins: [localPlatform(), bundledModel()],
   // The demo imports `edgeseg` as an app would; here it resolves to the source.
   resolve: { alias: { edgeseg: join(import.meta.dirname, 'src', 'index.ts') } },
   server: { headers: isolation, host: '127.0.0.1', port: 5173, fs: { allow: ['..'] } },

@@ -58,10 +58,11 @@ async function startSegmenter(): Promise<Segmenter | null> {
   // Progress messages from the worker can arrive after the model is ready: ignore those.
   let loading = true;
   try {
+    const model = await modelSource();
     const seg = await createSegmenter({
-      model: { workspace: WORKSPACE, project: PROJECT, version: VERSION },
+      model,
       platform,
-      backends: backendsFor(choice),
+      backends: typeof model === 'string' ? backendsFor(choice).filter((b) => b !== 'hosted') : backendsFor(choice),
       onProgress: (p) => {
         if (!loading) return;
         files.set(p.file, { loaded: p.loaded, total: p.total });
@@ -90,6 +91,32 @@ async function startSegmenter(): Promise<Segmenter | null> {
     $('#fallbacks').innerHTML = `<li><code>${escapeHtml((error as { code?: string }).code ?? 'ERROR')}</code> ${escapeHtml((error as Error).message)}</li>`;
     return null;
   }
+}
+
+/** A static build carries the bundled package next to the page (vite.config.ts), used where no platform answers. */
+const BUNDLED_PACKAGE = new URL('./models/shapes/', location.href).href;
+let platformReachable: boolean | null = null;
+
+/**
+ * The platform's version where the platform answers; else, in a static build, the bundled package next to
+ * the page, so that the page still segments from any static server (without the hosted route, the
+ * gallery and the panels).
+ */
+async function modelSource(): Promise<string | { workspace: string; project: string; version: number }> {
+  const version = { workspace: WORKSPACE, project: PROJECT, version: VERSION };
+  if (platformReachable === null) {
+    try {
+      await platform.root({ signal: AbortSignal.timeout(5000) });
+      platformReachable = true;
+    } catch {
+      // A dev server answers unknown paths with the page itself: only a real file counts.
+      const bundled = await fetch(`${BUNDLED_PACKAGE}class_names.txt`).then((r) => r.ok && !(r.headers.get('content-type') ?? '').includes('text/html'), () => false);
+      platformReachable = !bundled;
+    }
+  }
+  if (platformReachable) return version;
+  $('#model-source').hidden = false;
+  return BUNDLED_PACKAGE;
 }
 
 function showRuntime(seg: Segmenter): void {
@@ -309,7 +336,9 @@ async function loadGallery(): Promise<void> {
       }
       more.hidden = gallery.children.length >= value.total;
     } catch (error) {
-      gallery.textContent = `The sample gallery needs the platform: ${describeError(error)}`;
+      const note = Object.assign(document.createElement('p'), { className: 'gallery-note' });
+      note.textContent = `The sample gallery needs the platform: ${describeError(error)}`;
+      gallery.replaceChildren(note);
     }
   };
   more.addEventListener('click', () => void next());

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { decodeMaskPng, base64ToBytes } from '../../src/payload/index.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.js';
 import { ROOT } from '../helpers/paths.js';
+import { startStaticServer } from '../fixtures/static-server.js';
 
 const ARTIFACTS = join(ROOT, 'test-results', 'demo');
 let browser: Browser;
@@ -253,5 +254,30 @@ describe('the production build (npm run build) from a static server with COOP/CO
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await smoke(page, server.resolvedUrls!.local[0]!, 'build');
     await page.close();
+  });
+
+  test('from a plain static server with COOP/COEP and no platform: segments a picked file with the bundled model', async () => {
+    const files = await startStaticServer(join(ROOT, 'demo-dist'), { isolate: true });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    try {
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${files.url}/`);
+      await waitFor(page, 'window.edgesegDemo?.ready === true');
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+      expect(await page.isVisible('#model-source')).toBe(true);
+      expect((await demoState(page)).backend).toBe('wasm');
+      const manifest = JSON.parse(await readFile(join(ROOT, 'models', 'shapes', 'samples', 'manifest.json'), 'utf8')) as { images: { file: string; width: number; height: number }[] };
+      const sample = manifest.images[5]!;
+      await page.setInputFiles('#file-input', join(ROOT, 'models', 'shapes', 'samples', sample.file));
+      await waitFor(page, 'window.edgesegDemo.runs >= 1');
+      expect((await demoState(page)).payload!.image).toEqual({ width: sample.width, height: sample.height });
+      expect(await expectOverlayMatchesPayload(page)).toBeGreaterThan(0);
+      await page.screenshot({ path: join(ARTIFACTS, 'build-static.png'), fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+      await files.close();
+    }
   });
 });
