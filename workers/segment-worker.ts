@@ -6,12 +6,13 @@ import {
   cacheStoragePackageCache, checkModelShapes, fetchFile, fetchPackageFiles, parseModelPackage,
   type DownloadProgress, type ModelSpec, type PackageFiles,
 } from '../src/model/index.js';
-import type { OrtModule, SessionRunner } from '../src/ort/ort-session.js';
+import type { SessionRunner } from '../src/ort/ort-session.js';
 import { sessionRunner } from '../src/ort/ort-session.js';
 import { buildPayload, classMapOf } from '../src/payload/index.js';
 import { segmentPixels, type RunModel } from '../src/pipeline/index.js';
 import { installErrorTransfer, serializeError } from '../src/runtime/error-transfer.js';
 import { decodeInWorker, encodePng } from './decode-image.js';
+import { wasmRuntime } from './wasm-runtime.js';
 import { createWebgpuRunner } from './webgpu-runner.js';
 import type { Fault, LoadRequest, LoadResult, LocalBackendName, SegmentOutcome, SegmentRequest, WorkerApi, WorkerModelSource } from './protocol.js';
 
@@ -48,10 +49,7 @@ async function packageFiles(source: WorkerModelSource, cache: boolean, onProgres
 
 async function createRunner(backend: LocalBackendName, weights: Uint8Array, numThreads: number): Promise<{ runner: SessionRunner; adapter?: string }> {
   if (backend === 'webgpu') return createWebgpuRunner(weights, numThreads);
-  const ort = (await import('onnxruntime-web/wasm')) as unknown as OrtModule & { env: { wasm: { numThreads: number; proxy: boolean } } };
-  // Explicit: onnxruntime-web otherwise guesses, and silently drops to one thread without isolation.
-  ort.env.wasm.numThreads = numThreads;
-  ort.env.wasm.proxy = false;
+  const ort = await wasmRuntime(numThreads);
   return { runner: await sessionRunner('wasm', ort, weights, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' }) };
 }
 
@@ -88,6 +86,8 @@ const api: WorkerApi = {
   },
 
   async load(request: LoadRequest, onProgress) {
+    // The runtime's wasm compiles while the package arrives.
+    if (request.backend === 'wasm') void wasmRuntime(request.numThreads);
     const pkg = await packageFiles(request.model, request.cache, onProgress);
     const parsed = parseModelPackage(pkg);
     const { runner, adapter } = await createRunner(request.backend, parsed.weights, request.numThreads);

@@ -33,23 +33,26 @@ export async function fetchPackageFiles(baseUrl: string, options: FetchPackageOp
   const known = options.cache ? await options.cache.get(manifestUrl) : null;
   if (known) {
     const names = JSON.parse(new TextDecoder().decode(known)) as string[];
-    const files: PackageFiles = {};
-    for (const name of names) files[name] = (await get(name, true))!;
-    return files;
+    const read = await Promise.all(names.map((name) => get(name, true)));
+    return Object.fromEntries(names.map((name, i) => [name, read[i]!]));
   }
+  // Every layout has weights.onnx: its download (the long one) runs while the small files are probed.
+  const weights = get('weights.onnx', true);
+  weights.catch(() => undefined); // awaited below; a failure found first must not leave it unhandled
   const files: PackageFiles = {};
-  const config = await get('inference_config.json', false);
+  const [config, env, names, type] = await Promise.all([
+    get('inference_config.json', false),
+    get('environment.json', false),
+    get('class_names.txt', false),
+    get('model_type.json', false),
+  ]);
   if (config) files['inference_config.json'] = config;
-  else {
-    const env = await get('environment.json', false);
-    if (!env) throw new ModelPackageError('MODEL_FILE_MISSING', `no inference_config.json or environment.json under ${redactQuery(base)}`);
-    files['environment.json'] = env;
-  }
-  const names = await get('class_names.txt', files['inference_config.json'] !== undefined);
+  else if (env) files['environment.json'] = env;
+  else throw new ModelPackageError('MODEL_FILE_MISSING', `no inference_config.json or environment.json under ${redactQuery(base)}`);
   if (names) files['class_names.txt'] = names;
-  const type = await get('model_type.json', false);
+  else if (config) throw new ModelPackageError('MODEL_FILE_MISSING', `class_names.txt is missing under ${redactQuery(base)}`);
   if (type) files['model_type.json'] = type;
-  files['weights.onnx'] = (await get('weights.onnx', true))!;
+  files['weights.onnx'] = (await weights)!;
   if (options.cache) await options.cache.put(manifestUrl, new TextEncoder().encode(JSON.stringify(Object.keys(files))));
   return files;
 }

@@ -1,0 +1,68 @@
+// Package downloads over loopback HTTP: which files are asked for, and that the weights do not wait for
+// the small files.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { fetchPackageFiles, type PackageCache } from '../../../src/model/index.js';
+import { startTestServer, type TestServer } from '../../fixtures/platform-test-server.js';
+import { TINY } from '../../helpers/paths.js';
+
+let server: TestServer;
+let legacy: Record<string, string>;
+beforeAll(async () => {
+  server = await startTestServer();
+  const dir = TINY('tiny-legacy');
+  legacy = {
+    'environment.json': await readFile(join(dir, 'environment.json'), 'utf8'),
+    'class_names.txt': await readFile(join(dir, 'class_names.txt'), 'utf8'),
+  };
+});
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+const SLOW_MS = 300;
+const weights = 'x'.repeat(5000);
+
+function memoryCache(): PackageCache & { store: Map<string, Uint8Array> } {
+  const store = new Map<string, Uint8Array>();
+  return { store, get: async (url) => store.get(url) ?? null, put: async (url, bytes) => void store.set(url, bytes) };
+}
+
+describe('fetchPackageFiles', () => {
+  test('the weights download starts at once, while slow small files are still on their way', async () => {
+    server.script('GET /pkg/environment.json', { text: legacy['environment.json'], delayMs: SLOW_MS });
+    server.script('GET /pkg/class_names.txt', { text: legacy['class_names.txt'], delayMs: SLOW_MS });
+    server.script('GET /pkg/weights.onnx', { text: weights });
+    const t0 = Date.now();
+    const files = await fetchPackageFiles(`${server.url}/pkg/`);
+    expect(Object.keys(files).sort()).toEqual(['class_names.txt', 'environment.json', 'weights.onnx']);
+    expect(new TextDecoder().decode(files['weights.onnx'])).toBe(weights);
+    const at = (path: string) => server.requests.find((r) => r.path === path)!.at;
+    // Every request went out before the first slow answer came back: none waited on another's answer.
+    expect(Math.max(...server.requests.map((r) => r.at)) - t0).toBeLessThan(SLOW_MS);
+    expect(at('/pkg/weights.onnx')).toBeLessThan(at('/pkg/environment.json') + SLOW_MS);
+  });
+
+  test('a package with neither configuration file is MODEL_FILE_MISSING, and nothing is left unhandled', async () => {
+    server.script('GET /pkg/weights.onnx', { text: weights, delayMs: 50 });
+    await expect(fetchPackageFiles(`${server.url}/pkg/`)).rejects.toMatchObject({ code: 'MODEL_FILE_MISSING' });
+  });
+
+  test('the current layout needs class_names.txt', async () => {
+    server.script('GET /pkg/inference_config.json', { json: {} });
+    server.script('GET /pkg/weights.onnx', { text: weights });
+    await expect(fetchPackageFiles(`${server.url}/pkg/`)).rejects.toMatchObject({ code: 'MODEL_FILE_MISSING', message: expect.stringContaining('class_names.txt') });
+  });
+
+  test('a cached package is read from the cache alone, every file', async () => {
+    server.script('GET /pkg/environment.json', { text: legacy['environment.json'] });
+    server.script('GET /pkg/class_names.txt', { text: legacy['class_names.txt'] });
+    server.script('GET /pkg/weights.onnx', { text: weights });
+    const cache = memoryCache();
+    const first = await fetchPackageFiles(`${server.url}/pkg/`, { cache });
+    const asked = server.requests.length;
+    const second = await fetchPackageFiles(`${server.url}/pkg/`, { cache });
+    expect(server.requests.length).toBe(asked);
+    expect(second).toEqual(first);
+  });
+});

@@ -1,0 +1,39 @@
+// onnxruntime-web's WASM build, started early: the worker asks for it as soon as a load begins, so the
+// runtime's 14 MB wasm is fetched and compiled while the model package downloads (or is read from the
+// cache), instead of after it.
+import type { OrtModule } from '../src/ort/ort-session.js';
+
+export type OrtWasm = OrtModule & { env: { wasm: { numThreads: number; proxy: boolean } } };
+
+// The smallest model onnxruntime accepts (Identity on float[1], opset 13): creating a session for it is
+// the only public way to make onnxruntime-web initialise its wasm before the real model is at hand.
+const WARM_UP_MODEL = new Uint8Array([
+  8, 8, 58, 58, 10, 16, 10, 1, 120, 18, 1, 121, 34, 8, 73, 100, 101, 110, 116, 105, 116, 121, 18, 4, 119, 97, 114, 109, 90, 15, 10, 1,
+  120, 18, 10, 10, 8, 8, 1, 18, 4, 10, 2, 8, 1, 98, 15, 10, 1, 121, 18, 10, 10, 8, 8, 1, 18, 4, 10, 2, 8, 1, 66, 4, 10, 0, 16, 13,
+]);
+
+let started: { numThreads: number; ort: Promise<OrtWasm> } | null = null;
+
+/**
+ * The WASM build with its runtime initialised for `numThreads` (the thread pool is sized once, at
+ * initialisation). The first call starts the work; later calls share it. A failed warm-up is not an
+ * error here: the real session's creation reports whatever is wrong, with the model's context.
+ */
+export function wasmRuntime(numThreads: number): Promise<OrtWasm> {
+  if (started?.numThreads === numThreads) return started.ort;
+  const ort = import('onnxruntime-web/wasm').then(async (module) => {
+    const m = module as unknown as OrtWasm;
+    // Explicit: onnxruntime-web otherwise guesses, and silently drops to one thread without isolation.
+    m.env.wasm.numThreads = numThreads;
+    m.env.wasm.proxy = false;
+    try {
+      const session = await m.InferenceSession.create(WARM_UP_MODEL, { executionProviders: ['wasm'] });
+      await session.release();
+    } catch {
+      // Reported by the real session's creation.
+    }
+    return m;
+  });
+  started = { numThreads, ort };
+  return ort;
+}
