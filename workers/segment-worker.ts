@@ -3,13 +3,13 @@
 import { expose, transfer } from 'comlink';
 import { BackendError, isEdgesegError, type BackendName } from '../src/errors/index.js';
 import {
-  cacheStoragePackageCache, checkModelShapes, fetchFile, fetchPackageFiles, parseModelPackage,
-  type DownloadProgress, type ModelSpec, type PackageFiles,
+  cacheStoragePackageCache, checkModelShapes, cutTrailingResize, fetchFile, fetchPackageFiles, parseModelPackage,
+  type DownloadProgress, type ModelSpec, type PackageFiles, type TrailingResizeCut,
 } from '../src/model/index.js';
 import type { SessionRunner } from '../src/ort/ort-session.js';
 import { sessionRunner } from '../src/ort/ort-session.js';
 import { buildPayload, classMapOf } from '../src/payload/index.js';
-import { segmentPixels, type RunModel } from '../src/pipeline/index.js';
+import { segmentPixels, type ResizeMode, type RunModel } from '../src/pipeline/index.js';
 import { installErrorTransfer, serializeError } from '../src/runtime/error-transfer.js';
 import { decodeInWorker, encodePng } from './decode-image.js';
 import { wasmRuntime } from './wasm-runtime.js';
@@ -47,10 +47,38 @@ async function packageFiles(source: WorkerModelSource, cache: boolean, onProgres
   return result;
 }
 
-async function createRunner(backend: LocalBackendName, weights: Uint8Array, numThreads: number): Promise<{ runner: SessionRunner; adapter?: string }> {
+async function createRunner(
+  backend: LocalBackendName,
+  weights: Uint8Array,
+  numThreads: number,
+  preprocess: { resize: { mode: ResizeMode } },
+): Promise<{ runner: SessionRunner; adapter?: string }> {
+  // WebGPU keeps the full graph: its logits stay on the GPU, where the Resize costs little.
   if (backend === 'webgpu') return createWebgpuRunner(weights, numThreads);
   const ort = await wasmRuntime(numThreads);
-  return { runner: await sessionRunner('wasm', ort, weights, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' }) };
+  const options = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' } as const;
+  // A trailing bilinear Resize to the input size is left to postprocessing, which computes the
+  // upsampled values only where it needs them (see src/model/onnx-trailing-resize.ts). Not with a
+  // centre crop, whose negative padding pads the full-size logits (postprocessing would have to
+  // materialise them anyway).
+  const cut = preprocess.resize.mode === 'center-crop' ? null : cutTrailingResize(weights);
+  if (!cut) return { runner: await sessionRunner('wasm', ort, weights, options) };
+  const runner = await sessionRunner('wasm', ort, cut.weights, options);
+  return { runner: withTrailingResize(runner, cut) };
+}
+
+/** The cut model's runner, seen as the full model: its logits carry the Resize they skipped. */
+function withTrailingResize(runner: SessionRunner, cut: TrailingResizeCut): SessionRunner {
+  return {
+    name: runner.name,
+    io: { input: runner.io.input, output: cut.outputDims },
+    async run(input, signal) {
+      const logits = await runner.run(input, signal);
+      if ('classIds' in logits) return logits;
+      return { ...logits, upsample: { height: cut.outputDims[2], width: cut.outputDims[3], mode: 'onnx-linear-half-pixel' } };
+    },
+    dispose: () => runner.dispose(),
+  };
 }
 
 /** Plays the injected fault at run time: a failed run, or a worker that dies, throws uncaught or hangs. */
@@ -90,7 +118,7 @@ const api: WorkerApi = {
     if (request.backend === 'wasm') void wasmRuntime(request.numThreads);
     const pkg = await packageFiles(request.model, request.cache, onProgress);
     const parsed = parseModelPackage(pkg);
-    const { runner, adapter } = await createRunner(request.backend, parsed.weights, request.numThreads);
+    const { runner, adapter } = await createRunner(request.backend, parsed.weights, request.numThreads, parsed.spec.preprocess);
     let spec: ModelSpec;
     try {
       spec = checkModelShapes(parsed.spec, runner.io);

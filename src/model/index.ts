@@ -2,6 +2,7 @@
 export type { ModelSpec, PackageFiles, PackageGeneration } from './types.js';
 export { parseModelPackage, PACKAGE_FILES, type ParsedPackage } from './model-package.js';
 export { checkModelShapes, type Dim, type ModelIo } from './model-shapes.js';
+export { cutTrailingResize, type TrailingResizeCut } from './onnx-trailing-resize.js';
 export { parseClassNames, backgroundClassId, MAX_CLASSES } from './class-names.js';
 export { parseLegacyEnvironment, IMAGENET } from './legacy-environment.js';
 export { parseInferenceConfig } from './inference-config.js';

@@ -12,6 +12,7 @@
 import { ModelPackageError } from '../errors/index.js';
 import { antialiasWeights, fma32, type AxisWeights } from './antialias-weights.js';
 import { confidenceThreshold, validateConfidence } from './confidence.js';
+import { VirtualUpsampledLogits } from './onnx-linear-resize.js';
 import { roundHalfEven } from './round-half-even.js';
 import type { Logits, PostprocessOptions, PreprocessMeta } from './types.js';
 
@@ -31,8 +32,8 @@ export function classIdsFromLogits(
   const C = logits.channels;
   const threshold = confidenceThreshold(validateConfidence(options.confidence));
   const classOf = classIdMapping(C, classCount, backgroundClassId);
-  const cropped = cropPadding(logits, meta, backgroundClassId);
-  const { width: cw, height: ch } = cropped;
+  const grid = logitGrid(logits, meta, backgroundClassId, threshold);
+  const { width: cw, height: ch, sure, unsure, sureBackground } = grid;
 
   const size = meta.originalWidth * meta.originalHeight;
   const result = out ?? new Uint8Array(size);
@@ -42,7 +43,6 @@ export function classIdsFromLogits(
   const whole = meta.cropX === 0 && meta.cropY === 0 && meta.cropWidth === meta.originalWidth && meta.cropHeight === meta.originalHeight;
   if (!whole) result.fill(backgroundClassId);
 
-  const { sure, unsure, sureBackground } = surePixels(cropped, threshold);
   const decide = pixelDecider(C, threshold, classOf, backgroundClassId);
   const outW = meta.cropWidth;
   const outH = meta.cropHeight;
@@ -50,17 +50,15 @@ export function classIdsFromLogits(
 
   if (cw === outW && ch === outH) {
     // No interpolation: the reference skips the resize when sizes agree.
-    const plane = cw * ch;
     for (let y = 0; y < outH; y++) {
       let o = (meta.cropY + y) * meta.originalWidth + meta.cropX;
       for (let x = 0; x < outW; x++, o++) {
-        const p = y * cw + x;
-        const s = sure[p]!;
+        const s = sure[y * cw + x]!;
         if (s !== unsure) {
           result[o] = s === sureBackground ? backgroundClassId : classOf[s]!;
           continue;
         }
-        for (let c = 0; c < C; c++) z[c] = cropped.data[c * plane + p]!;
+        grid.pixel(x, y, z);
         result[o] = decide(z);
       }
     }
@@ -95,11 +93,105 @@ export function classIdsFromLogits(
         result[o] = s === sureBackground ? backgroundClassId : classOf[s]!;
         continue;
       }
-      interpolateAt(cropped, ax, ay, x, y, z);
+      grid.interpolate(ax, ay, x, y, z);
       result[o] = decide(z);
     }
   }
   return result;
+}
+
+/**
+ * The logits that postprocessing resamples (letterbox padding removed), with their sure table and the
+ * two reads the fused loop needs: one grid pixel's channels, and torch's interpolation at an output pixel.
+ */
+interface LogitGrid extends SurePixels {
+  width: number;
+  height: number;
+  pixel(x: number, y: number, z: Float64Array): void;
+  interpolate(ax: AxisWeights, ay: AxisWeights, x: number, y: number, z: Float64Array): void;
+}
+
+function logitGrid(logits: Logits, meta: PreprocessMeta, backgroundClassId: number, threshold: number): LogitGrid {
+  const up = logits.upsample;
+  if (up) {
+    const virtual = new VirtualUpsampledLogits(logits, up.height, up.width);
+    const padding = logitPadding(up.height, up.width, meta);
+    // A centre crop (negative padding) and the sigmoid case are left to the plain path on the upsampled
+    // array (the worker does not cut such models; this keeps the meaning of `upsample` everywhere).
+    if (logits.channels > 1 && Object.values(padding).every((p) => p >= 0)) return virtualGrid(virtual, padding, threshold);
+    return logitGrid(virtual.materialise(), meta, backgroundClassId, threshold);
+  }
+  const cropped = cropPadding(logits, meta, backgroundClassId);
+  const { data, channels: C, width: w } = cropped;
+  const plane = w * cropped.height;
+  return {
+    ...surePixels(cropped, threshold),
+    width: w,
+    height: cropped.height,
+    pixel(x, y, z) {
+      for (let c = 0; c < C; c++) z[c] = data[c * plane + y * w + x]!;
+    },
+    interpolate: (ax, ay, x, y, z) => interpolateAt(cropped, ax, ay, x, y, z),
+  };
+}
+
+/**
+ * Virtual upsampled logits, cropped to the letterbox's content. A virtual pixel is a convex combination
+ * of at most four low-resolution pixels (its taps), so it is sure of a class only where all its taps are
+ * sure of it, and surely background where all its taps are (the Jensen bound of surePixels survives
+ * convex combinations); the sure table is derived from the low-resolution one without touching the
+ * upsampled values. The values that the full path needs are computed as onnxruntime computes them.
+ */
+function virtualGrid(virtual: VirtualUpsampledLogits, padding: ReturnType<typeof logitPadding>, threshold: number): LogitGrid {
+  const { top, left } = padding;
+  const width = virtual.width - left - padding.right;
+  const height = virtual.height - top - padding.bottom;
+  if (width <= 0 || height <= 0) {
+    throw new ModelPackageError('MODEL_OUTPUT_SHAPE', `after removing the letterbox padding, no logits are left (${width}×${height})`);
+  }
+  const low = surePixels(virtual.low, threshold);
+  const { unsure } = low;
+  const w = virtual.low.width;
+  const { rows, cols } = virtual;
+  const sure = low.sure instanceof Uint16Array ? new Uint16Array(width * height) : new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const r1 = rows.lo[y + top]! * w;
+    const r2 = rows.hi[y + top]! * w;
+    for (let x = 0; x < width; x++) {
+      const x1 = cols.lo[x + left]!;
+      const x2 = cols.hi[x + left]!;
+      const s = low.sure[r1 + x1]!;
+      sure[y * width + x] = low.sure[r1 + x2] === s && low.sure[r2 + x1] === s && low.sure[r2 + x2] === s ? s : unsure;
+    }
+  }
+  const C = virtual.channels;
+  return {
+    sure,
+    unsure,
+    sureBackground: low.sureBackground,
+    width,
+    height,
+    pixel(x, y, z) {
+      for (let c = 0; c < C; c++) z[c] = virtual.valueAt(c, y + top, x + left);
+    },
+    interpolate(ax, ay, x, y, z) {
+      const x0 = ax.start[x]! + left;
+      const nx = ax.count[x]!;
+      const wx = ax.offset[x]!;
+      const y0 = ay.start[y]! + top;
+      const ny = ay.count[y]!;
+      const wy = ay.offset[y]!;
+      for (let c = 0; c < C; c++) {
+        let acc = 0;
+        for (let j = 0; j < ny; j++) {
+          let h = f32(virtual.valueAt(c, y0 + j, x0) * ax.weights[wx]!);
+          for (let i = 1; i < nx; i++) h = fma32(h, virtual.valueAt(c, y0 + j, x0 + i), ax.weights[wx + i]!);
+          acc = j === 0 ? f32(h * ay.weights[wy]!) : fma32(acc, h, ay.weights[wy + j]!);
+        }
+        z[c] = acc;
+      }
+    },
+  };
 }
 
 /** Class id of each output channel: all classes, all but background, or the one foreground class. */

@@ -70,6 +70,12 @@ export interface Logits {
   channels: number;
   height: number;
   width: number;
+  /**
+   * Set where the model's trailing Resize was removed (the WASM worker does that): the logits stand for
+   * their upsampling to `height × width` as that Resize computes it (onnxruntime's CPU `linear`,
+   * `half_pixel`), and postprocessing treats them as those virtual logits. Absent: the logits are as given.
+   */
+  upsample?: { height: number; width: number; mode: 'onnx-linear-half-pixel' };
 }
 
 export interface PostprocessOptions {

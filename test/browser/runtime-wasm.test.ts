@@ -1,26 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { commands } from 'vitest/browser';
-import { createSegmenter, rawFromPayload, type SegmentationPayload, type Segmenter } from '../../src/index.js';
+import { createSegmenter, type Segmenter } from '../../src/index.js';
+import { bytesOf, expectSamePayload } from './same-payload.js';
 import manifest from '../fixtures/reference/manifest.json';
 import samples from '../../models/shapes/samples/manifest.json';
 
 const files = [...new Set(manifest.endToEnd.map((c) => c.file))];
 const packages = ['tiny-legacy', 'tiny-current', 'tiny-nobg', 'tiny-binary'];
-const bytesOf = async (file: string) => new Uint8Array(await (await fetch(`/test/fixtures/reference/${file}`)).arrayBuffer());
-
-/** Compares a browser payload with the Node one, prints the share of equal mask pixels, and asserts on it. */
-function expectSamePayload(label: string, browser: SegmentationPayload, node: SegmentationPayload): void {
-  expect(browser.class_map).toEqual(node.class_map);
-  expect(browser.image).toEqual(node.image);
-  const a = rawFromPayload(browser).classIds;
-  const b = rawFromPayload(node).classIds;
-  expect(a.length).toBe(b.length);
-  let equal = 0;
-  for (let i = 0; i < a.length; i++) if (a[i] === b[i]) equal++;
-  const share = equal / a.length;
-  console.log(`${label}: ${(share * 100).toFixed(4)}% of ${a.length} mask pixels equal to Node native`);
-  expect(share).toBeGreaterThanOrEqual(0.9999);
-}
 
 describe('wasm in Chromium gives the Node native payload', () => {
   const segs = new Map<string, Segmenter>();

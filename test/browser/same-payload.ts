@@ -1,0 +1,20 @@
+// What the browser tests that compare a browser backend with Node native share.
+import { expect } from 'vitest';
+import { rawFromPayload, type SegmentationPayload } from '../../src/index.js';
+
+/** A reference fixture image's bytes (`file` relative to test/fixtures/reference/). */
+export const bytesOf = async (file: string) => new Uint8Array(await (await fetch(`/test/fixtures/reference/${file}`)).arrayBuffer());
+
+/** Compares a browser payload with the Node one, prints the share of equal mask pixels, and asserts on it. */
+export function expectSamePayload(label: string, browser: SegmentationPayload, node: SegmentationPayload): void {
+  expect(browser.class_map).toEqual(node.class_map);
+  expect(browser.image).toEqual(node.image);
+  const a = rawFromPayload(browser).classIds;
+  const b = rawFromPayload(node).classIds;
+  expect(a.length).toBe(b.length);
+  let equal = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] === b[i]) equal++;
+  const share = equal / a.length;
+  console.log(`${label}: ${(share * 100).toFixed(4)}% of ${a.length} mask pixels equal to Node native`);
+  expect(share).toBeGreaterThanOrEqual(0.9999);
+}
