@@ -65,9 +65,36 @@ async function decodeBytes(bytes: Uint8Array, maxPixels: number): Promise<{ pixe
   }
   try {
     checkPixels(bitmap.width, bitmap.height, maxPixels);
-    return { pixels: draw(bitmap, bitmap.width, bitmap.height), encoded: bytes };
+    return { pixels: (await opaquePixels(bitmap)) ?? draw(bitmap, bitmap.width, bitmap.height), encoded: bytes };
   } finally {
     bitmap.close();
+  }
+}
+
+/**
+ * The RGBA pixels of an opaque decoded image, copied straight out of it (a VideoFrame over the bitmap):
+ * one copy instead of a canvas draw and a read-back, and the same bytes, since an opaque image has
+ * nothing for the canvas's premultiplied alpha to round. Null where the browser cannot (no WebCodecs, no
+ * RGBA conversion) or the image has alpha: then the canvas does it.
+ */
+export async function opaquePixels(bitmap: ImageBitmap): Promise<PixelImage | null> {
+  if (typeof VideoFrame !== 'function') return null;
+  let frame: VideoFrame | undefined;
+  try {
+    frame = new VideoFrame(bitmap, { timestamp: 0 });
+    if (frame.format !== 'BGRX' && frame.format !== 'RGBX') return null;
+    // An EXIF orientation is metadata on the frame (rotation, flip), not applied to what copyTo reads.
+    const oriented = frame as VideoFrame & { rotation?: number; flip?: boolean };
+    if (oriented.rotation === undefined || oriented.rotation !== 0 || oriented.flip !== false) return null;
+    const { displayWidth: width, displayHeight: height } = frame;
+    if (width !== bitmap.width || height !== bitmap.height) return null;
+    const data = new Uint8ClampedArray(width * height * 4);
+    await frame.copyTo(data, { format: 'RGBA' });
+    return { data, width, height, channels: 4 };
+  } catch {
+    return null;
+  } finally {
+    frame?.close();
   }
 }
 
@@ -78,7 +105,8 @@ function checkPixels(width: number, height: number, maxPixels: number): void {
   }
 }
 
-function draw(source: CanvasImageSource, width: number, height: number): PixelImage {
+/** The pixels of anything a canvas can draw, through a reused OffscreenCanvas. */
+export function draw(source: CanvasImageSource, width: number, height: number): PixelImage {
   if (!canvas || !context) {
     canvas = new OffscreenCanvas(width, height);
     context = canvas.getContext('2d', { willReadFrequently: true, alpha: true })!;

@@ -68,33 +68,42 @@ export function classIdsFromLogits(
   const ax = antialiasWeights(cw, outW);
   const ay = antialiasWeights(ch, outH);
   const rowSure = sure instanceof Uint16Array ? new Uint16Array(cw) : new Uint8Array(cw);
+  // Output rows with the same vertical taps share every sure pixel: one template row of class ids for
+  // them, and the list of columns that need the full path.
+  const template = new Uint8Array(outW);
+  const unsureColumns = new Int32Array(outW);
+  let unsureCount = 0;
   let rowSureStart = -1;
   let rowSureCount = -1;
   for (let y = 0; y < outH; y++) {
     const y0 = ay.start[y]!;
     const ny = ay.count[y]!;
-    // Per logit column: the class all logit rows under this output row agree on, if they do.
     if (y0 !== rowSureStart || ny !== rowSureCount) {
       rowSureStart = y0;
       rowSureCount = ny;
+      // Per logit column: the class all logit rows under this output row agree on, if they do.
       for (let sx = 0; sx < cw; sx++) {
         let s = sure[y0 * cw + sx]!;
         for (let j = 1; j < ny && s !== unsure; j++) if (sure[(y0 + j) * cw + sx] !== s) s = unsure;
         rowSure[sx] = s;
       }
-    }
-    let o = (meta.cropY + y) * meta.originalWidth + meta.cropX;
-    for (let x = 0; x < outW; x++, o++) {
-      const x0 = ax.start[x]!;
-      const nx = ax.count[x]!;
-      let s = rowSure[x0]!;
-      for (let i = 1; i < nx && s !== unsure; i++) if (rowSure[x0 + i] !== s) s = unsure;
-      if (s !== unsure) {
-        result[o] = s === sureBackground ? backgroundClassId : classOf[s]!;
-        continue;
+      unsureCount = 0;
+      for (let x = 0; x < outW; x++) {
+        const x0 = ax.start[x]!;
+        const nx = ax.count[x]!;
+        let s = rowSure[x0]!;
+        for (let i = 1; i < nx && s !== unsure; i++) if (rowSure[x0 + i] !== s) s = unsure;
+        if (s === unsure) unsureColumns[unsureCount++] = x;
+        else template[x] = s === sureBackground ? backgroundClassId : classOf[s]!;
       }
+    }
+    const o = (meta.cropY + y) * meta.originalWidth + meta.cropX;
+    // The template's entries at unsure columns are stale; the full path overwrites them.
+    result.set(template, o);
+    for (let k = 0; k < unsureCount; k++) {
+      const x = unsureColumns[k]!;
       grid.interpolate(ax, ay, x, y, z);
-      result[o] = decide(z);
+      result[o + x] = decide(z);
     }
   }
   return result;

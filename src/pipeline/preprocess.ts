@@ -45,20 +45,24 @@ export function preprocess(
       `a ${plane.width}×${plane.height} image letterboxed into ${W}×${H} leaves no pixels (${geometry.scaledWidth}×${geometry.scaledHeight})`,
     );
   }
-  const toValue = valueFunctions(spec);
+  const tables = valueTables(spec);
   // Tensor channel c reads plane channel order[c].
   const order = plane.channels === 1 ? [0, 0, 0] : spec.colorMode === 'rgb' ? [0, 1, 2] : [2, 1, 0];
 
-  // Fill everything with the padding value first; the image overwrites its part.
-  for (let c = 0; c < 3; c++) tensor.fill(toValue[c]!(geometry.fill), c * area, (c + 1) * area);
+  // Fill with the padding value where the image does not cover the input; the image overwrites its part.
+  const covers = geometry.dstX === 0 && geometry.dstY === 0 && geometry.copyWidth === W && geometry.copyHeight === H;
+  if (!covers) for (let c = 0; c < 3; c++) tensor.fill(tables[c]![geometry.fill]!, c * area, (c + 1) * area);
 
+  // One pass over a row writes all three channel planes (table lookups: 256 possible inputs).
+  const [t0, t1, t2] = tables as [Float32Array, Float32Array, Float32Array];
+  const [o0, o1, o2] = order as [number, number, number];
   const writeRow = (y: number, row: Uint8Array | Uint8ClampedArray, rowOffset: number, step: number) => {
-    const dstRow = (geometry.dstY + y) * W + geometry.dstX;
-    for (let c = 0; c < 3; c++) {
-      const value = toValue[c]!;
-      const base = c * area + dstRow;
-      let i = rowOffset + order[c]!;
-      for (let x = 0; x < geometry.copyWidth; x++, i += step) tensor[base + x] = value(row[i]!);
+    const base = (geometry.dstY + y) * W + geometry.dstX;
+    const end = base + geometry.copyWidth;
+    for (let d = base, i = rowOffset; d < end; d++, i += step) {
+      tensor[d] = t0[row[i + o0]!]!;
+      tensor[area + d] = t1[row[i + o1]!]!;
+      tensor[2 * area + d] = t2[row[i + o2]!]!;
     }
   };
 
@@ -96,7 +100,7 @@ export function preprocess(
  * Per tensor channel, 8-bit value → network value, as torch computes it in float32:
  * `x / scaling_factor`, then `(x - mean) / std`. A table, since there are only 256 inputs.
  */
-function valueFunctions(spec: PreprocessSpec): ((v: number) => number)[] {
+function valueTables(spec: PreprocessSpec): Float32Array[] {
   return [0, 1, 2].map((c) => {
     const table = new Float32Array(256);
     const scale = spec.scalingFactor === null ? null : f32(spec.scalingFactor);
@@ -107,6 +111,6 @@ function valueFunctions(spec: PreprocessSpec): ((v: number) => number)[] {
       if (spec.normalization !== null) x = f32(f32(x - mean) / std);
       table[v] = x;
     }
-    return (v: number) => table[v]!;
+    return table;
   });
 }

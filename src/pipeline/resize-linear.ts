@@ -79,6 +79,19 @@ export function resizeLinearRows(
     rowOf[slot] = sy;
     const { data, channels } = src;
     const base = src.offset + sy * src.rowStride;
+    if (cn === 3) {
+      // The common case, unrolled.
+      for (let dx = 0, o = 0; dx < dstWidth; dx++, o += 3) {
+        const p0 = base + xs.index0[dx]! * channels;
+        const p1 = base + xs.index1[dx]! * channels;
+        const a0 = xs.weight0[dx]!;
+        const a1 = xs.weight1[dx]!;
+        buf[o] = data[p0]! * a0 + data[p1]! * a1;
+        buf[o + 1] = data[p0 + 1]! * a0 + data[p1 + 1]! * a1;
+        buf[o + 2] = data[p0 + 2]! * a0 + data[p1 + 2]! * a1;
+      }
+      return buf;
+    }
     for (let dx = 0, o = 0; dx < dstWidth; dx++) {
       const p0 = base + xs.index0[dx]! * channels;
       const p1 = base + xs.index1[dx]! * channels;
