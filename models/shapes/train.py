@@ -55,9 +55,9 @@ def _make(args):
     return stretched_scene(*args)
 
 
-def make_pool(seed: int, count: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
+def make_pool(seed: int, count: int, workers: int, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
     with Pool(workers) as pool:
-        items = pool.map(_make, [(seed, i) for i in range(count)], chunksize=64)
+        items = pool.map(_make, [(seed, i) for i in range(start, start + count)], chunksize=64)
     return np.stack([i for i, _ in items]), np.stack([m for _, m in items])
 
 
@@ -129,6 +129,7 @@ def main():
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "runs", "main"))
     ap.add_argument("--arch", choices=sorted(ARCHS), default="shapesnet")
     ap.add_argument("--pool", type=int, default=16000)
+    ap.add_argument("--pool-start", type=int, default=0, help="index of the first training scene (a fine-tune can draw scenes a previous run never saw)")
     ap.add_argument("--steps128", type=int, default=10000)
     ap.add_argument("--steps256", type=int, default=4000)
     ap.add_argument("--scale", type=float, default=1.0)
@@ -153,7 +154,7 @@ def main():
 
     start = time.time()
     pool_size = max(256, int(args.pool * min(1.0, args.scale * 4)))
-    images, masks = make_pool(TRAIN_SEED, pool_size, args.threads)
+    images, masks = make_pool(TRAIN_SEED, pool_size, args.threads, args.pool_start)
     eval_images, eval_masks = make_pool(EVAL_SEED, 300, args.threads)
     emit(event="pool", train=len(images), eval=len(eval_images))
 
