@@ -56,7 +56,7 @@ export async function evaluate(modelDir: string, sets: string[]): Promise<{ clas
 export function report({ classes, results }: Awaited<ReturnType<typeof evaluate>>): string {
   const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
   const lines = ['| set | images | mean IoU | pixel accuracy | ' + classes.map((c) => `IoU ${c}`).join(' | ') + ' |', `|${'---|'.repeat(4 + classes.length)}`];
-  for (const r of results) lines.push(`| ${r.name} | ${r.images} | ${r.meanIou.toFixed(3)} | ${pct(r.pixelAccuracy)} | ${r.iou.map((v) => v.toFixed(3)).join(' | ')} |`);
+  for (const r of results) lines.push(`| ${r.name} | ${r.images} | ${r.meanIou.toFixed(4)} | ${pct(r.pixelAccuracy)} | ${r.iou.map((v) => v.toFixed(3)).join(' | ')} |`);
   const held = results[0]!;
   lines.push('', `Confusion matrix on \`${held.name}\` (rows: truth, columns: prediction; share of each true class's pixels):`, '');
   lines.push(`| truth \\ predicted | ${classes.join(' | ')} |`, `|${'---|'.repeat(classes.length + 1)}`);
