@@ -225,34 +225,32 @@ function formatReport(rows: Array<Record<string, unknown> & { model: string; ima
   return out.join('\n');
 }
 
-/** This page built for production (as an app ships edgeseg) on a static server with COOP/COEP. */
-async function builtBenchPage(): Promise<StaticServer> {
-  const dir = join(OUT, 'web-build');
+/** A production build of bench/<page> (edgeseg from source) into bench/out/<out>; returns the folder. */
+async function buildPage(page: string, out: string, extra: { define?: Record<string, string>; build?: Record<string, unknown> }): Promise<string> {
+  const dir = join(OUT, out);
   await build({
     configFile: false,
-    root: join(ROOT, 'bench', 'web'),
+    root: join(ROOT, 'bench', page),
     logLevel: 'warn',
     resolve: { alias: { edgeseg: join(ROOT, 'src', 'index.ts') } },
-    // The peer is not measured on this page.
-    define: { __TRANSFORMERS_WASM__: JSON.stringify({ mjs: '', wasm: '' }) },
+    ...(extra.define ? { define: extra.define } : {}),
     worker: { format: 'es' },
-    build: { outDir: dir, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1e6 },
+    build: { outDir: dir, emptyOutDir: true, target: 'es2022', ...extra.build },
   });
+  return dir;
+}
+
+/** This page built for production (as an app ships edgeseg) on a static server with COOP/COEP. */
+async function builtBenchPage(): Promise<StaticServer> {
+  // The peer is not measured on this page.
+  const dir = await buildPage('web', 'web-build', { define: { __TRANSFORMERS_WASM__: JSON.stringify({ mjs: '', wasm: '' }) }, build: { chunkSizeWarningLimit: 1e6 } });
   await copyFile(imagePath('640x480'), join(dir, 'scene-640x480.jpg'));
   return startStaticServer(dir, { isolate: true });
 }
 
 /** Gzipped bytes of the JavaScript a page runs before the worker: the entry chunk and its static imports. */
 async function mainThreadSize(): Promise<number> {
-  const dir = join(OUT, 'size');
-  await build({
-    configFile: false,
-    root: join(ROOT, 'bench', 'size'),
-    logLevel: 'warn',
-    resolve: { alias: { edgeseg: join(ROOT, 'src', 'index.ts') } },
-    worker: { format: 'es' },
-    build: { outDir: dir, emptyOutDir: true, target: 'es2022', modulePreload: false },
-  });
+  const dir = await buildPage('size', 'size', { build: { modulePreload: false } });
   const html = await readFile(join(dir, 'index.html'), 'utf8');
   const entry = /src="\/?(assets\/[^"]+\.js)"/.exec(html)![1]!;
   const seen = new Set<string>();
