@@ -1,4 +1,4 @@
-// Test projects: `unit` and `e2e` run in Node; `browser` and `browser-webgpu` run in Debian's Chromium.
+// Test projects: `unit` and `e2e` run in Node; `browser`, `browser-webgpu` and `browser-memory` run in Debian's Chromium.
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { scriptServerCommands } from './test/browser/commands.js';
@@ -40,6 +40,8 @@ export default defineConfig({
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 300_000, hookTimeout: 300_000, fileParallelism: false } },
       browserProject('browser', ['test/browser/**/*.test.ts'], CHROMIUM_ARGS),
       browserProject('browser-webgpu', ['test/browser-webgpu/**/*.test.ts'], CHROMIUM_WEBGPU_ARGS),
+      // Its own browser: the memory it measures is the whole page's, so no other test file may share it.
+      browserProject('browser-memory', ['test/browser-memory/**/*.test.ts'], CHROMIUM_ARGS),
     ],
   },
 });
