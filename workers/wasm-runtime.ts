@@ -12,16 +12,16 @@ const WARM_UP_MODEL = new Uint8Array([
   120, 18, 10, 10, 8, 8, 1, 18, 4, 10, 2, 8, 1, 98, 15, 10, 1, 121, 18, 10, 10, 8, 8, 1, 18, 4, 10, 2, 8, 1, 66, 4, 10, 0, 16, 13,
 ]);
 
-let started: { numThreads: number; ort: Promise<OrtWasm> } | null = null;
+let started: Promise<OrtWasm> | null = null;
 
 /**
- * The WASM build with its runtime initialised for `numThreads` (the thread pool is sized once, at
- * initialisation). The first call starts the work; later calls share it. A failed warm-up is not an
- * error here: the real session's creation reports whatever is wrong, with the model's context.
+ * The WASM build with its runtime initialised. The first call starts the work and sets the thread count,
+ * which onnxruntime-web fixes for the worker's life when its runtime initialises (a worker loads one
+ * configuration); later calls share it. A failed warm-up is not an error here: the real session's
+ * creation reports whatever is wrong, with the model's context.
  */
 export function wasmRuntime(numThreads: number): Promise<OrtWasm> {
-  if (started?.numThreads === numThreads) return started.ort;
-  const ort = import('onnxruntime-web/wasm').then(async (module) => {
+  started ??= import('onnxruntime-web/wasm').then(async (module) => {
     const m = module as unknown as OrtWasm;
     // Explicit: onnxruntime-web otherwise guesses, and silently drops to one thread without isolation.
     m.env.wasm.numThreads = numThreads;
@@ -34,6 +34,5 @@ export function wasmRuntime(numThreads: number): Promise<OrtWasm> {
     }
     return m;
   });
-  started = { numThreads, ort };
-  return ort;
+  return started;
 }

@@ -40,12 +40,9 @@ export async function fetchPackageFiles(baseUrl: string, options: FetchPackageOp
   const weights = get('weights.onnx', true);
   weights.catch(() => undefined); // awaited below; a failure found first must not leave it unhandled
   const files: PackageFiles = {};
-  const [config, env, names, type] = await Promise.all([
-    get('inference_config.json', false),
-    get('environment.json', false),
-    get('class_names.txt', false),
-    get('model_type.json', false),
-  ]);
+  // The legacy layout's configuration is asked for only where the current one is absent.
+  const configuration = get('inference_config.json', false).then(async (config) => ({ config, env: config ? null : await get('environment.json', false) }));
+  const [{ config, env }, names, type] = await Promise.all([configuration, get('class_names.txt', false), get('model_type.json', false)]);
   if (config) files['inference_config.json'] = config;
   else if (env) files['environment.json'] = env;
   else throw new ModelPackageError('MODEL_FILE_MISSING', `no inference_config.json or environment.json under ${redactQuery(base)}`);

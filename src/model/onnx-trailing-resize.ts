@@ -80,10 +80,11 @@ export function cutTrailingResize(weights: Uint8Array): TrailingResizeCut | null
     }
   }
   const newOutput = field(12, valueInfoBytes(source, 1, [n, c, 'edgeseg_logit_height', 'edgeseg_logit_width']));
+  const keptFields = new Set([...kept].map((x) => x.field));
   const newGraph: Uint8Array[] = [];
   for (const f of graph) {
     if (f.number === 1) {
-      if ([...kept].some((x) => x.field === f)) newGraph.push(f.bytes);
+      if (keptFields.has(f)) newGraph.push(f.bytes);
     } else if (f.number === 12) newGraph.push(newOutput);
     else newGraph.push(f.bytes);
   }

@@ -12,6 +12,6 @@ export { equalizeAdaptive } from './adaptive-equalization.js';
 export { resizeLinear, resizeLinearRows, linearAxis } from './resize-linear.js';
 export { resizeGeometry, type ResizeGeometry } from './resize-geometry.js';
 export { antialiasWeights, type AxisWeights } from './antialias-weights.js';
-export { VirtualUpsampledLogits, onnxLinearAxis, type LinearAxis } from './onnx-linear-resize.js';
+export { VirtualUpsampledLogits } from './onnx-linear-resize.js';
 export { planeOf, densePlane, type ImagePlane, type Rect } from './image-plane.js';
 export { roundHalfEven } from './round-half-even.js';

@@ -13,7 +13,7 @@ import type { Logits } from './types.js';
 const f32 = Math.fround;
 
 /** Per output index of one axis: the two source taps and their weights. */
-export interface LinearAxis {
+export interface ResizeTaps {
   /** First tap (in_x1). */
   lo: Int32Array;
   /** Second tap (in_x2; equal to lo at the far border). */
@@ -24,7 +24,7 @@ export interface LinearAxis {
   wHi: Float32Array;
 }
 
-export function onnxLinearAxis(inSize: number, outSize: number): LinearAxis {
+export function onnxResizeTaps(inSize: number, outSize: number): ResizeTaps {
   const scale = f32(outSize / inSize);
   const lo = new Int32Array(outSize);
   const hi = new Int32Array(outSize);
@@ -54,8 +54,8 @@ export function onnxLinearAxis(inSize: number, outSize: number): LinearAxis {
  */
 export class VirtualUpsampledLogits {
   readonly channels: number;
-  readonly rows: LinearAxis;
-  readonly cols: LinearAxis;
+  readonly rows: ResizeTaps;
+  readonly cols: ResizeTaps;
   private readonly plane: number;
 
   constructor(
@@ -64,8 +64,8 @@ export class VirtualUpsampledLogits {
     readonly width: number,
   ) {
     this.channels = low.channels;
-    this.rows = onnxLinearAxis(low.height, height);
-    this.cols = onnxLinearAxis(low.width, width);
+    this.rows = onnxResizeTaps(low.height, height);
+    this.cols = onnxResizeTaps(low.width, width);
     this.plane = low.width * low.height;
   }
 

@@ -79,8 +79,8 @@ export function resizeLinearRows(
     rowOf[slot] = sy;
     const { data, channels } = src;
     const base = src.offset + sy * src.rowStride;
+    // cn is 3 (colour) or 1 (gray): each written out, the colour one being the common case.
     if (cn === 3) {
-      // The common case, unrolled.
       for (let dx = 0, o = 0; dx < dstWidth; dx++, o += 3) {
         const p0 = base + xs.index0[dx]! * channels;
         const p1 = base + xs.index1[dx]! * channels;
@@ -92,12 +92,8 @@ export function resizeLinearRows(
       }
       return buf;
     }
-    for (let dx = 0, o = 0; dx < dstWidth; dx++) {
-      const p0 = base + xs.index0[dx]! * channels;
-      const p1 = base + xs.index1[dx]! * channels;
-      const a0 = xs.weight0[dx]!;
-      const a1 = xs.weight1[dx]!;
-      for (let c = 0; c < cn; c++) buf[o++] = data[p0 + c]! * a0 + data[p1 + c]! * a1;
+    for (let dx = 0; dx < dstWidth; dx++) {
+      buf[dx] = data[base + xs.index0[dx]! * channels]! * xs.weight0[dx]! + data[base + xs.index1[dx]! * channels]! * xs.weight1[dx]!;
     }
     return buf;
   };
