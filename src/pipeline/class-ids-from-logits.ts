@@ -73,6 +73,9 @@ export function classIdsFromLogits(
   const template = new Uint8Array(outW);
   const unsureColumns = new Int32Array(outW);
   let unsureCount = 0;
+  // The horizontal pass at the unsure columns, per logit row under the group: the same for every output
+  // row of the group, so computed once per group (a 4032×3024 image from 64×64 logits: once per 47 rows).
+  let across = new Float32Array(0);
   let rowSureStart = -1;
   let rowSureCount = -1;
   for (let y = 0; y < outH; y++) {
@@ -96,14 +99,24 @@ export function classIdsFromLogits(
         if (s === unsure) unsureColumns[unsureCount++] = x;
         else template[x] = s === sureBackground ? backgroundClassId : classOf[s]!;
       }
+      if (across.length < unsureCount * ny * C) across = new Float32Array(unsureCount * ny * C);
+      for (let k = 0; k < unsureCount; k++) {
+        for (let j = 0; j < ny; j++) grid.across(ax, unsureColumns[k]!, y0 + j, across, (k * ny + j) * C);
+      }
     }
     const o = (meta.cropY + y) * meta.originalWidth + meta.cropX;
     // The template's entries at unsure columns are stale; the full path overwrites them.
     result.set(template, o);
+    // The vertical pass, accumulated in tap order with float32 fused multiply-adds as torch does.
+    const wy = ay.offset[y]!;
     for (let k = 0; k < unsureCount; k++) {
-      const x = unsureColumns[k]!;
-      grid.interpolate(ax, ay, x, y, z);
-      result[o + x] = decide(z);
+      const at = k * ny * C;
+      for (let c = 0; c < C; c++) {
+        let acc = f32(across[at + c]! * ay.weights[wy]!);
+        for (let j = 1; j < ny; j++) acc = fma32(acc, across[at + j * C + c]!, ay.weights[wy + j]!);
+        z[c] = acc;
+      }
+      result[o + unsureColumns[k]!] = decide(z);
     }
   }
   return result;
@@ -111,13 +124,18 @@ export function classIdsFromLogits(
 
 /**
  * The logits that postprocessing resamples (letterbox padding removed), with their sure table and the
- * two reads the fused loop needs: one grid pixel's channels, and torch's interpolation at an output pixel.
+ * two reads the fused loop needs: one grid pixel's channels, and the horizontal half of torch's
+ * separable interpolation (the fused loop does the vertical half).
  */
 interface LogitGrid extends SurePixels {
   width: number;
   height: number;
   pixel(x: number, y: number, z: Float64Array): void;
-  interpolate(ax: AxisWeights, ay: AxisWeights, x: number, y: number, z: Float64Array): void;
+  /**
+   * torch's horizontal pass at output column x over grid row `row`, for every channel, into out[at + c]:
+   * the row's taps accumulated in order with float32 fused multiply-adds.
+   */
+  across(ax: AxisWeights, x: number, row: number, out: Float32Array, at: number): void;
 }
 
 function logitGrid(logits: Logits, meta: PreprocessMeta, backgroundClassId: number, threshold: number): LogitGrid {
@@ -140,7 +158,16 @@ function logitGrid(logits: Logits, meta: PreprocessMeta, backgroundClassId: numb
     pixel(x, y, z) {
       for (let c = 0; c < C; c++) z[c] = data[c * plane + y * w + x]!;
     },
-    interpolate: (ax, ay, x, y, z) => interpolateAt(cropped, ax, ay, x, y, z),
+    across(ax, x, row, out, at) {
+      const x0 = ax.start[x]!;
+      const nx = ax.count[x]!;
+      const wx = ax.offset[x]!;
+      for (let c = 0, p = row * w + x0; c < C; c++, p += plane) {
+        let h = f32(data[p]! * ax.weights[wx]!);
+        for (let i = 1; i < nx; i++) h = fma32(h, data[p + i]!, ax.weights[wx + i]!);
+        out[at + c] = h;
+      }
+    },
   };
 }
 
@@ -183,23 +210,16 @@ function virtualGrid(virtual: VirtualUpsampledLogits, padding: ReturnType<typeof
     pixel(x, y, z) {
       for (let c = 0; c < C; c++) z[c] = virtual.valueAt(c, y + top, x + left);
     },
-    // interpolateAt's accumulation, tap for tap, over computed values. Not shared through a value
-    // reader: a function call per tap made the plain grid's full path about twice as slow in V8.
-    interpolate(ax, ay, x, y, z) {
+    // The plain grid's horizontal pass over computed values. Not shared through a value reader: a
+    // function call per tap made the plain grid's full path about twice as slow in V8.
+    across(ax, x, row, out, at) {
       const x0 = ax.start[x]! + left;
       const nx = ax.count[x]!;
       const wx = ax.offset[x]!;
-      const y0 = ay.start[y]! + top;
-      const ny = ay.count[y]!;
-      const wy = ay.offset[y]!;
       for (let c = 0; c < C; c++) {
-        let acc = 0;
-        for (let j = 0; j < ny; j++) {
-          let h = f32(virtual.valueAt(c, y0 + j, x0) * ax.weights[wx]!);
-          for (let i = 1; i < nx; i++) h = fma32(h, virtual.valueAt(c, y0 + j, x0 + i), ax.weights[wx + i]!);
-          acc = j === 0 ? f32(h * ay.weights[wy]!) : fma32(acc, h, ay.weights[wy + j]!);
-        }
-        z[c] = acc;
+        let h = f32(virtual.valueAt(c, row + top, x0) * ax.weights[wx]!);
+        for (let i = 1; i < nx; i++) h = fma32(h, virtual.valueAt(c, row + top, x0 + i), ax.weights[wx + i]!);
+        out[at + c] = h;
       }
     },
   };
@@ -291,6 +311,7 @@ function surePixels(logits: Logits, threshold: number): SurePixels {
   const lowConfidence = threshold > 0 ? Math.log(threshold) + Math.log(C) - LOG_MARGIN : -Infinity;
   const plane = logits.width * logits.height;
   const sure = unsure <= 0xff ? new Uint8Array(plane) : new Uint16Array(plane);
+  const lead = clearLead(C, threshold);
   for (let p = 0; p < plane; p++) {
     if (C === 1) {
       const prob = 1 / (1 + Math.exp(-data[p]!));
@@ -321,6 +342,10 @@ function surePixels(logits: Logits, threshold: number): SurePixels {
       sure[p] = unsure;
       continue;
     }
+    if (top - second >= lead) {
+      sure[p] = best;
+      continue;
+    }
     let sum = 0;
     for (let c = 0; c < C; c++) sum += Math.exp(data[c * plane + p]! - top);
     sure[p] = 1 / sum >= threshold + PROBABILITY_MARGIN ? best : unsure;
@@ -329,29 +354,15 @@ function surePixels(logits: Logits, threshold: number): SurePixels {
 }
 
 /**
- * torch's separable antialiased bilinear interpolation at one output pixel, for every channel: the
- * horizontal pass first (one float32 value per logit row), then the vertical pass, each accumulated
- * with float32 fused multiply-adds in tap order. virtualGrid repeats this loop over computed values.
+ * The lead of the top logit over the runner-up past which a pixel clears the threshold without the
+ * softmax: its probability is at least 1 / (1 + (C − 1)·e^−lead), which such a lead keeps above the
+ * threshold by a relative margin of 10⁻³, far wider than float32's rounding of C exponentials and their
+ * sum (and than surePixels' PROBABILITY_MARGIN: below a threshold of 10⁻³, 1/C alone clears that). A lead
+ * this wide also rules out torch's tie rule (an exponential that rounds to 1).
  */
-function interpolateAt(logits: Logits, ax: AxisWeights, ay: AxisWeights, x: number, y: number, z: Float64Array): void {
-  const { channels: C, width: w, data } = logits;
-  const plane = w * logits.height;
-  const x0 = ax.start[x]!;
-  const nx = ax.count[x]!;
-  const wx = ax.offset[x]!;
-  const y0 = ay.start[y]!;
-  const ny = ay.count[y]!;
-  const wy = ay.offset[y]!;
-  for (let c = 0; c < C; c++) {
-    let acc = 0;
-    for (let j = 0; j < ny; j++) {
-      const row = c * plane + (y0 + j) * w + x0;
-      let h = f32(data[row]! * ax.weights[wx]!);
-      for (let i = 1; i < nx; i++) h = fma32(h, data[row + i]!, ax.weights[wx + i]!);
-      acc = j === 0 ? f32(h * ay.weights[wy]!) : fma32(acc, h, ay.weights[wy + j]!);
-    }
-    z[c] = acc;
-  }
+function clearLead(C: number, threshold: number): number {
+  const room = 1 / (threshold * (1 + 1e-3)) - 1;
+  return Math.max(room > 0 ? Math.log((C - 1) / room) : Infinity, 1e-5);
 }
 
 /** The full decision for one pixel's logits, in float32 as torch computes softmax / sigmoid. */
@@ -367,15 +378,22 @@ function pixelDecider(
       return prob < threshold ? backgroundClassId : classOf[0]!;
     };
   }
+  // Most full-path pixels sit in the wide bands around a boundary that upsampling by a large factor
+  // makes, not on it: their lead takes them past the softmax.
+  const lead = clearLead(C, threshold);
   return (z) => {
     let best = 0;
     let top = z[0]!;
+    let second = -Infinity;
     for (let c = 1; c < C; c++) {
-      if (z[c]! > top) {
-        top = z[c]!;
+      const v = z[c]!;
+      if (v > top) {
+        second = top;
+        top = v;
         best = c;
-      }
+      } else if (v > second) second = v;
     }
+    if (top - second >= lead) return classOf[best]!;
     let sum = 0;
     for (let c = 0; c < C; c++) {
       const e = f32(Math.exp(f32(z[c]! - top)));

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { antialiasWeights, fma32 } from '../../../src/pipeline/antialias-weights.js';
 import { classIdsFromLogits } from '../../../src/pipeline/index.js';
 import { compareClassIds, loadFloat32, loadUint8, manifest } from '../../fixtures/reference/fixtures.js';
 
@@ -101,4 +102,71 @@ describe('classIdsFromLogits with 256 classes (the 8-bit mask limit)', () => {
       expect(ids.filter((id, p) => id === 255 && ref.tie[p] === 0).length).toBeGreaterThan(10);
     }
   });
+});
+
+describe('classIdsFromLogits, fused, equals the unfused float32 computation', () => {
+  const f32 = Math.fround;
+  /** torch's arithmetic, one output pixel at a time: both passes, then the float32 softmax and threshold. */
+  function unfused(logits: Float32Array, C: number, h: number, w: number, outW: number, outH: number, confidence: number): Uint8Array {
+    const ax = antialiasWeights(w, outW);
+    const ay = antialiasWeights(h, outH);
+    const threshold = f32(confidence / 100);
+    const ids = new Uint8Array(outW * outH);
+    const z = new Float64Array(C);
+    for (let y = 0; y < outH; y++) {
+      for (let x = 0; x < outW; x++) {
+        for (let c = 0; c < C; c++) {
+          let acc = 0;
+          for (let j = 0; j < ay.count[y]!; j++) {
+            const row = c * h * w + (ay.start[y]! + j) * w + ax.start[x]!;
+            let across = f32(logits[row]! * ax.weights[ax.offset[x]!]!);
+            for (let i = 1; i < ax.count[x]!; i++) across = fma32(across, logits[row + i]!, ax.weights[ax.offset[x]! + i]!);
+            acc = j === 0 ? f32(across * ay.weights[ay.offset[y]!]!) : fma32(acc, across, ay.weights[ay.offset[y]! + j]!);
+          }
+          z[c] = acc;
+        }
+        let best = 0;
+        for (let c = 1; c < C; c++) if (z[c]! > z[best]!) best = c;
+        let sum = 0;
+        for (let c = 0; c < C; c++) {
+          const e = f32(Math.exp(f32(z[c]! - z[best]!)));
+          if (c < best && e === 1) best = c;
+          sum = f32(sum + e);
+        }
+        ids[y * outW + x] = f32(1 / sum) < threshold ? 0 : best;
+      }
+    }
+    return ids;
+  }
+
+  // Seeded logits whose leads sit around the softmax's threshold lead, so that the fused path's exits
+  // (sure taps, the clear-lead exit, the full decision) all meet pixels on both sides of their bounds.
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const cases = [
+    { C: 2, h: 5, w: 6, outW: 61, outH: 47, spread: 3 },
+    { C: 5, h: 4, w: 4, outW: 250, outH: 190, spread: 2.5 },
+    { C: 21, h: 6, w: 5, outW: 40, outH: 53, spread: 4 },
+    { C: 4, h: 9, w: 12, outW: 7, outH: 5, spread: 3 }, // downscaling: several taps per pass
+  ];
+  for (const { C, h, w, outW, outH, spread } of cases) {
+    test(`${C} classes, ${w}×${h} → ${outW}×${outH}`, () => {
+      const logits = Float32Array.from({ length: C * h * w }, () => (random() - 0.5) * 2 * spread);
+      const meta = {
+        originalWidth: outW, originalHeight: outH, cropX: 0, cropY: 0, cropWidth: outW, cropHeight: outH,
+        inputWidth: w, inputHeight: h, padLeft: 0, padTop: 0, padRight: 0, padBottom: 0,
+      };
+      let mixed = 0;
+      for (const confidence of [0, 20, 33.3, 50, 75, 99.9]) {
+        const ids = classIdsFromLogits({ data: logits, channels: C, height: h, width: w }, meta, { confidence, classCount: C, backgroundClassId: 0 });
+        const expected = unfused(logits, C, h, w, outW, outH, confidence);
+        let differing = 0;
+        for (let p = 0; p < ids.length; p++) if (ids[p] !== expected[p]) differing++;
+        expect({ confidence, differing }).toEqual({ confidence, differing: 0 });
+        if (expected.includes(0) && expected.some((id) => id > 0)) mixed++;
+      }
+      // Not a vacuous comparison: at some thresholds, some pixels clear them and some do not.
+      expect(mixed).toBeGreaterThan(0);
+    });
+  }
 });
