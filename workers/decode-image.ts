@@ -1,15 +1,18 @@
 // Image decoding in the worker: encoded bytes, Blobs, URLs, ImageBitmaps, VideoFrames and raw pixels
 // to RGBA, with EXIF orientation applied and the pixel limit checked from the header first.
 import { InvalidInputError } from '../src/errors/index.js';
-import type { PixelImage } from '../src/pipeline/index.js';
-import { readImageHeader } from './image-header.js';
+import type { PixelImage, YCbCrImage } from '../src/pipeline/index.js';
+import { readImageHeader, type ImageHeader } from './image-header.js';
 import type { WorkerImage } from './protocol.js';
 
 let canvas: OffscreenCanvas | null = null;
 let context: OffscreenCanvasRenderingContext2D | null = null;
 
-/** RGBA pixels of the image, and its encoded bytes when it arrived encoded (for a retry elsewhere). */
-export async function decodeInWorker(image: WorkerImage, maxPixels: number): Promise<{ pixels: PixelImage; encoded?: Uint8Array }> {
+/**
+ * RGBA pixels of the image (or a JPEG's planes, which preprocessing converts as libjpeg-turbo would), and
+ * its encoded bytes when it arrived encoded (for a retry elsewhere).
+ */
+export async function decodeInWorker(image: WorkerImage, maxPixels: number): Promise<{ pixels: PixelImage | YCbCrImage; encoded?: Uint8Array }> {
   switch (image.kind) {
     case 'pixels': {
       checkPixels(image.width, image.height, maxPixels);
@@ -52,10 +55,12 @@ export async function decodeInWorker(image: WorkerImage, maxPixels: number): Pro
   }
 }
 
-async function decodeBytes(bytes: Uint8Array, maxPixels: number): Promise<{ pixels: PixelImage; encoded: Uint8Array }> {
+async function decodeBytes(bytes: Uint8Array, maxPixels: number): Promise<{ pixels: PixelImage | YCbCrImage; encoded: Uint8Array }> {
   if (bytes.length === 0) throw new InvalidInputError('IMAGE_EMPTY', 'the image is empty (0 bytes)');
   const header = readImageHeader(bytes);
   if (header.width !== undefined && header.height !== undefined) checkPixels(header.width, header.height, maxPixels);
+  const planes = await jpegPlanes(bytes, header);
+  if (planes) return { pixels: planes, encoded: bytes };
   let bitmap: ImageBitmap;
   try {
     bitmap = await createImageBitmap(new Blob([bytes as BlobPart]), { imageOrientation: 'from-image', premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
@@ -95,6 +100,40 @@ export async function opaquePixels(bitmap: ImageBitmap): Promise<PixelImage | nu
     return null;
   } finally {
     frame?.close();
+  }
+}
+
+const CHROMA: Record<string, YCbCrImage['chroma']> = { I420: { h: 2, v: 2 }, I422: { h: 2, v: 1 }, I444: { h: 1, v: 1 } };
+
+/**
+ * A JPEG's Y, Cb and Cr planes from the browser's decoder (WebCodecs' ImageDecoder), without its RGB
+ * conversion, which preprocessing then does row by row, only for the rows the resize reads
+ * (src/pipeline/ycbcr.ts: the same bytes as the browser's RGB decode). Decoding stops at the planes, so
+ * this is the faster path at every size. Null where it does not apply and createImageBitmap decodes
+ * instead: no ImageDecoder, an EXIF orientation to apply, a frame that is not 3-component YCbCr in
+ * 4:2:0, 4:2:2 or 4:4:4 (gray, CMYK, 4:4:0), an image under 16 pixels a side, or any decoding failure
+ * (createImageBitmap then says what is wrong).
+ */
+export async function jpegPlanes(bytes: Uint8Array, header: ImageHeader): Promise<YCbCrImage | null> {
+  if (header.format !== 'jpeg' || header.components !== 3 || (header.orientation ?? 1) !== 1) return null;
+  if (!(header.width! >= 16 && header.height! >= 16) || typeof ImageDecoder !== 'function') return null;
+  let decoder: ImageDecoder | undefined;
+  let frame: VideoFrame | undefined;
+  try {
+    decoder = new ImageDecoder({ data: bytes, type: 'image/jpeg', colorSpaceConversion: 'none' });
+    frame = (await decoder.decode()).image;
+    const chroma = CHROMA[frame.format ?? ''];
+    const oriented = frame as VideoFrame & { rotation?: number; flip?: boolean };
+    const { x, y, width, height } = frame.visibleRect!;
+    if (!chroma || oriented.rotation !== 0 || oriented.flip !== false || x !== 0 || y !== 0 || width !== header.width || height !== header.height) return null;
+    const data = new Uint8Array(frame.allocationSize());
+    const [luma, cb, cr] = await frame.copyTo(data);
+    return { kind: 'ycbcr', width, height, chroma, y: { data, ...luma! }, cb: { data, ...cb! }, cr: { data, ...cr! } };
+  } catch {
+    return null;
+  } finally {
+    frame?.close();
+    decoder?.close();
   }
 }
 

@@ -6,6 +6,10 @@ export interface ImageHeader {
   /** Undefined where the format keeps its size deeper than we read (AVIF). */
   width?: number;
   height?: number;
+  /** JPEG: the frame's colour components (1 gray, 3 YCbCr or RGB, 4 CMYK or YCCK). */
+  components?: number;
+  /** JPEG: the EXIF orientation (1–8) where an Exif segment before the frame gives one. */
+  orientation?: number;
 }
 
 export function readImageHeader(b: Uint8Array): ImageHeader {
@@ -18,6 +22,7 @@ export function readImageHeader(b: Uint8Array): ImageHeader {
   if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) {
     // Walk the markers to the frame header (SOF0–SOF15, except DHT, JPG, DAC).
     let i = 2;
+    let orientation: number | undefined;
     while (i + 9 < b.length) {
       if (b[i] !== 0xff) {
         i++;
@@ -29,8 +34,9 @@ export function readImageHeader(b: Uint8Array): ImageHeader {
         continue;
       }
       if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-        return { format: 'jpeg', height: u16be(i + 5), width: u16be(i + 7) };
+        return { format: 'jpeg', height: u16be(i + 5), width: u16be(i + 7), components: b[i + 9], ...(orientation ? { orientation } : {}) };
       }
+      if (marker === 0xe1 && ascii(i + 4, 6) === 'Exif\0\0') orientation = exifOrientation(b.subarray(i + 10, i + 2 + u16be(i + 2)));
       i += 2 + u16be(i + 2);
     }
     return { format: 'jpeg' };
@@ -52,4 +58,25 @@ export function readImageHeader(b: Uint8Array): ImageHeader {
   }
   if (b.length >= 12 && ascii(4, 4) === 'ftyp' && /avi[fs]|heic|mif1/.test(ascii(8, 4))) return { format: 'avif' };
   return { format: 'unknown' };
+}
+
+/** Tag 0x0112 of the first IFD of an Exif block (a TIFF structure), if it is there and in range. */
+function exifOrientation(tiff: Uint8Array): number | undefined {
+  if (tiff.length < 8) return undefined;
+  const little = tiff[0] === 0x49 && tiff[1] === 0x49;
+  if (!little && !(tiff[0] === 0x4d && tiff[1] === 0x4d)) return undefined;
+  const u16 = (i: number) => (little ? tiff[i]! | (tiff[i + 1]! << 8) : (tiff[i]! << 8) | tiff[i + 1]!);
+  const u32 = (i: number) => (little ? u16(i) + u16(i + 2) * 65536 : u16(i) * 65536 + u16(i + 2));
+  const ifd = u32(4);
+  if (ifd + 2 > tiff.length) return undefined;
+  const entries = u16(ifd);
+  for (let k = 0; k < entries; k++) {
+    const e = ifd + 2 + 12 * k;
+    if (e + 12 > tiff.length) return undefined;
+    if (u16(e) === 0x0112) {
+      const value = u16(e + 8);
+      return value >= 1 && value <= 8 ? value : undefined;
+    }
+  }
+  return undefined;
 }

@@ -9,7 +9,7 @@ import {
 import type { SessionRunner } from '../src/ort/ort-session.js';
 import { sessionRunner } from '../src/ort/ort-session.js';
 import { buildPayload, classMapOf } from '../src/payload/index.js';
-import { segmentPixels, type ResizeMode, type RunModel } from '../src/pipeline/index.js';
+import { isYCbCr, segmentPixels, type ResizeMode, type RunModel } from '../src/pipeline/index.js';
 import { installErrorTransfer, serializeError } from '../src/runtime/error-transfer.js';
 import { decodeInWorker, encodePng } from './decode-image.js';
 import { wasmRuntime } from './wasm-runtime.js';
@@ -147,7 +147,7 @@ const api: WorkerApi = {
       const t0 = performance.now();
       const decoded = await decodeInWorker(request.image, request.maxPixels);
       encoded = decoded.encoded;
-      pixelsForRetry = decoded.pixels;
+      if (!isYCbCr(decoded.pixels)) pixelsForRetry = decoded.pixels;
       const decode = performance.now() - t0;
       const area = 3 * current.model.preprocess.resize.width * current.model.preprocess.resize.height;
       if (!inputBuffer || inputBuffer.length !== area) inputBuffer = new Float32Array(area);

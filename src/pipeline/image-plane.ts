@@ -1,6 +1,7 @@
 // A rectangular view of 8-bit interleaved pixels, so that crops cost nothing until a step must copy.
 import { InvalidInputError } from '../errors/index.js';
 import type { PixelImage } from './types.js';
+import { ycbcrRows, type YCbCrImage } from './ycbcr.js';
 
 export interface ImagePlane {
   data: Uint8Array | Uint8ClampedArray;
@@ -12,6 +13,12 @@ export interface ImagePlane {
   rowStride: number;
   /** Index in `data` of the view's first value. */
   offset: number;
+  /**
+   * Set on a plane whose rows are computed when read (a JPEG's planes, see ycbcr.ts): row y of the view
+   * starts at `offset` in `rowAt(y)`, a buffer the next call may reuse, and `data` is empty. Only the
+   * resize reads such planes; steps that need every pixel get the image converted whole.
+   */
+  rowAt?: (y: number) => Uint8Array;
 }
 
 export interface Rect {
@@ -40,6 +47,12 @@ export function planeOf(image: PixelImage, rect: Rect = { x: 0, y: 0, width: ima
     rowStride: width * channels,
     offset: (rect.y * width + rect.x) * channels,
   };
+}
+
+/** A view of a JPEG's planes whose RGB rows are converted as the resize reads them. */
+export function ycbcrPlane(image: YCbCrImage, rect: Rect): ImagePlane {
+  const rows = ycbcrRows(image);
+  return { data: new Uint8Array(0), width: rect.width, height: rect.height, channels: 3, rowStride: 0, offset: rect.x * 3, rowAt: (y) => rows(rect.y + y) };
 }
 
 /** A dense plane over freshly computed values. */

@@ -15,3 +15,4 @@ export { antialiasWeights, type AxisWeights } from './antialias-weights.js';
 export { VirtualUpsampledLogits } from './onnx-linear-resize.js';
 export { planeOf, densePlane, type ImagePlane, type Rect } from './image-plane.js';
 export { roundHalfEven } from './round-half-even.js';
+export { isYCbCr, ycbcrRows, ycbcrToRgb, type SamplePlane, type YCbCrImage } from './ycbcr.js';

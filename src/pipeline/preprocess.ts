@@ -4,11 +4,12 @@ import { equalizeAdaptive } from './adaptive-equalization.js';
 import { stretchContrast } from './contrast-stretching.js';
 import { toGrayscale } from './grayscale.js';
 import { equalizeHistogram } from './histogram-equalization.js';
-import { planeOf, type ImagePlane } from './image-plane.js';
+import { planeOf, ycbcrPlane, type ImagePlane } from './image-plane.js';
 import { resizeGeometry } from './resize-geometry.js';
 import { resizeLinearRows } from './resize-linear.js';
 import { staticCropRect } from './static-crop.js';
 import type { ContrastType, PixelImage, PreprocessMeta, PreprocessSpec } from './types.js';
+import { isYCbCr, ycbcrToRgb, type YCbCrImage } from './ycbcr.js';
 
 const f32 = Math.fround;
 
@@ -23,12 +24,15 @@ const CONTRAST: Record<ContrastType, (src: ImagePlane) => ImagePlane> = {
  * output back. Pass `out` (length 3·H·W) to reuse a buffer between calls.
  */
 export function preprocess(
-  image: PixelImage,
+  image: PixelImage | YCbCrImage,
   spec: PreprocessSpec,
   out?: Float32Array,
 ): { tensor: Float32Array; meta: PreprocessMeta } {
   const crop = staticCropRect(image.width, image.height, spec.staticCrop);
-  let plane = planeOf(image, crop);
+  // A JPEG's planes: the resize converts only the rows it reads; the steps that read every pixel (and
+  // the centre crop, which copies them) get the image converted whole.
+  const lazy = isYCbCr(image) && !spec.grayscale && spec.contrast === null && spec.resize.mode !== 'center-crop';
+  let plane = isYCbCr(image) ? (lazy ? ycbcrPlane(image, crop) : planeOf(ycbcrToRgb(image), crop)) : planeOf(image, crop);
   if (spec.grayscale) plane = toGrayscale(plane);
   if (spec.contrast !== null) plane = CONTRAST[spec.contrast](plane);
 

@@ -77,8 +77,9 @@ export function resizeLinearRows(
     const slot = rowOf[0]! < rowOf[1]! ? 0 : 1;
     const buf = rows[slot]!;
     rowOf[slot] = sy;
-    const { data, channels } = src;
-    const base = src.offset + sy * src.rowStride;
+    const { channels } = src;
+    const data = src.rowAt ? src.rowAt(sy) : src.data;
+    const base = src.rowAt ? src.offset : src.offset + sy * src.rowStride;
     // cn is 3 (colour) or 1 (gray): each written out, the colour one being the common case.
     if (cn === 3) {
       for (let dx = 0, o = 0; dx < dstWidth; dx++, o += 3) {

@@ -4,6 +4,7 @@ import { classIdsFromLogits } from './class-ids-from-logits.js';
 import { validateConfidence } from './confidence.js';
 import { preprocess } from './preprocess.js';
 import type { Logits, PixelImage, PostprocessOptions, PreprocessMeta, PreprocessSpec } from './types.js';
+import type { YCbCrImage } from './ycbcr.js';
 
 /**
  * Logits that stay where the backend computed them (a GPU): the backend turns them into class ids
@@ -39,7 +40,7 @@ export interface PixelSegmentation {
 }
 
 export async function segmentPixels(
-  image: PixelImage,
+  image: PixelImage | YCbCrImage,
   model: SegmentationModel,
   run: RunModel,
   options: { confidence: number; signal?: AbortSignal; input?: Float32Array; classIds?: Uint8Array },

@@ -1,7 +1,11 @@
 // The worker's image decoding: an opaque image's pixels copied straight out of the decoded bitmap (a
-// VideoFrame) are the bytes the canvas path gives, and images with alpha keep the canvas path.
+// VideoFrame) are the bytes the canvas path gives, and images with alpha keep the canvas path; a JPEG's
+// planes from ImageDecoder, converted by edgeseg as libjpeg-turbo converts them, are the bytes of
+// Chromium's own RGB decode.
 import { describe, expect, test } from 'vitest';
-import { draw, opaquePixels } from '../../workers/decode-image.js';
+import { ycbcrToRgb } from '../../src/pipeline/index.js';
+import { decodeInWorker, draw, jpegPlanes, opaquePixels } from '../../workers/decode-image.js';
+import { readImageHeader } from '../../workers/image-header.js';
 
 const url = (file: string) => `/test/fixtures/reference/data/${file}`;
 const options = { imageOrientation: 'from-image', premultiplyAlpha: 'none', colorSpaceConversion: 'none' } as const;
@@ -60,4 +64,52 @@ describe('opaque images skip the canvas', () => {
     expect(await opaquePixels(bitmap)).toBeNull();
     bitmap.close();
   });
+});
+
+describe('a JPEG decoded to its planes gives the bytes of Chromium\'s RGB decode', () => {
+  // Made by test/fixtures/jpeg/make_jpegs.py.
+  const jpeg = async (file: string) => new Uint8Array(await (await fetch(`/test/fixtures/jpeg/${file}`)).arrayBuffer());
+  const taken: [string, string][] = [
+    ['ycc420-97x61.jpg', '4:2:0, odd width and height'],
+    ['ycc420-16x17.jpg', '4:2:0, the smallest size taken'],
+    ['ycc422-97x61.jpg', '4:2:2'],
+    ['ycc444-64x47.jpg', '4:4:4'],
+    ['progressive-101x67.jpg', 'progressive 4:2:0'],
+    ['exif-upright-70x50.jpg', 'EXIF orientation 1'],
+  ];
+  for (const [file, label] of taken) {
+    test(`${label}: every RGB byte equal`, async () => {
+      const bytes = await jpeg(file);
+      const planes = await jpegPlanes(bytes, readImageHeader(bytes));
+      expect(planes).not.toBeNull();
+      const rgb = ycbcrToRgb(planes!);
+      const bitmap = await createImageBitmap(new Blob([bytes as BlobPart]), options);
+      const canvas = draw(bitmap, bitmap.width, bitmap.height);
+      bitmap.close();
+      expect([rgb.width, rgb.height]).toEqual([canvas.width, canvas.height]);
+      let differing = 0;
+      for (let p = 0; p < rgb.width * rgb.height; p++) {
+        for (let c = 0; c < 3; c++) if (rgb.data[p * 3 + c] !== canvas.data[p * 4 + c]) differing++;
+      }
+      expect(differing).toBe(0);
+      // The worker takes this path for the image.
+      expect((await decodeInWorker({ kind: 'bytes', bytes }, 1e8)).pixels).toMatchObject({ kind: 'ycbcr', width: rgb.width, height: rgb.height });
+    });
+  }
+
+  const left: [string, string, Partial<ReturnType<typeof readImageHeader>>][] = [
+    ['exif-rotated-70x50.jpg', 'an EXIF orientation to apply', { orientation: 6, components: 3 }],
+    ['exif-rotated-120x80.jpg', 'an EXIF orientation to apply (camera-written)', { orientation: 6, components: 3 }],
+    ['gray-50x40.jpg', 'one component', { components: 1 }],
+    ['cmyk-40x30.jpg', 'four components', { components: 4 }],
+  ];
+  for (const [file, label, header] of left) {
+    test(`${label}: left to createImageBitmap`, async () => {
+      const bytes = file === 'exif-rotated-120x80.jpg' ? new Uint8Array(await (await fetch(url(file))).arrayBuffer()) : await jpeg(file);
+      expect(readImageHeader(bytes)).toMatchObject(header);
+      expect(await jpegPlanes(bytes, readImageHeader(bytes))).toBeNull();
+      const { pixels } = await decodeInWorker({ kind: 'bytes', bytes }, 1e8);
+      expect('kind' in pixels).toBe(false);
+    });
+  }
 });
