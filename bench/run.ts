@@ -3,6 +3,10 @@
 //   npm run bench            # everything; prints the tables and writes bench/out/results.{json,md}
 //   npm run bench -- --quick # fewer runs, for a look
 //   npm run bench -- --runs 1 --warmup 0 --seconds 1 --calls 20   # a smoke run of every part
+//   npm run bench -- --webgpu  # everything, plus the WebGPU section below
+//   npm run bench:webgpu       # the WebGPU section alone (and the hosted route's masks it is compared
+//                              # with); bench/out/webgpu.{json,md}. Add -- --webgpu-all for every model and
+//                              # image on a software adapter too
 //
 // In headless Chromium (cross-origin isolated, 2 WASM threads) and in Node:
 //   - edgeseg segment() and segmentRaw(), encoded image in (WASM backend in a worker);
@@ -10,18 +14,27 @@
 //   - the peer: transformers.js image-segmentation on the same ONNX weights, local files only;
 //   - the hosted route of the local platform over loopback (onnxruntime-node);
 // plus cold starts, frames per second on a 640×480 stream, memory over 1,000 calls, and the gzipped
-// size of what a page loads before the worker starts. Targets are printed with PASS or FALLS SHORT.
+// size of what a page loads before the worker starts. Targets are printed with PASS or FALLS SHORT
+// (or NOT MEASURED, with the reason, where a figure cannot answer its target).
+//
+// The WebGPU section (--webgpu, --webgpu-only) runs in a Chromium of its own, started with the flags
+// for a real GPU (CHROMIUM_GPU_ARGS; EDGESEG_WEBGPU_ARGS adds more, space-separated) and, where those
+// give no adapter, with SwiftShader forced. It records the adapter and the flags, and measures edgeseg
+// on webgpu, onnxruntime-web's WebGPU EP alone and their ratio. A software adapter (SwiftShader, Mesa
+// llvmpipe, any fallback adapter) proves the harness and the masks but is no speed figure: there only
+// the bundled model at 640×480 is run (3 runs after 1 warm-up unless --runs/--warmup say otherwise)
+// and the speed target reads NOT MEASURED.
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Page } from 'playwright-core';
-import { build, createServer } from 'vite';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { build, createServer, type ViteDevServer } from 'vite';
 import { startPlatformServer, type PlatformServer } from '../server/index.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/chromium.js';
+import { CHROMIUM_ARGS, CHROMIUM_GPU_ARGS, CHROMIUM_PATH, CHROMIUM_WEBGPU_ARGS } from '../test/chromium.js';
 import { startStaticServer, type StaticServer } from '../test/fixtures/static-server.js';
 import { IMAGE_SIZES, imagePath, MODELS, requireBenchModels, ROOT } from './paths.js';
-import { benchPipeline, pipelineTable } from './pipeline.js';
+import { benchPipeline, pipelineTable, type PipelineRow } from './pipeline.js';
 import { decodeMaskPng } from '../src/payload/index.js';
 import { base64ToBytes } from '../src/payload/base64.js';
 import { ms, spread, summarize, table, type Summary } from './stats.js';
@@ -36,19 +49,34 @@ const WARMUP = flag('warmup') ?? (quick ? 1 : 3);
 const SECONDS = flag('seconds') ?? (quick ? 3 : 8);
 const MEMORY_CALLS = flag('calls') ?? (quick ? 200 : 1000);
 const THREADS = 2;
+const WEBGPU_ONLY = process.argv.includes('--webgpu-only');
+const WEBGPU = WEBGPU_ONLY || process.argv.includes('--webgpu');
+/** Every model and image on WebGPU even when the adapter is software (minutes per LRASPP run there). */
+const WEBGPU_ALL = process.argv.includes('--webgpu-all');
 const OUT = join(ROOT, 'bench', 'out');
 const line = (s = '') => console.log(s);
 
+/** NOT MEASURED: the figure exists but does not answer the target (a software GPU), or there is none. */
+type Outcome = 'PASS' | 'FALLS SHORT' | 'NOT MEASURED';
 interface Verdict {
   target: string;
   measured: string;
-  pass: boolean;
+  outcome: Outcome;
 }
 const verdicts: Verdict[] = [];
-const judge = (target: string, measured: string, pass: boolean) => {
-  verdicts.push({ target, measured, pass });
-  line(`  ${pass ? 'PASS       ' : 'FALLS SHORT'}  ${target}: ${measured}`);
+const judge = (target: string, measured: string, pass: boolean | 'NOT MEASURED') => {
+  const outcome: Outcome = pass === 'NOT MEASURED' ? pass : pass ? 'PASS' : 'FALLS SHORT';
+  verdicts.push({ target, measured, outcome });
+  line(`  ${outcome.padEnd(12)}  ${target}: ${measured}`);
 };
+
+const call = <T>(p: Page, fn: string, config: Record<string, unknown>) =>
+  p.evaluate(([f, c]) => (window as unknown as { bench: Record<string, (c: unknown) => Promise<unknown>> }).bench[f as string]!(c), [fn, config] as const) as Promise<T>;
+const url = (file: string) => `/@fs${file}`;
+/** The hosted route's arguments for bench.ts's `hosted` (version 2 of project shapes is the model under test). */
+const hostedConfig = (p: PlatformServer) => ({ baseUrl: p.baseUrl, inferenceUrl: p.inferenceUrl, apiKey: p.apiKey, project: 'shapes', version: 2 });
+type ModelKey = keyof typeof MODELS;
+type Environment = { userAgent: string; cores: number; isolated: boolean };
 
 async function main() {
   requireBenchModels();
@@ -56,14 +84,45 @@ async function main() {
   const results: Record<string, unknown> = { date: new Date().toISOString(), runs: RUNS, warmup: WARMUP, threads: THREADS };
 
   // The hosted route: the local platform on loopback, one per model (version 2 = the model under test).
-  const platforms: Record<string, PlatformServer> = {};
+  const platforms = {} as Record<ModelKey, PlatformServer>;
   const dataDirs: string[] = [];
   for (const [key, model] of Object.entries(MODELS)) {
     const dir = await mkdtemp(join(tmpdir(), 'edgeseg-bench-'));
     dataDirs.push(dir);
-    platforms[key] = await startPlatformServer({ port: 0, dataDir: dir, modelDir: model.dir });
+    platforms[key as ModelKey] = await startPlatformServer({ port: 0, dataDir: dir, modelDir: model.dir });
   }
+  const server = await benchServer();
+  const origin = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
+  // The hosted route's mask per `model image`: the reference that both backends' masks are compared with.
+  const hostedMasks = new Map<string, string>();
 
+  const wasm = WEBGPU_ONLY ? null : await browserSections(origin, platforms, hostedMasks, results);
+  const webgpu = WEBGPU ? await webgpuSection(origin, platforms, hostedMasks) : null;
+  if (webgpu) results.webgpu = webgpu;
+  results.environment ??= { ...webgpu!.environment, node: process.version };
+  await server.close();
+
+  let pipeline: Awaited<ReturnType<typeof benchPipeline>> | null = null;
+  if (!WEBGPU_ONLY) {
+    // 5. What a page loads before the worker starts: a production build of `createSegmenter` alone.
+    results.mainThreadBytes = await mainThreadSize();
+    // 6. Node: stage times and the hosted route's server side.
+    results.node = pipeline = await benchPipeline(RUNS, WARMUP, THREADS);
+  }
+  for (const p of Object.values(platforms)) await p.close();
+  for (const d of dataDirs) await rm(d, { recursive: true, force: true });
+
+  // Report.
+  const report = formatReport(results, wasm && pipeline ? { ...wasm, pipeline } : null, webgpu);
+  const name = WEBGPU_ONLY ? 'webgpu' : 'results';
+  line(`\n${report}`);
+  await writeFile(join(OUT, `${name}.json`), JSON.stringify({ ...results, verdicts }, null, 1));
+  await writeFile(join(OUT, `${name}.md`), report);
+  line(`\nwrote ${relative(ROOT, join(OUT, `${name}.md`))} and ${name}.json`);
+}
+
+/** The bench page's dev server (edgeseg from source), cross-origin isolated. */
+async function benchServer(): Promise<ViteDevServer> {
   const transformersDist = join(ROOT, 'node_modules', '@huggingface', 'transformers', 'node_modules', 'onnxruntime-web', 'dist');
   const server = await createServer({
     configFile: false,
@@ -79,22 +138,31 @@ async function main() {
     worker: { format: 'es' },
   });
   await server.listen();
-  const origin = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  return server;
+}
+
+/** The bench page, ready to be called; and what the browser says about itself. */
+async function benchPage(browser: Browser, origin: string): Promise<{ page: Page; environment: Environment }> {
   const page = await browser.newPage();
   page.on('pageerror', (e) => console.error('page error:', e.message));
   await page.goto(`${origin}/web/index.html`);
   await page.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady === true);
-  const env = await page.evaluate(() => ({ userAgent: navigator.userAgent, cores: navigator.hardwareConcurrency, isolated: crossOriginIsolated }));
+  const environment = await page.evaluate(() => ({ userAgent: navigator.userAgent, cores: navigator.hardwareConcurrency, isolated: crossOriginIsolated }));
+  return { page, environment };
+}
+
+type Stages = Record<string, Summary>;
+type Row = { model: string; image: string; equalShare: number; edgeseg: Summary; raw: Summary; stages: Stages; ortAlone: Summary; transformers: Summary; hosted: Summary };
+type Streams = Record<string, { fps: number; frames: number }>;
+
+/** Sections 1–4, in the WASM browser: end to end with its peers, cold start, stream, memory. */
+async function browserSections(origin: string, platforms: Record<ModelKey, PlatformServer>, hostedMasks: Map<string, string>, results: Record<string, unknown>): Promise<{ rows: Row[]; streams: Streams }> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const { page, environment: env } = await benchPage(browser, origin);
   results.environment = { ...env, node: process.version };
   line(`Chromium: ${env.userAgent}\ncores ${env.cores}, cross-origin isolated: ${env.isolated}, WASM threads ${THREADS}, ${RUNS} runs after ${WARMUP} warm-up runs\n`);
 
-  const call = <T>(p: Page, fn: string, config: Record<string, unknown>) =>
-    p.evaluate(([f, c]) => (window as unknown as { bench: Record<string, (c: unknown) => Promise<unknown>> }).bench[f as string]!(c), [fn, config] as const) as Promise<T>;
-  const url = (file: string) => `/@fs${file}`;
-
   // 1. End to end, model alone, the peer, the hosted route.
-  type Row = { model: string; image: string; equalShare: number; edgeseg: Summary; raw: Summary; stages: Record<string, Summary>; ortAlone: Summary; transformers: Summary; hosted: Summary };
   const rows: Row[] = [];
   const sessionCreate: Record<string, { create: number; firstRun: number }> = {};
   results.sessionCreate = sessionCreate;
@@ -108,8 +176,8 @@ async function main() {
       const r = await call<{ times: number[] }>(page, 'edgeseg', { ...base, raw: true });
       // The peer takes seconds per 12-megapixel image: one warm-up run there.
       const t = await call<{ times: number[] }>(page, 'transformers', size === '4032x3024' ? { ...base, warmup: Math.min(1, WARMUP) } : base);
-      const p = platforms[key]!;
-      const h = await call<{ times: number[]; mask: string }>(page, 'hosted', { ...base, baseUrl: p.baseUrl, inferenceUrl: p.inferenceUrl, apiKey: p.apiKey, project: 'shapes', version: 2 });
+      const h = await call<{ times: number[]; mask: string }>(page, 'hosted', { ...base, ...hostedConfig(platforms[key as ModelKey]) });
+      hostedMasks.set(`${key} ${size}`, h.mask);
       const row: Row = {
         model: model.label, image: size, equalShare: equalShare(e.mask, h.mask), edgeseg: summarize(e.times), raw: summarize(r.times),
         stages: Object.fromEntries(Object.entries(e.stages).map(([k, v]) => [k, summarize(v)])),
@@ -126,7 +194,7 @@ async function main() {
   // page on a static server (COOP/COEP), as an app ships edgeseg: a bundled worker, not the dev server's
   // module-by-module loading. The figure it is held to, onnxruntime-web's session creation + first run,
   // comes from section 1 (one file there, its wasm compiled for the first time in that page).
-  const platformShapes = platforms.shapes!;
+  const platformShapes = platforms.shapes;
   // The package's folder URL as the platform hands it out (signed), from the version record.
   const versionRecord = (await (await fetch(`${platformShapes.baseUrl}/edgeseg-demo/shapes/2?api_key=${platformShapes.apiKey}`)).json()) as { version: { model: { packageUrl: string } } };
   const modelFiles = versionRecord.version.model.packageUrl;
@@ -141,7 +209,7 @@ async function main() {
   await built.close();
 
   // 3. Frames per second on a 640×480 stream, bundled model: one call at a time, and pipelined.
-  const streams: Record<string, { fps: number; frames: number }> = {};
+  const streams: Streams = {};
   for (const [label, cfg] of Object.entries({ 'one worker, one frame at a time': { workers: 1, inFlight: 1, threads: 2 }, 'one worker, 2 frames in flight': { workers: 1, inFlight: 2, threads: 2 }, 'two workers × 1 thread, 2 in flight': { workers: 2, inFlight: 2, threads: 1 } })) {
     streams[label] = await call(page, 'stream', { model: `${url(MODELS.shapes.dir)}/`, image: url(imagePath('1024x768')), seconds: SECONDS, ...cfg, runs: 0, warmup: 0 });
   }
@@ -151,23 +219,130 @@ async function main() {
   const memory = await call<{ after10: number; afterN: number }>(page, 'memory', { model: `${url(MODELS.shapes.dir)}/`, image: url(imagePath('640x480')), threads: THREADS, runs: MEMORY_CALLS, warmup: 0 });
   results.memory = memory;
   await browser.close();
-  await server.close();
+  return { rows, streams };
+}
 
-  // 5. What a page loads before the worker starts: a production build of `createSegmenter` alone.
-  results.mainThreadBytes = await mainThreadSize();
+interface AdapterInfo {
+  vendor: string;
+  architecture: string;
+  device: string;
+  description: string;
+  isFallbackAdapter?: boolean;
+}
+type WebgpuRow = Omit<Row, 'transformers' | 'hosted'>;
+interface WebgpuResults {
+  environment: Environment;
+  /** How Chromium was started for it, and why so. */
+  chromium: { args: string[]; launch: string };
+  adapter: AdapterInfo | null;
+  /** Why the figures say nothing of WebGPU's speed (a software adapter, or none); null on a hardware adapter. */
+  notASpeedFigure: string | null;
+  runs: number;
+  warmup: number;
+  /** Where onnxruntime-web's WebGPU EP left its outputs, with default options. */
+  outputLocation: string;
+  /** Wall time of the whole section, browser start included. */
+  seconds: number;
+  rows: WebgpuRow[];
+}
 
-  // 6. Node: stage times and the hosted route's server side.
-  const pipeline = await benchPipeline(RUNS, WARMUP, THREADS);
-  results.node = pipeline;
-  for (const p of Object.values(platforms)) await p.close();
-  for (const d of dataDirs) await rm(d, { recursive: true, force: true });
+const describeAdapter = (a: AdapterInfo) => `${[a.vendor || 'unknown vendor', a.architecture, a.device, a.description].filter(Boolean).join(' ')}${a.isFallbackAdapter ? ' (fallback adapter)' : ''}`;
 
-  // Report.
-  const report = formatReport(rows, results, streams, pipeline);
-  line(`\n${report}`);
-  await writeFile(join(OUT, 'results.json'), JSON.stringify({ ...results, verdicts }, null, 1));
-  await writeFile(join(OUT, 'results.md'), report);
-  line(`\nwrote ${relative(ROOT, join(OUT, 'results.md'))} and results.json`);
+/** Why an adapter is software, from its info; null for a hardware one. */
+function softwareAdapter(a: AdapterInfo): string | null {
+  const name = `${a.vendor} ${a.architecture} ${a.device} ${a.description}`;
+  if (/swiftshader/i.test(name)) return 'software adapter (SwiftShader)';
+  if (/llvmpipe|lavapipe/i.test(name)) return 'software adapter (Mesa llvmpipe)';
+  if (a.isFallbackAdapter) return 'software adapter (a fallback adapter)';
+  return null;
+}
+
+/**
+ * 7. WebGPU, in a Chromium of its own: edgeseg segment() and segmentRaw() on webgpu, onnxruntime-web's
+ * WebGPU EP alone, and edgeseg's mask against the hosted route's. Every model and image on a hardware
+ * adapter; on a software one only the bundled model at 640×480 (unless --webgpu-all).
+ */
+async function webgpuSection(origin: string, platforms: Record<ModelKey, PlatformServer>, hostedMasks: Map<string, string>): Promise<WebgpuResults> {
+  const t0 = performance.now();
+  const extra = process.env.EDGESEG_WEBGPU_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+  const open = async (args: string[]) => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args });
+    const { page, environment } = await benchPage(browser, origin);
+    return { browser, page, environment, args, adapter: await call<AdapterInfo | null>(page, 'adapter', {}) };
+  };
+  let gpu = await open([...CHROMIUM_GPU_ARGS, ...extra]);
+  let launch = 'the flags for a real GPU (CHROMIUM_GPU_ARGS)';
+  if (!gpu.adapter) {
+    // Chromium offered no adapter at all (not even its fallback): SwiftShader, forced, as the WebGPU tests run.
+    await gpu.browser.close();
+    gpu = await open([...CHROMIUM_WEBGPU_ARGS, ...extra]);
+    launch = 'SwiftShader forced (CHROMIUM_WEBGPU_ARGS), after the flags for a real GPU gave no adapter';
+  }
+  const { page, adapter } = gpu;
+  const notASpeedFigure = adapter ? softwareAdapter(adapter) : 'no WebGPU adapter in this Chromium';
+  const runs = notASpeedFigure ? (flag('runs') ?? 3) : RUNS;
+  const warmup = notASpeedFigure ? (flag('warmup') ?? 1) : WARMUP;
+  line(`\nWebGPU: Chromium started with ${launch}: ${gpu.args.join(' ')}`);
+  line(adapter ? `adapter: ${describeAdapter(adapter)}` : 'no WebGPU adapter: nothing to measure');
+  const every = (Object.keys(MODELS) as ModelKey[]).map((k) => [k, IMAGE_SIZES] as const);
+  const cases: ReadonlyArray<readonly [ModelKey, readonly string[]]> = !adapter ? [] : !notASpeedFigure || WEBGPU_ALL ? every : [['shapes', ['640x480']]];
+  if (adapter && notASpeedFigure) {
+    line(`${notASpeedFigure}: its figures are not a speed measurement; ${WEBGPU_ALL ? 'every model and image (--webgpu-all)' : 'only the bundled shapes model at 640×480 (LRASPP at 512² takes far too long in software; --webgpu-all runs everything)'}, ${runs} runs after ${warmup} warm-up`);
+  }
+
+  const rows: WebgpuRow[] = [];
+  let outputLocation = '';
+  for (const [key, sizes] of cases) {
+    const model = MODELS[key];
+    const modelUrl = `${url(model.dir)}/`;
+    const alone = await call<{ times: number[]; location: string }>(page, 'ortAlone', { model: modelUrl, image: '', threads: THREADS, runs, warmup, backend: 'webgpu' });
+    outputLocation = alone.location;
+    for (const size of sizes) {
+      const base = { model: modelUrl, image: url(imagePath(size)), threads: THREADS, runs, warmup, backend: 'webgpu' };
+      const e = await call<{ times: number[]; stages: Record<string, number[]>; mask: string }>(page, 'edgeseg', { ...base, raw: false });
+      const r = await call<{ times: number[] }>(page, 'edgeseg', { ...base, raw: true });
+      // Section 1 asked the hosted route already, unless it did not run.
+      const hosted = hostedMasks.get(`${key} ${size}`) ?? (await call<{ mask: string }>(page, 'hosted', { ...base, runs: 1, warmup: 0, ...hostedConfig(platforms[key]) })).mask;
+      const row: WebgpuRow = {
+        model: model.label, image: size, equalShare: equalShare(e.mask, hosted), edgeseg: summarize(e.times), raw: summarize(r.times),
+        stages: Object.fromEntries(Object.entries(e.stages).map(([k, v]) => [k, summarize(v)])), ortAlone: summarize(alone.times),
+      };
+      rows.push(row);
+      line(`WebGPU ${model.label} ${size}: mask = hosted on ${pct(row.equalShare)} of pixels · edgeseg ${spread(row.edgeseg)} · raw ${spread(row.raw)} · model alone ${spread(row.ortAlone)} ms · end to end ÷ model alone ${(row.edgeseg.median / row.ortAlone.median).toFixed(2)}`);
+    }
+    await call(page, 'dispose', {});
+  }
+  await gpu.browser.close();
+  return { environment: gpu.environment, chromium: { args: gpu.args, launch }, adapter, notASpeedFigure, runs, warmup, outputLocation, seconds: (performance.now() - t0) / 1000, rows };
+}
+
+function webgpuReport(w: WebgpuResults): string {
+  const launched = `Chromium started with ${w.chromium.launch}: \`${w.chromium.args.join(' ')}\`.`;
+  if (!w.adapter) return `\n### WebGPU in Chromium\n\n${launched}\n\n${w.notASpeedFigure}: nothing measured.`;
+  const out = [`\n### End to end in Chromium on WebGPU, encoded JPEG in; ms, median (p10–p90) of ${w.runs} runs after ${w.warmup} warm-up runs\n`, launched];
+  out.push(`Adapter: ${describeAdapter(w.adapter)}${w.notASpeedFigure ? ` — a ${w.notASpeedFigure}: these figures show that the harness runs and what the masks are, not how fast WebGPU is` : ''}.`);
+  out.push(`The model alone: onnxruntime-web's WebGPU EP, graphOptimizationLevel all, each run session.run with its outputs on the CPU (the EP returned \`${w.outputLocation}\` tensors${w.outputLocation === 'cpu' ? ', so its run includes their download' : ', read back in the timed run'}). The section took ${w.seconds.toFixed(0)} s.\n`);
+  out.push(table(['model', 'image', 'edgeseg segment()', 'segmentRaw()', 'model alone (WebGPU EP, logits on the CPU)', 'end to end ÷ model alone', 'mask = hosted'],
+    w.rows.map((r) => [r.model, r.image, spread(r.edgeseg), spread(r.raw), spread(r.ortAlone), (r.edgeseg.median / r.ortAlone.median).toFixed(2), pct(r.equalShare)])));
+  out.push('\n### edgeseg stage breakdown on WebGPU, ms (median); `run` submits the model\'s GPU work, `postprocess` waits for it and the shader\n');
+  out.push(stageTable(w.rows));
+  return out.join('\n');
+}
+
+function webgpuTargets(w: WebgpuResults): void {
+  const target = 'WebGPU end to end ≤ 1.2 × the model alone at 1024×768 (LRASPP)';
+  const ratio = (r: WebgpuRow) => r.edgeseg.median / r.ortAlone.median;
+  const lr = w.rows.find((r) => r.image === '1024x768' && r.model.startsWith('LRASPP'));
+  if (!w.adapter) judge(target, w.notASpeedFigure!, 'NOT MEASURED');
+  else if (w.notASpeedFigure) {
+    const shown = lr ? `${ratio(lr).toFixed(2)}×` : `LRASPP not run; ${w.rows[0]!.model} at ${w.rows[0]!.image}: ${ratio(w.rows[0]!).toFixed(2)}×`;
+    judge(target, `${w.notASpeedFigure}: not a speed figure, ${shown}`, 'NOT MEASURED');
+  } else judge(target, `${ratio(lr!).toFixed(2)}×`, ratio(lr!) <= 1.2);
+  // The masks are a correctness figure: a software adapter answers it as well as a real GPU.
+  if (!w.rows.length) return;
+  const worst = Math.min(...w.rows.map((r) => r.equalShare));
+  const all = w.rows.length === Object.keys(MODELS).length * IMAGE_SIZES.length;
+  judge('edgeseg WebGPU payload equals the hosted route (onnxruntime-node) on ≥ 99.99% of pixels, every model and image', `${pct(worst)}${all ? '' : ` (${w.rows.map((r) => `${r.model} at ${r.image}`).join(', ')} only)`}`, worst < 0.9999 ? false : all || 'NOT MEASURED');
 }
 
 /** Share of pixels on which two payload masks agree (0 when their sizes differ). */
@@ -182,46 +357,63 @@ function equalShare(a: string, b: string): number {
 
 const pct = (share: number) => `${(100 * share).toFixed(4)}%`;
 
-function formatReport(rows: Array<Record<string, unknown> & { model: string; image: string; equalShare: number; edgeseg: Summary; raw: Summary; ortAlone: Summary; transformers: Summary; hosted: Summary; stages: Record<string, Summary> }>, results: Record<string, unknown>, streams: Record<string, { fps: number }>, pipeline: Awaited<ReturnType<typeof benchPipeline>>): string {
+const STAGES = ['decode', 'preprocess', 'run', 'postprocess', 'encode', 'total'];
+/** edgeseg's time per stage (median), and its whole call over the model alone's. */
+const stageTable = (rows: Array<{ model: string; image: string; stages: Stages; edgeseg: Summary; ortAlone: Summary }>) =>
+  table(['model', 'image', ...STAGES, 'end to end ÷ model alone'], rows.map((r) => [r.model, r.image, ...STAGES.map((s) => (r.stages[s] ? ms(r.stages[s]!.median) : '—')), (r.edgeseg.median / r.ortAlone.median).toFixed(2)]));
+
+function formatReport(results: Record<string, unknown>, wasm: { rows: Row[]; streams: Streams; pipeline: PipelineRow[] } | null, webgpu: WebgpuResults | null): string {
   const out: string[] = [];
-  const env = results.environment as { userAgent: string; cores: number; isolated: boolean; node: string };
-  out.push(`Run on ${new Date(String(results.date)).toISOString().slice(0, 10)}: ${env.cores} cores, Node ${env.node}, ${/Chrome\/[\d.]+/.exec(env.userAgent)?.[0] ?? env.userAgent} headless (cross-origin isolated: ${env.isolated}), onnxruntime-web 1.30.0 WASM, ${THREADS} threads. \`npm run bench:models && npm run bench${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\`\n`);
-  out.push(`### End to end in Chromium (WASM, 2 threads), encoded JPEG in; ms, median (p10–p90) of ${RUNS} runs after ${WARMUP} warm-up runs (transformers.js at 4032×3024: after ${Math.min(1, WARMUP)})\n`);
-  out.push(table(['model', 'image', 'edgeseg segment()', 'segmentRaw()', 'model alone', 'transformers.js', 'hosted route (loopback)', 'transformers.js ÷ edgeseg', 'mask = hosted'],
-    rows.map((r) => [r.model, r.image, spread(r.edgeseg), spread(r.raw), spread(r.ortAlone), spread(r.transformers), spread(r.hosted), (r.transformers.median / r.edgeseg.median).toFixed(2), pct(r.equalShare)])));
-  out.push('\n### edgeseg stage breakdown in Chromium, ms (median)\n');
-  const stages = ['decode', 'preprocess', 'run', 'postprocess', 'encode', 'total'];
-  out.push(table(['model', 'image', ...stages, 'end to end ÷ model alone'], rows.map((r) => [r.model, r.image, ...stages.map((s) => (r.stages[s] ? ms(r.stages[s]!.median) : '—')), (r.edgeseg.median / r.ortAlone.median).toFixed(2)])));
-  out.push('\n### Node, ms: median (p10–p90)\n');
-  out.push(pipelineTable(pipeline));
+  const env = results.environment as Environment & { node: string };
+  const runtime = wasm ? `onnxruntime-web 1.30.0 WASM, ${THREADS} threads` : `onnxruntime-web 1.30.0 WebGPU (its WASM part on ${THREADS} threads)`;
+  const args = process.argv.slice(2).filter((a) => a !== '--webgpu-only');
+  const command = `npm run bench:models && npm run ${WEBGPU_ONLY ? 'bench:webgpu' : 'bench'}${args.length ? ` -- ${args.join(' ')}` : ''}`;
+  // Sections 2–4's figures (absent when only WebGPU ran).
   const cold = results.coldStart as { empty: number; warm: Summary };
-  const session = (results.sessionCreate as Record<string, { create: number; firstRun: number }>).shapes!;
+  const session = (results.sessionCreate as Record<string, { create: number; firstRun: number }> | undefined)?.shapes;
+  const sessionAndFirstRun = session ? session.create + session.firstRun : NaN;
   const mem = results.memory as { after10: number; afterN: number };
-  out.push('\n### Cold start, stream, memory, size\n');
-  out.push(`- First mask, empty cache: ${ms(cold.empty)} ms; warm cache: ${spread(cold.warm)} ms; session creation + first run alone: ${ms(session.create + session.firstRun)} ms (cold starts on a production build of the page, served statically with COOP/COEP).`);
-  for (const [k, v] of Object.entries(streams)) out.push(`- Stream of 640×480 frames, bundled model, ${k}: ${v.fps.toFixed(1)} frames/s.`);
-  out.push(`- Memory (page + worker) after 10 calls ${(mem.after10 / 1e6).toFixed(1)} MB, after ${MEMORY_CALLS} calls ${(mem.afterN / 1e6).toFixed(1)} MB.`);
-  out.push(`- Main-thread code before the worker starts: ${(Number(results.mainThreadBytes) / 1024).toFixed(1)} KB gzipped.`);
+  out.push(`Run on ${new Date(String(results.date)).toISOString().slice(0, 10)}: ${env.cores} cores, Node ${env.node}, ${/Chrome\/[\d.]+/.exec(env.userAgent)?.[0] ?? env.userAgent} headless (cross-origin isolated: ${env.isolated}), ${runtime}. \`${command}\``);
+  if (wasm) {
+    const { rows, streams, pipeline } = wasm;
+    out.push(`\n### End to end in Chromium (WASM, 2 threads), encoded JPEG in; ms, median (p10–p90) of ${RUNS} runs after ${WARMUP} warm-up runs (transformers.js at 4032×3024: after ${Math.min(1, WARMUP)})\n`);
+    out.push(table(['model', 'image', 'edgeseg segment()', 'segmentRaw()', 'model alone', 'transformers.js', 'hosted route (loopback)', 'transformers.js ÷ edgeseg', 'mask = hosted'],
+      rows.map((r) => [r.model, r.image, spread(r.edgeseg), spread(r.raw), spread(r.ortAlone), spread(r.transformers), spread(r.hosted), (r.transformers.median / r.edgeseg.median).toFixed(2), pct(r.equalShare)])));
+    out.push('\n### edgeseg stage breakdown in Chromium, ms (median)\n');
+    out.push(stageTable(rows));
+    out.push('\n### Node, ms: median (p10–p90)\n');
+    out.push(pipelineTable(pipeline));
+    out.push('\n### Cold start, stream, memory, size\n');
+    out.push(`- First mask, empty cache: ${ms(cold.empty)} ms; warm cache: ${spread(cold.warm)} ms; session creation + first run alone: ${ms(sessionAndFirstRun)} ms (cold starts on a production build of the page, served statically with COOP/COEP).`);
+    for (const [k, v] of Object.entries(streams)) out.push(`- Stream of 640×480 frames, bundled model, ${k}: ${v.fps.toFixed(1)} frames/s.`);
+    out.push(`- Memory (page + worker) after 10 calls ${(mem.after10 / 1e6).toFixed(1)} MB, after ${MEMORY_CALLS} calls ${(mem.afterN / 1e6).toFixed(1)} MB.`);
+    out.push(`- Main-thread code before the worker starts: ${(Number(results.mainThreadBytes) / 1024).toFixed(1)} KB gzipped.`);
+  }
+  if (webgpu) out.push(webgpuReport(webgpu));
 
   out.push('\n### Targets\n');
-  const lr = (size: string) => rows.find((r) => r.image === size && r.model.startsWith('LRASPP'))!;
   verdicts.length = 0;
-  const ratio = (r: (typeof rows)[number]) => r.transformers.median / r.edgeseg.median;
-  judge('edgeseg ≥ 2× faster than transformers.js at 640×480 (LRASPP)', `${ratio(lr('640x480')).toFixed(2)}×`, ratio(lr('640x480')) >= 2);
-  judge('edgeseg ≥ 3× faster than transformers.js at 1024×768 (LRASPP)', `${ratio(lr('1024x768')).toFixed(2)}×`, ratio(lr('1024x768')) >= 3);
-  judge('edgeseg ≥ 5× faster than transformers.js at 4032×3024 (LRASPP)', `${ratio(lr('4032x3024')).toFixed(2)}×`, ratio(lr('4032x3024')) >= 5);
-  const e2e = lr('1024x768').edgeseg.median / lr('1024x768').ortAlone.median;
-  judge('WASM end to end ≤ 1.25 × the model alone at 1024×768 (LRASPP)', `${e2e.toFixed(2)}×`, e2e <= 1.25);
-  const bestFps = Math.max(...Object.values(streams).map((s) => s.fps));
-  judge('live mode ≥ 30 frames/s at 640×480 (bundled model, WASM)', `${bestFps.toFixed(1)} frames/s`, bestFps >= 30);
-  const warm = cold.warm.median / (session.create + session.firstRun);
-  judge('first mask from a warm cache ≤ 1.5 × (session creation + first run)', `${warm.toFixed(2)}×`, warm <= 1.5);
-  const growth = mem.afterN / mem.after10 - 1;
-  judge(`memory after ${MEMORY_CALLS.toLocaleString('en')} calls within 5% of memory after 10 calls`, `${(growth * 100).toFixed(1)}%`, Math.abs(growth) <= 0.05);
-  const worstEqual = Math.min(...rows.map((r) => r.equalShare));
-  judge('edgeseg WASM payload equals the hosted route (onnxruntime-node) on ≥ 99.99% of pixels, every model and image', pct(worstEqual), worstEqual >= 0.9999);
-  judge('main-thread code before the worker starts ≤ 15 KB gzipped', `${(Number(results.mainThreadBytes) / 1024).toFixed(1)} KB`, Number(results.mainThreadBytes) <= 15 * 1024);
-  out.push(table(['target', 'measured', 'verdict'], verdicts.map((v) => [v.target, v.measured, v.pass ? 'PASS' : 'FALLS SHORT'])));
+  if (wasm) {
+    const { rows, streams } = wasm;
+    const lr = (size: string) => rows.find((r) => r.image === size && r.model.startsWith('LRASPP'))!;
+    const ratio = (r: Row) => r.transformers.median / r.edgeseg.median;
+    judge('edgeseg ≥ 2× faster than transformers.js at 640×480 (LRASPP)', `${ratio(lr('640x480')).toFixed(2)}×`, ratio(lr('640x480')) >= 2);
+    judge('edgeseg ≥ 3× faster than transformers.js at 1024×768 (LRASPP)', `${ratio(lr('1024x768')).toFixed(2)}×`, ratio(lr('1024x768')) >= 3);
+    judge('edgeseg ≥ 5× faster than transformers.js at 4032×3024 (LRASPP)', `${ratio(lr('4032x3024')).toFixed(2)}×`, ratio(lr('4032x3024')) >= 5);
+    const e2e = lr('1024x768').edgeseg.median / lr('1024x768').ortAlone.median;
+    judge('WASM end to end ≤ 1.25 × the model alone at 1024×768 (LRASPP)', `${e2e.toFixed(2)}×`, e2e <= 1.25);
+    const bestFps = Math.max(...Object.values(streams).map((s) => s.fps));
+    judge('live mode ≥ 30 frames/s at 640×480 (bundled model, WASM)', `${bestFps.toFixed(1)} frames/s`, bestFps >= 30);
+    const warm = cold.warm.median / sessionAndFirstRun;
+    judge('first mask from a warm cache ≤ 1.5 × (session creation + first run)', `${warm.toFixed(2)}×`, warm <= 1.5);
+    const growth = mem.afterN / mem.after10 - 1;
+    judge(`memory after ${MEMORY_CALLS.toLocaleString('en')} calls within 5% of memory after 10 calls`, `${(growth * 100).toFixed(1)}%`, Math.abs(growth) <= 0.05);
+    const worstEqual = Math.min(...rows.map((r) => r.equalShare));
+    judge('edgeseg WASM payload equals the hosted route (onnxruntime-node) on ≥ 99.99% of pixels, every model and image', pct(worstEqual), worstEqual >= 0.9999);
+    judge('main-thread code before the worker starts ≤ 15 KB gzipped', `${(Number(results.mainThreadBytes) / 1024).toFixed(1)} KB`, Number(results.mainThreadBytes) <= 15 * 1024);
+  }
+  if (webgpu) webgpuTargets(webgpu);
+  out.push(table(['target', 'measured', 'verdict'], verdicts.map((v) => [v.target, v.measured, v.outcome])));
   return out.join('\n');
 }
 

@@ -18,13 +18,27 @@ async function repeat(n: number, warmup: number, body: (i: number) => Promise<un
   return times;
 }
 
+export type LocalBackend = 'wasm' | 'webgpu';
+
 const segmenters = new Map<string, Segmenter>();
-async function segmenterFor(model: string, threads: number): Promise<Segmenter> {
-  const key = `${model}@${threads}`;
+async function segmenterFor(model: string, threads: number, backend: LocalBackend = 'wasm'): Promise<Segmenter> {
+  const key = `${backend}:${model}@${threads}`;
   let seg = segmenters.get(key);
-  if (!seg) segmenters.set(key, (seg = await createSegmenter({ model, backends: ['wasm'], numThreads: threads, cache: false })));
+  if (!seg) {
+    seg = await createSegmenter({ model, backends: [backend], numThreads: threads, cache: false });
+    // With one backend in the list there is nothing to fall back to, but a figure labelled webgpu must be
+    // a webgpu figure: say so if that ever changes.
+    if (seg.backend !== backend) {
+      await seg.dispose();
+      throw new Error(`asked for ${backend}, got ${seg.backend}: ${seg.fallbacks.map((f) => `${f.backend}: ${f.message}`).join('; ')}`);
+    }
+    segmenters.set(key, seg);
+  }
   return seg;
 }
+
+/** Requested as the webgpu backend requests it (workers/webgpu-runner.ts). */
+const highPerformanceAdapter = async () => (await (navigator as Navigator & { gpu?: GPU }).gpu?.requestAdapter({ powerPreference: 'high-performance' })) ?? null;
 
 export interface Config {
   model: string;
@@ -33,12 +47,24 @@ export interface Config {
   threads: number;
   runs: number;
   warmup: number;
+  /** Default wasm. */
+  backend?: LocalBackend;
 }
 
 const api = {
+  /** The WebGPU adapter this browser gives (vendor, architecture, …), or null when it has none. */
+  async adapter() {
+    const adapter = await highPerformanceAdapter();
+    if (!adapter) return null;
+    // isFallbackAdapter moved from the adapter to its info; older Chromium has only the former.
+    const info = adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
+    const fallback = info.isFallbackAdapter ?? (adapter as GPUAdapter & { isFallbackAdapter?: boolean }).isFallbackAdapter;
+    return { vendor: info.vendor, architecture: info.architecture, device: info.device, description: info.description, ...(fallback === undefined ? {} : { isFallbackAdapter: fallback }) };
+  },
+
   /** edgeseg segment() (payload) or segmentRaw(), encoded image in; with the stage breakdown of each run. */
   async edgeseg(c: Config & { raw: boolean }) {
-    const seg = await segmenterFor(c.model, c.threads);
+    const seg = await segmenterFor(c.model, c.threads, c.backend);
     const image = await bytes(c.image);
     const stages: Record<string, number[]> = {};
     let mask = '';
@@ -51,23 +77,37 @@ const api = {
     return { times, stages, mask };
   },
 
-  /** onnxruntime-web session.run alone on a prepared tensor, same build and threads as edgeseg's WASM backend. */
+  /**
+   * onnxruntime-web session.run alone on a prepared tensor, with the build, execution provider and threads
+   * of edgeseg's backend (wasm, or the WebGPU EP). A run ends with the logits on the CPU: the WebGPU EP's
+   * outputs are CPU tensors by default (its run waits for the download); a GPU-located one is read back
+   * inside the timed run, so the GPU's work is always in the figure. `location` says which it was.
+   */
   async ortAlone(c: Config) {
-    const ort = await import('onnxruntime-web/wasm');
+    // One entry only: the WebGPU build for webgpu (as the worker loads it), the plain WASM build otherwise.
+    const ort = c.backend === 'webgpu' ? await import('onnxruntime-web/webgpu') : await import('onnxruntime-web/wasm');
     ort.env.wasm.numThreads = c.threads;
+    // As the backend asks for its adapter (onnxruntime-web requests its own device from it).
+    if (c.backend === 'webgpu') ort.env.webgpu.powerPreference = 'high-performance';
     const weights = await bytes(`${c.model}weights.onnx`);
     const t0 = now();
-    const session = await ort.InferenceSession.create(weights, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
+    const session = await ort.InferenceSession.create(weights, { executionProviders: [c.backend ?? 'wasm'], graphOptimizationLevel: 'all' });
     const create = now() - t0;
     const dims = session.inputMetadata[0]!.isTensor ? (session.inputMetadata[0] as { shape: readonly (number | string)[] }).shape.map((d) => (typeof d === 'number' ? d : 1)) : [1, 3, 256, 256];
     const data = new Float32Array(dims.reduce((a, b) => a * b, 1)).map((_, i) => Math.sin(i) * 0.5);
     const input = { [session.inputNames[0]!]: new ort.Tensor('float32', data, dims) };
+    let location = '';
+    const run = async () => {
+      const outputs = Object.values(await session.run(input));
+      location = outputs[0]!.location;
+      await Promise.all(outputs.map((t) => t.getData(true)));
+    };
     const t1 = now();
-    await session.run(input);
+    await run();
     const firstRun = now() - t1;
-    const times = await repeat(c.runs, c.warmup, () => session.run(input));
+    const times = await repeat(c.runs, c.warmup, run);
     await session.release();
-    return { times, create, firstRun };
+    return { times, create, firstRun, location };
   },
 
   /** transformers.js image-segmentation on the same weights, local files only, same threads. */
