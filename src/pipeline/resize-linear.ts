@@ -69,6 +69,8 @@ export function resizeLinearRows(
   const rows = [new Int32Array(rowLength), new Int32Array(rowLength)];
   const rowOf = [-1, -1];
   const out = new Uint8Array(rowLength);
+  // A plane that computes its rows is told which columns the horizontal pass reads.
+  const read = src.rowAt ? columnsRead(xs) : new Int32Array(0);
 
   const horizontal = (sy: number): Int32Array => {
     if (rowOf[0] === sy) return rows[0]!;
@@ -78,7 +80,7 @@ export function resizeLinearRows(
     const buf = rows[slot]!;
     rowOf[slot] = sy;
     const { channels } = src;
-    const data = src.rowAt ? src.rowAt(sy) : src.data;
+    const data = src.rowAt ? src.rowAt(sy, read) : src.data;
     const base = src.rowAt ? src.offset : src.offset + sy * src.rowStride;
     // cn is 3 (colour) or 1 (gray): each written out, the colour one being the common case.
     if (cn === 3) {
@@ -112,6 +114,15 @@ export function resizeLinearRows(
     }
     onRow(dy, out);
   }
+}
+
+/** The source columns a horizontal pass reads, increasing, each once (both index arrays are monotone). */
+function columnsRead(xs: LinearAxis): Int32Array {
+  const list: number[] = [];
+  for (let d = 0; d < xs.index0.length; d++) {
+    for (const s of [xs.index0[d]!, xs.index1[d]!]) if (list.length === 0 || s > list[list.length - 1]!) list.push(s);
+  }
+  return Int32Array.from(list);
 }
 
 /** The whole resized image, dense, 1 or 3 channels (see resizeLinearRows). */

@@ -47,65 +47,84 @@ for (let i = 0; i < 1024; i++) LIMIT[i] = Math.min(Math.max(i - 256, 0), 255);
 
 /**
  * A reader of RGB rows: `row(y)` returns image row y as `width × 3` bytes (R, G, B), in a buffer that the
- * next call reuses.
+ * next call reuses; `row(y, chromaColumns)` converts only the pixels over those chroma columns (for
+ * 4:2:0 and 4:2:2, pixels 2c and 2c + 1), leaving the rest of the buffer stale.
+ *
+ * Chroma upsampling is jdsample.c's "fancy" triangle filter. Down (h2v2 only): an output row weighs its
+ * chroma row 3:1 with the nearer neighbour row (above for even rows, below for odd ones; the first and
+ * last rows stand in for the missing ones), giving column sums. Across (h2v2, h2v1): output pixel 2x
+ * weighs sum x 3:1 with sum x − 1, pixel 2x + 1 with sum x + 1, with jdsample.c's alternating rounding
+ * biases (8 and 7 over sums of 16ths for h2v2, 1 and 2 over quarters for h2v1). jdsample.c writes the edge
+ * pixels with formulas of their own; repeating the edge sum gives the same values. (It reads past the row
+ * where a chroma row is one sample wide: the worker leaves images that small to the browser's decode.)
  */
-export function ycbcrRows(image: YCbCrImage): (y: number) => Uint8Array {
+export function ycbcrRows(image: YCbCrImage): (y: number, chromaColumns?: Int32Array) => Uint8Array {
   const { width, height, chroma } = image;
   const chromaWidth = Math.ceil(width / chroma.h);
   const chromaHeight = Math.ceil(height / chroma.v);
   const rgb = new Uint8Array(width * 3);
-  const cb = new Uint8Array(chromaWidth * chroma.h);
-  const cr = new Uint8Array(chromaWidth * chroma.h);
-  const sums = new Int32Array(chromaWidth);
-  const upsample = (plane: SamplePlane, y: number, out: Uint8Array) => {
-    if (chroma.v === 2) {
-      // h2v2: each output row weighs its chroma row 3:1 with the nearer neighbour row (above for even
-      // rows, below for odd ones; the edge rows stand in for the missing ones), then across 3:1 again,
-      // with jdsample.c's alternating rounding biases (8 and 7).
-      const near = plane.offset + (y >> 1) * plane.stride;
-      const farRow = y & 1 ? Math.min((y >> 1) + 1, chromaHeight - 1) : Math.max((y >> 1) - 1, 0);
-      const far = plane.offset + farRow * plane.stride;
-      for (let x = 0; x < chromaWidth; x++) sums[x] = plane.data[near + x]! * 3 + plane.data[far + x]!;
-      across(sums, chromaWidth, out, 4, 8, 7);
-    } else if (chroma.h === 2) {
-      // h2v1: across only, 3:1 with biases 1 and 2.
-      const at = plane.offset + y * plane.stride;
-      for (let x = 0; x < chromaWidth; x++) sums[x] = plane.data[at + x]!;
-      across(sums, chromaWidth, out, 2, 1, 2);
-    } else {
-      out.set(plane.data.subarray(plane.offset + y * plane.stride, plane.offset + y * plane.stride + width));
+  const sumCb = new Int32Array(chromaWidth);
+  const sumCr = new Int32Array(chromaWidth);
+  const { data: luma, offset: lumaOffset, stride: lumaStride } = image.y;
+  const { data: cbData, offset: cbOffset, stride: cbStride } = image.cb;
+  const { data: crData, offset: crOffset, stride: crStride } = image.cr;
+  const down = chroma.v === 2;
+  const shift = down ? 4 : 2;
+  const even = down ? 8 : 1;
+  const odd = down ? 7 : 2;
+
+  /** Column sums of output row y (h2v2: 3 × near + far; otherwise the samples themselves). */
+  const sums = (y: number) => {
+    const near = down ? y >> 1 : y;
+    if (!down) {
+      for (let x = 0, b = cbOffset + near * cbStride, r = crOffset + near * crStride; x < chromaWidth; x++) {
+        sumCb[x] = cbData[b + x]!;
+        sumCr[x] = crData[r + x]!;
+      }
+      return;
+    }
+    const far = y & 1 ? Math.min(near + 1, chromaHeight - 1) : Math.max(near - 1, 0);
+    const b0 = cbOffset + near * cbStride;
+    const b1 = cbOffset + far * cbStride;
+    const r0 = crOffset + near * crStride;
+    const r1 = crOffset + far * crStride;
+    for (let x = 0; x < chromaWidth; x++) {
+      sumCb[x] = cbData[b0 + x]! * 3 + cbData[b1 + x]!;
+      sumCr[x] = crData[r0 + x]! * 3 + crData[r1 + x]!;
     }
   };
-  return (y) => {
-    upsample(image.cb, y, cb);
-    upsample(image.cr, y, cr);
-    const { data: luma, offset, stride } = image.y;
-    for (let x = 0, i = offset + y * stride, o = 0; x < width; x++, i++, o += 3) {
-      const l = luma[i]! + 256;
-      const b = cb[x]!;
-      const r = cr[x]!;
-      rgb[o] = LIMIT[l + CR_R[r]!]!;
-      rgb[o + 1] = LIMIT[l + ((CB_G[b]! + CR_G[r]!) >> SCALEBITS)]!;
-      rgb[o + 2] = LIMIT[l + CB_B[b]!]!;
+
+  // Pixels are converted by chroma column: pixel c (4:4:4), or pixels 2c and 2c + 1.
+  const perChroma = chroma.h;
+  let all: Int32Array | null = null;
+  return (y, chromaColumns) => {
+    sums(y);
+    const row = lumaOffset + y * lumaStride;
+    const cs = chromaColumns ?? (all ??= Int32Array.from({ length: chromaWidth }, (_, c) => c));
+    for (let k = 0; k < cs.length; k++) {
+      const c = cs[k]!;
+      if (perChroma === 1) {
+        pixel(rgb, c * 3, luma[row + c]!, sumCb[c]!, sumCr[c]!);
+        continue;
+      }
+      const x = 2 * c;
+      const left = c > 0 ? c - 1 : 0;
+      const right = c < chromaWidth - 1 ? c + 1 : c;
+      const cb3 = sumCb[c]! * 3;
+      const cr3 = sumCr[c]! * 3;
+      pixel(rgb, 3 * x, luma[row + x]!, (cb3 + sumCb[left]! + even) >> shift, (cr3 + sumCr[left]! + even) >> shift);
+      if (x + 1 < width) pixel(rgb, 3 * x + 3, luma[row + x + 1]!, (cb3 + sumCb[right]! + odd) >> shift, (cr3 + sumCr[right]! + odd) >> shift);
     }
     return rgb;
   };
 }
 
-/**
- * jdsample.c's horizontal triangle filter over one row of (column) sums: output pixel 2x weighs sum x
- * 3:1 with sum x − 1, pixel 2x + 1 with sum x + 1, with the rounding biases `even` and `odd`. `shift`
- * is 4 for h2v2 (sums of 4 × sample) and 2 for h2v1. jdsample.c writes the edge pixels with formulas of
- * their own ((4·sum + bias) >> shift for h2v2, the sample itself for h2v1); repeating the edge sum here
- * gives the same values. (It reads past the row when a chroma row is one sample wide: the worker
- * leaves images that small to the browser's own decode.)
- */
-function across(sums: Int32Array, n: number, out: Uint8Array, shift: 2 | 4, even: number, odd: number): void {
-  for (let x = 0; x < n; x++) {
-    const here = sums[x]! * 3;
-    out[2 * x] = (here + sums[x > 0 ? x - 1 : 0]! + even) >> shift;
-    out[2 * x + 1] = (here + sums[x < n - 1 ? x + 1 : n - 1]! + odd) >> shift;
-  }
+/** jdcolor.c's ycc_rgb_convert for one pixel, into out[o..o+2]. */
+function pixel(out: Uint8Array, o: number, y: number, cb: number, cr: number): void {
+  const l = y + 256;
+  out[o] = LIMIT[l + CR_R[cr]!]!;
+  out[o + 1] = LIMIT[l + ((CB_G[cb]! + CR_G[cr]!) >> SCALEBITS)]!;
+  out[o + 2] = LIMIT[l + CB_B[cb]!]!;
 }
 
 /** The whole image as RGB, for the steps that read every pixel (grayscale, contrast, centre crop). */

@@ -95,14 +95,16 @@ describe('preprocessing converts only the rows the resize reads, to the same ten
     ['histogram equalisation', { ...base, contrast: 'histogram-equalization' }],
     ['centre crop', { ...base, resize: { ...base.resize, mode: 'center-crop' } }],
   ];
-  const img = planes(83, 61, { h: 2, v: 2 });
-  const whole = ycbcrToRgb(img);
-  for (const [label, spec] of specs) {
-    test(label, () => {
-      const lazy = preprocess(img, spec);
-      const converted = preprocess(whole, spec);
-      expect(lazy.meta).toEqual(converted.meta);
-      expect(Array.from(lazy.tensor)).toEqual(Array.from(converted.tensor));
-    });
+  for (const chroma of [{ h: 2, v: 2 }, { h: 2, v: 1 }, { h: 1, v: 1 }] as const) {
+    const img = planes(83, 61, chroma);
+    const whole = ycbcrToRgb(img);
+    for (const [label, spec] of specs) {
+      test(`h${chroma.h}v${chroma.v}, ${label}`, () => {
+        const lazy = preprocess(img, spec);
+        const converted = preprocess(whole, spec);
+        expect(lazy.meta).toEqual(converted.meta);
+        expect(Array.from(lazy.tensor)).toEqual(Array.from(converted.tensor));
+      });
+    }
   }
 });
