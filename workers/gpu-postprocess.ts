@@ -6,10 +6,7 @@
 // GPU float arithmetic (exp, fused multiply-adds) differs from the CPU's in the last bits, so a pixel
 // can differ only where two classes, or the confidence and the threshold, are within float32 noise.
 import { antialiasWeights, classIdMapping, confidenceThreshold, logitPadding, type PostprocessOptions, type PreprocessMeta } from '../src/pipeline/index.js';
-
-const WORKGROUP = 64;
-/** Workgroups per dispatch dimension (WebGPU's guaranteed minimum limit). */
-const MAX_GROUPS = 65535;
+import { dispatchSize, uploads, WORKGROUP } from './gpu-upload.js';
 
 const SHADER = /* wgsl */ `
 struct Params {
@@ -114,9 +111,7 @@ export class GpuPostprocessor {
     weights.set(ay.weights, ax.weights.length);
     const total = meta.originalWidth * meta.originalHeight;
     const words = Math.ceil(total / 4);
-    const groups = Math.ceil(words / WORKGROUP);
-    const groupsX = Math.min(groups, MAX_GROUPS);
-    const groupsY = Math.ceil(groups / groupsX);
+    const { groupsX, groupsY } = dispatchSize(words);
     const params = new ArrayBuffer(64);
     const u = new Uint32Array(params);
     u.set([C, h, w, pad.top, pad.left, meta.cropX, meta.cropY, meta.cropWidth, meta.cropHeight, meta.originalWidth, meta.originalHeight, options.backgroundClassId]);
@@ -126,13 +121,8 @@ export class GpuPostprocessor {
 
     const device = this.#device;
     device.pushErrorScope('validation');
-    const temporary: GPUBuffer[] = [];
-    const upload = (data: ArrayBufferView, usage: number) => {
-      const buffer = device.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 4) * 4), usage: usage | GPUBufferUsage.COPY_DST });
-      device.queue.writeBuffer(buffer, 0, data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
-      temporary.push(buffer);
-      return buffer;
-    };
+    const inputs = uploads(device);
+    const upload = inputs.upload;
     const output = this.#outputFor(words);
     const bind = device.createBindGroup({
       layout: this.#pipeline.getBindGroupLayout(0),
@@ -156,14 +146,14 @@ export class GpuPostprocessor {
     device.queue.submit([encoder.finish()]);
     const invalid = await device.popErrorScope();
     if (invalid) {
-      for (const b of temporary) b.destroy();
+      inputs.destroy();
       throw new Error(`the GPU postprocessing pass was rejected: ${invalid.message}`);
     }
     await output.read.mapAsync(GPUMapMode.READ, 0, words * 4);
     const ids = new Uint8Array(total);
     ids.set(new Uint8Array(output.read.getMappedRange(0, words * 4), 0, total));
     output.read.unmap();
-    for (const b of temporary) b.destroy();
+    inputs.destroy();
     return ids;
   }
 

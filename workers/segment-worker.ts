@@ -9,7 +9,7 @@ import {
 import type { SessionRunner } from '../src/ort/ort-session.js';
 import { sessionRunner } from '../src/ort/ort-session.js';
 import { buildPayload, classMapOf } from '../src/payload/index.js';
-import { isYCbCr, segmentPixels, type ResizeMode, type RunModel } from '../src/pipeline/index.js';
+import { isYCbCr, segmentPixels, type PrepareInput, type ResizeMode, type RunModel } from '../src/pipeline/index.js';
 import { installErrorTransfer, serializeError } from '../src/runtime/error-transfer.js';
 import { decodeInWorker, encodePng } from './decode-image.js';
 import { wasmRuntime } from './wasm-runtime.js';
@@ -155,7 +155,10 @@ const api: WorkerApi = {
         if (pendingFault && pendingFault !== 'crash') return injectedRunFault(current.runner.name);
         return current.runner.run(input, signal);
       };
-      const result = await segmentPixels(decoded.pixels, current.model, run, { confidence: request.confidence, input: inputBuffer });
+      // The backend's own preprocessing (WebGPU), except when a fault is injected (it goes through `run`).
+      const own = current.runner.prepare;
+      const prepare: PrepareInput | undefined = own && ((image, spec) => (pendingFault ? Promise.resolve(null) : own(image, spec)));
+      const result = await segmentPixels(decoded.pixels, current.model, run, { confidence: request.confidence, input: inputBuffer, prepare });
       const raw = { classIds: result.classIds, width: result.width, height: result.height, class_map: current.classMap };
       const t1 = performance.now();
       const timings = { decode, ...result.timings, encode: 0 };

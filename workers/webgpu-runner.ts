@@ -3,12 +3,15 @@
 import type { InferenceSession, Tensor } from 'onnxruntime-common';
 import { BackendError, ModelPackageError } from '../src/errors/index.js';
 import type { SessionRunner } from '../src/ort/ort-session.js';
-import { classIdsFromLogits, type DeviceLogits, type Logits } from '../src/pipeline/index.js';
+import { classIdsFromLogits, type DeviceLogits, type Logits, type PreparedInput } from '../src/pipeline/index.js';
 import { GpuPostprocessor } from './gpu-postprocess.js';
+import { GpuPreprocessor } from './gpu-preprocess.js';
 
 type OrtWebgpu = {
   InferenceSession: { create(bytes: Uint8Array, options?: InferenceSession.SessionOptions): Promise<InferenceSession> };
-  Tensor: new (type: 'float32', data: Float32Array, dims: readonly number[]) => Tensor;
+  Tensor: (new (type: 'float32', data: Float32Array, dims: readonly number[]) => Tensor) & {
+    fromGpuBuffer(buffer: GPUBuffer, options: { dataType: 'float32'; dims: readonly number[] }): Tensor;
+  };
   env: { wasm: { numThreads: number; proxy: boolean }; webgpu: { device: GPUDevice | Promise<GPUDevice> } };
 };
 
@@ -44,44 +47,60 @@ export async function createWebgpuRunner(weights: Uint8Array, numThreads: number
   if (used !== device) device.destroy();
   void used.lost.then((info) => (lost = `the GPU device was lost (${info.reason}): ${info.message}`));
   const post = new GpuPostprocessor(used);
+  const pre = new GpuPreprocessor(used);
   const shapeOf = (m: InferenceSession.ValueMetadata | undefined) => (m && m.isTensor ? [...m.shape] : []);
   const inputName = session.inputNames[0]!;
   const outputName = session.outputNames[0]!;
   const failed = (cause: unknown) =>
     new BackendError('BACKEND_FAILED', lost ?? `the webgpu backend failed while running the model: ${(cause as Error)?.message ?? cause}`, { cause, backend: 'webgpu' });
+  /** One run; `done` runs once the input is no longer needed. */
+  const runOn = async (input: Tensor, done?: () => void): Promise<Logits | DeviceLogits> => {
+    if (lost) {
+      done?.();
+      throw failed(null);
+    }
+    let output: Tensor;
+    try {
+      output = (await session.run({ [inputName]: input }))[outputName] as Tensor;
+    } catch (cause) {
+      done?.();
+      throw failed(cause);
+    }
+    const [, channels, height, width] = output.dims as number[];
+    if (output.type !== 'float32' || output.dims.length !== 4) {
+      output.dispose();
+      done?.();
+      throw new ModelPackageError('MODEL_OUTPUT_SHAPE', `the model returned ${output.type} [${output.dims.join(', ')}]; expected float32 [1, C, h, w]`);
+    }
+    return {
+      async classIds(meta, options, out) {
+        try {
+          const ids = output.location === 'gpu-buffer' ? await post.classIds({ buffer: output.gpuBuffer as GPUBuffer, channels: channels!, height: height!, width: width! }, meta, options) : null;
+          if (ids) return ids;
+          // The rare case the shader leaves to the CPU (a centre crop that cut the image).
+          return classIdsFromLogits({ data: (await output.getData()) as Float32Array, channels: channels!, height: height!, width: width! }, meta, options, out);
+        } catch (cause) {
+          throw cause instanceof ModelPackageError ? cause : failed(cause);
+        } finally {
+          output.dispose();
+          done?.();
+        }
+      },
+    };
+  };
   const info = (adapter as GPUAdapter & { info?: GPUAdapterInfo }).info;
   return {
     adapter: info ? `${info.vendor || 'unknown vendor'} ${info.architecture || ''}`.trim() : 'unknown',
     runner: {
       name: 'webgpu',
       io: { input: shapeOf(session.inputMetadata[0]), output: shapeOf(session.outputMetadata[0]) },
-      async run({ data, dims }): Promise<Logits | DeviceLogits> {
-        if (lost) throw failed(null);
-        let output: Tensor;
-        try {
-          output = (await session.run({ [inputName]: new ort.Tensor('float32', data, dims) }))[outputName] as Tensor;
-        } catch (cause) {
-          throw failed(cause);
-        }
-        const [, channels, height, width] = output.dims as number[];
-        if (output.type !== 'float32' || output.dims.length !== 4) {
-          output.dispose();
-          throw new ModelPackageError('MODEL_OUTPUT_SHAPE', `the model returned ${output.type} [${output.dims.join(', ')}]; expected float32 [1, C, h, w]`);
-        }
-        return {
-          async classIds(meta, options, out) {
-            try {
-              const ids = output.location === 'gpu-buffer' ? await post.classIds({ buffer: output.gpuBuffer as GPUBuffer, channels: channels!, height: height!, width: width! }, meta, options) : null;
-              if (ids) return ids;
-              // The rare case the shader leaves to the CPU (a centre crop that cut the image).
-              return classIdsFromLogits({ data: (await output.getData()) as Float32Array, channels: channels!, height: height!, width: width! }, meta, options, out);
-            } catch (cause) {
-              throw cause instanceof ModelPackageError ? cause : failed(cause);
-            } finally {
-              output.dispose();
-            }
-          },
-        };
+      run: ({ data, dims }) => runOn(new ort.Tensor('float32', data, dims)),
+      async prepare(image, spec): Promise<PreparedInput | null> {
+        const input = await pre.prepare(image, spec);
+        if (!input) return null;
+        const dims = [1, 3, input.meta.inputHeight, input.meta.inputWidth];
+        // The input buffer goes once the class ids are back (the model's GPU work is done by then).
+        return { meta: input.meta, run: () => runOn(ort.Tensor.fromGpuBuffer(input.buffer, { dataType: 'float32', dims }), () => input.buffer.destroy()) };
       },
       async dispose() {
         post.destroy();

@@ -3,7 +3,7 @@
 import type { InferenceSession, Tensor } from 'onnxruntime-common';
 import { BackendError, ModelPackageError, type BackendName } from '../errors/index.js';
 import type { ModelIo } from '../model/index.js';
-import type { RunModel } from '../pipeline/index.js';
+import type { PrepareInput, RunModel } from '../pipeline/index.js';
 
 /**
  * A loaded model that runs one input at a time.
@@ -15,6 +15,8 @@ export interface SessionRunner<N extends BackendName = BackendName> {
   readonly name: N;
   readonly io: ModelIo;
   readonly run: RunModel;
+  /** Preprocessing where the model runs, where this backend does it (WebGPU). */
+  readonly prepare?: PrepareInput;
   dispose(): Promise<void>;
 }
 

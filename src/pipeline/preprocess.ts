@@ -4,8 +4,8 @@ import { equalizeAdaptive } from './adaptive-equalization.js';
 import { stretchContrast } from './contrast-stretching.js';
 import { toGrayscale } from './grayscale.js';
 import { equalizeHistogram } from './histogram-equalization.js';
-import { planeOf, ycbcrPlane, type ImagePlane } from './image-plane.js';
-import { resizeGeometry } from './resize-geometry.js';
+import { planeOf, ycbcrPlane, type ImagePlane, type Rect } from './image-plane.js';
+import { resizeGeometry, type ResizeGeometry } from './resize-geometry.js';
 import { resizeLinearRows } from './resize-linear.js';
 import { staticCropRect } from './static-crop.js';
 import type { ContrastType, PixelImage, PreprocessMeta, PreprocessSpec } from './types.js';
@@ -18,6 +18,49 @@ const CONTRAST: Record<ContrastType, (src: ImagePlane) => ImagePlane> = {
   'histogram-equalization': equalizeHistogram,
   'adaptive-equalization': equalizeAdaptive,
 };
+
+/**
+ * Where the (cropped) image lands in the network input and how its 8-bit values become network values:
+ * what preprocessing shares with a backend that preprocesses elsewhere (the WebGPU backend, on the GPU).
+ * `gray`: the plane that is resized has one channel (after the grayscale step).
+ */
+export interface InputPlan {
+  crop: Rect;
+  geometry: ResizeGeometry;
+  /** Per tensor channel, 8-bit value → network value. */
+  tables: [Float32Array, Float32Array, Float32Array];
+  /** Tensor channel c reads plane channel order[c]. */
+  order: [number, number, number];
+  meta: PreprocessMeta;
+}
+
+export function inputPlan(width: number, height: number, spec: PreprocessSpec, gray: boolean): InputPlan {
+  const crop = staticCropRect(width, height, spec.staticCrop);
+  const { width: W, height: H } = spec.resize;
+  const geometry = resizeGeometry(spec.resize, crop.width, crop.height);
+  if (geometry.scaledWidth < 1 || geometry.scaledHeight < 1) {
+    throw new InvalidInputError(
+      'IMAGE_EMPTY',
+      `a ${crop.width}×${crop.height} image letterboxed into ${W}×${H} leaves no pixels (${geometry.scaledWidth}×${geometry.scaledHeight})`,
+    );
+  }
+  const order: InputPlan['order'] = gray ? [0, 0, 0] : spec.colorMode === 'rgb' ? [0, 1, 2] : [2, 1, 0];
+  const meta: PreprocessMeta = {
+    originalWidth: width,
+    originalHeight: height,
+    cropX: crop.x,
+    cropY: crop.y,
+    cropWidth: crop.width,
+    cropHeight: crop.height,
+    inputWidth: W,
+    inputHeight: H,
+    padLeft: geometry.padLeft,
+    padTop: geometry.padTop,
+    padRight: geometry.padRight,
+    padBottom: geometry.padBottom,
+  };
+  return { crop, geometry, tables: valueTables(spec), order, meta };
+}
 
 /**
  * The network input for one image, `[1, 3, H, W]` float32, and what postprocessing needs to map the
@@ -36,30 +79,21 @@ export function preprocess(
   if (spec.grayscale) plane = toGrayscale(plane);
   if (spec.contrast !== null) plane = CONTRAST[spec.contrast](plane);
 
+  const { geometry, tables, order, meta } = inputPlan(image.width, image.height, spec, plane.channels === 1);
   const { width: W, height: H } = spec.resize;
   const area = W * H;
   if (out !== undefined && out.length !== 3 * area) {
     throw new InvalidInputError('OPTION_INVALID', `the output buffer holds ${out.length} values, the input needs ${3 * area}`);
   }
   const tensor = out ?? new Float32Array(3 * area);
-  const geometry = resizeGeometry(spec.resize, plane.width, plane.height);
-  if (geometry.scaledWidth < 1 || geometry.scaledHeight < 1) {
-    throw new InvalidInputError(
-      'IMAGE_EMPTY',
-      `a ${plane.width}×${plane.height} image letterboxed into ${W}×${H} leaves no pixels (${geometry.scaledWidth}×${geometry.scaledHeight})`,
-    );
-  }
-  const tables = valueTables(spec);
-  // Tensor channel c reads plane channel order[c].
-  const order = plane.channels === 1 ? [0, 0, 0] : spec.colorMode === 'rgb' ? [0, 1, 2] : [2, 1, 0];
 
   // Fill with the padding value where the image does not cover the input; the image overwrites its part.
   const covers = geometry.dstX === 0 && geometry.dstY === 0 && geometry.copyWidth === W && geometry.copyHeight === H;
   if (!covers) for (let c = 0; c < 3; c++) tensor.fill(tables[c]![geometry.fill]!, c * area, (c + 1) * area);
 
   // One pass over a row writes all three channel planes (table lookups: 256 possible inputs).
-  const [t0, t1, t2] = tables as [Float32Array, Float32Array, Float32Array];
-  const [o0, o1, o2] = order as [number, number, number];
+  const [t0, t1, t2] = tables;
+  const [o0, o1, o2] = order;
   const writeRow = (y: number, row: Uint8Array | Uint8ClampedArray, rowOffset: number, step: number) => {
     const base = (geometry.dstY + y) * W + geometry.dstX;
     const end = base + geometry.copyWidth;
@@ -81,31 +115,15 @@ export function preprocess(
     resizeLinearRows(plane, geometry.scaledWidth, geometry.scaledHeight, (y, row) => writeRow(y, row, 0, step));
   }
 
-  return {
-    tensor,
-    meta: {
-      originalWidth: image.width,
-      originalHeight: image.height,
-      cropX: crop.x,
-      cropY: crop.y,
-      cropWidth: crop.width,
-      cropHeight: crop.height,
-      inputWidth: W,
-      inputHeight: H,
-      padLeft: geometry.padLeft,
-      padTop: geometry.padTop,
-      padRight: geometry.padRight,
-      padBottom: geometry.padBottom,
-    },
-  };
+  return { tensor, meta };
 }
 
 /**
  * Per tensor channel, 8-bit value → network value, as torch computes it in float32:
  * `x / scaling_factor`, then `(x - mean) / std`. A table, since there are only 256 inputs.
  */
-function valueTables(spec: PreprocessSpec): Float32Array[] {
-  return [0, 1, 2].map((c) => {
+function valueTables(spec: PreprocessSpec): InputPlan['tables'] {
+  const [r, g, b] = [0, 1, 2].map((c) => {
     const table = new Float32Array(256);
     const scale = spec.scalingFactor === null ? null : f32(spec.scalingFactor);
     const mean = spec.normalization === null ? 0 : f32(spec.normalization.mean[c]!);
@@ -117,4 +135,5 @@ function valueTables(spec: PreprocessSpec): Float32Array[] {
     }
     return table;
   });
+  return [r!, g!, b!];
 }

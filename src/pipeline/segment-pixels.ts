@@ -20,6 +20,18 @@ export type RunModel = (
   signal?: AbortSignal,
 ) => Promise<Logits | DeviceLogits>;
 
+/**
+ * A backend's own preprocessing (the WebGPU backend's, on the GPU): the same input as preprocess()
+ * would give, left where the model runs, with a run of the model on it. Null: this image or this
+ * model's preprocessing is left to the CPU.
+ */
+export type PrepareInput = (image: PixelImage | YCbCrImage, spec: PreprocessSpec) => Promise<PreparedInput | null>;
+
+export interface PreparedInput {
+  meta: PreprocessMeta;
+  run(signal?: AbortSignal): Promise<Logits | DeviceLogits>;
+}
+
 export interface SegmentationModel {
   preprocess: PreprocessSpec;
   classCount: number;
@@ -43,14 +55,15 @@ export async function segmentPixels(
   image: PixelImage | YCbCrImage,
   model: SegmentationModel,
   run: RunModel,
-  options: { confidence: number; signal?: AbortSignal; input?: Float32Array; classIds?: Uint8Array },
+  options: { confidence: number; signal?: AbortSignal; input?: Float32Array; classIds?: Uint8Array; prepare?: PrepareInput },
 ): Promise<PixelSegmentation> {
   const confidence = validateConfidence(options.confidence);
   throwIfAborted(options.signal);
   const t0 = performance.now();
-  const { tensor, meta } = preprocess(image, model.preprocess, options.input);
+  const prepared = (await options.prepare?.(image, model.preprocess)) ?? null;
+  const { tensor, meta } = prepared ? { tensor: null, meta: prepared.meta } : preprocess(image, model.preprocess, options.input);
   const t1 = performance.now();
-  const logits = await run({ data: tensor, dims: [1, 3, meta.inputHeight, meta.inputWidth] }, options.signal);
+  const logits = tensor ? await run({ data: tensor, dims: [1, 3, meta.inputHeight, meta.inputWidth] }, options.signal) : await prepared!.run(options.signal);
   throwIfAborted(options.signal);
   const t2 = performance.now();
   const post = { confidence, classCount: model.classCount, backgroundClassId: model.backgroundClassId };
