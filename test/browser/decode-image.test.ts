@@ -102,6 +102,7 @@ describe('a JPEG decoded to its planes gives the bytes of Chromium\'s RGB decode
     ['exif-rotated-120x80.jpg', 'an EXIF orientation to apply (camera-written)', { orientation: 6, components: 3 }],
     ['gray-50x40.jpg', 'one component', { components: 1 }],
     ['cmyk-40x30.jpg', 'four components', { components: 4 }],
+    ['rgb-coded-48x40.jpg', 'components coded as RGB (Adobe transform 0), not YCbCr', { components: 3 }],
   ];
   for (const [file, label, header] of left) {
     test(`${label}: left to createImageBitmap`, async () => {
