@@ -3,7 +3,8 @@
 // the fixed-point YCbCr → RGB tables of jdcolor.c. Chromium decodes JPEGs with libjpeg-turbo; a browser
 // that hands out the planes (WebCodecs' ImageDecoder: I420, I422, I444) therefore gives the same RGB
 // bytes through this code as through its own RGB decode, which the browser tests check. Rows are
-// converted one at a time, on demand: resizing a large photo to a network input reads a fraction of them.
+// converted one at a time, on demand, and only at the columns asked for: resizing a large photo to a
+// network input reads a fraction of its pixels.
 import type { PixelImage } from './types.js';
 
 /** One 8-bit plane: `stride` values per row, the first at `offset`. */
