@@ -6,7 +6,7 @@
 // GPU float arithmetic (exp, fused multiply-adds) differs from the CPU's in the last bits, so a pixel
 // can differ only where two classes, or the confidence and the threshold, are within float32 noise.
 import { antialiasWeights, classIdMapping, confidenceThreshold, logitPadding, type PostprocessOptions, type PreprocessMeta } from '../src/pipeline/index.js';
-import { dispatchSize, uploads, WORKGROUP } from './gpu-upload.js';
+import { ComputePass, dispatchSize, WORKGROUP } from './gpu-pass.js';
 
 const SHADER = /* wgsl */ `
 struct Params {
@@ -80,12 +80,12 @@ export interface GpuLogits {
 
 export class GpuPostprocessor {
   readonly #device: GPUDevice;
-  readonly #pipeline: GPUComputePipeline;
+  readonly #pass: ComputePass;
   #output: { buffer: GPUBuffer; read: GPUBuffer; words: number } | null = null;
 
   constructor(device: GPUDevice) {
     this.#device = device;
-    this.#pipeline = device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code: SHADER }), entryPoint: 'main' } });
+    this.#pass = new ComputePass(device, SHADER);
   }
 
   /**
@@ -111,49 +111,33 @@ export class GpuPostprocessor {
     weights.set(ay.weights, ax.weights.length);
     const total = meta.originalWidth * meta.originalHeight;
     const words = Math.ceil(total / 4);
-    const { groupsX, groupsY } = dispatchSize(words);
+    const size = dispatchSize(words);
     const params = new ArrayBuffer(64);
     const u = new Uint32Array(params);
     u.set([C, h, w, pad.top, pad.left, meta.cropX, meta.cropY, meta.cropWidth, meta.cropHeight, meta.originalWidth, meta.originalHeight, options.backgroundClassId]);
     new Float32Array(params)[12] = confidenceThreshold(options.confidence);
     u[13] = C === 1 ? 1 : 0;
-    u[14] = groupsX;
+    u[14] = size.groupsX;
 
-    const device = this.#device;
-    device.pushErrorScope('validation');
-    const inputs = uploads(device);
-    const upload = inputs.upload;
     const output = this.#outputFor(words);
-    const bind = device.createBindGroup({
-      layout: this.#pipeline.getBindGroupLayout(0),
-      entries: [
-        { binding: 0, resource: { buffer: upload(new Uint8Array(params), GPUBufferUsage.UNIFORM) } },
-        { binding: 1, resource: { buffer: logits.buffer } },
-        { binding: 2, resource: { buffer: upload(taps(ax, 0), GPUBufferUsage.STORAGE) } },
-        { binding: 3, resource: { buffer: upload(taps(ay, ax.weights.length), GPUBufferUsage.STORAGE) } },
-        { binding: 4, resource: { buffer: upload(weights, GPUBufferUsage.STORAGE) } },
-        { binding: 5, resource: { buffer: upload(new Uint32Array(classOf), GPUBufferUsage.STORAGE) } },
-        { binding: 6, resource: { buffer: output.buffer } },
+    const invalid = await this.#pass.submit(
+      (upload) => [
+        { buffer: upload(new Uint8Array(params), GPUBufferUsage.UNIFORM) },
+        { buffer: logits.buffer },
+        { buffer: upload(taps(ax, 0), GPUBufferUsage.STORAGE) },
+        { buffer: upload(taps(ay, ax.weights.length), GPUBufferUsage.STORAGE) },
+        { buffer: upload(weights, GPUBufferUsage.STORAGE) },
+        { buffer: upload(new Uint32Array(classOf), GPUBufferUsage.STORAGE) },
+        { buffer: output.buffer },
       ],
-    });
-    const encoder = device.createCommandEncoder();
-    const pass = encoder.beginComputePass();
-    pass.setPipeline(this.#pipeline);
-    pass.setBindGroup(0, bind);
-    pass.dispatchWorkgroups(groupsX, groupsY);
-    pass.end();
-    encoder.copyBufferToBuffer(output.buffer, 0, output.read, 0, words * 4);
-    device.queue.submit([encoder.finish()]);
-    const invalid = await device.popErrorScope();
-    if (invalid) {
-      inputs.destroy();
-      throw new Error(`the GPU postprocessing pass was rejected: ${invalid.message}`);
-    }
+      size,
+      (encoder) => encoder.copyBufferToBuffer(output.buffer, 0, output.read, 0, words * 4),
+    );
+    if (invalid) throw new Error(`the GPU postprocessing pass was rejected: ${invalid}`);
     await output.read.mapAsync(GPUMapMode.READ, 0, words * 4);
     const ids = new Uint8Array(total);
     ids.set(new Uint8Array(output.read.getMappedRange(0, words * 4), 0, total));
     output.read.unmap();
-    inputs.destroy();
     return ids;
   }
 

@@ -9,7 +9,7 @@
 // against a 3 MB tensor) and the steps that read every pixel (grayscale, contrast, centre crop) stay on
 // the CPU.
 import { inputPlan, isYCbCr, linearAxis, type PixelImage, type PreprocessMeta, type PreprocessSpec, type YCbCrImage } from '../src/pipeline/index.js';
-import { dispatchSize, uploads, WORKGROUP } from './gpu-upload.js';
+import { ComputePass, dispatchSize, WORKGROUP } from './gpu-pass.js';
 
 const SHADER = /* wgsl */ `
 struct Params {
@@ -91,18 +91,13 @@ export interface GpuInput {
 
 export class GpuPreprocessor {
   readonly #device: GPUDevice;
-  readonly #pipeline: GPUComputePipeline;
-  /** Set when a pass was rejected: preprocessing stays on the CPU from then on. */
-  #failed: string | null = null;
+  readonly #pass: ComputePass;
+  /** Set when a pass was rejected (device limits): preprocessing stays on the CPU from then on. */
+  #failed = false;
 
   constructor(device: GPUDevice) {
     this.#device = device;
-    this.#pipeline = device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code: SHADER }), entryPoint: 'main' } });
-  }
-
-  /** Why GPU preprocessing was turned off, or null. */
-  get failed(): string | null {
-    return this.#failed;
+    this.#pass = new ComputePass(device, SHADER);
   }
 
   /** The network input on the GPU, or null where the CPU preprocesses this image (see the top). */
@@ -111,52 +106,38 @@ export class GpuPreprocessor {
     const source = sourceOf(image);
     const { width: W, height: H } = spec.resize;
     if (!source || source.bytes.byteLength > 3 * W * H * 4) return null;
-    const { crop, geometry, tables, order, meta } = inputPlan(image.width, image.height, spec, false);
+    const { crop, geometry, tables, order, meta } = inputPlan(image.width, image.height, spec);
     const axis = (a: ReturnType<typeof linearAxis>) => {
       const out = new Int32Array(a.index0.length * 4);
       for (let i = 0; i < a.index0.length; i++) out.set([a.index0[i]!, a.index1[i]!, a.weight0[i]!, a.weight1[i]!], i * 4);
       return out;
     };
     const area = W * H;
-    const { groupsX, groupsY } = dispatchSize(area);
+    const size = dispatchSize(area);
     const params = new Uint32Array(24);
     params.set([W, H, geometry.dstX, geometry.dstY, geometry.copyWidth, geometry.copyHeight, geometry.fill, source.kind]);
     params.set(source.layout, 8);
     params[10] = crop.x;
     params[11] = crop.y;
-    params.set([...order, groupsX], 20);
+    params.set([...order, size.groupsX], 20);
     const allTables = new Float32Array(768);
     tables.forEach((t, c) => allTables.set(t, c * 256));
 
-    const device = this.#device;
-    device.pushErrorScope('validation');
-    const inputs = uploads(device);
-    const upload = inputs.upload;
-    const output = device.createBuffer({ size: 3 * area * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
-    const bind = device.createBindGroup({
-      layout: this.#pipeline.getBindGroupLayout(0),
-      entries: [
-        { binding: 0, resource: { buffer: upload(params, GPUBufferUsage.UNIFORM) } },
-        { binding: 1, resource: { buffer: upload(source.bytes, GPUBufferUsage.STORAGE) } },
-        { binding: 2, resource: { buffer: upload(axis(linearAxis(crop.width, geometry.scaledWidth, true)), GPUBufferUsage.STORAGE) } },
-        { binding: 3, resource: { buffer: upload(axis(linearAxis(crop.height, geometry.scaledHeight, false)), GPUBufferUsage.STORAGE) } },
-        { binding: 4, resource: { buffer: upload(allTables, GPUBufferUsage.STORAGE) } },
-        { binding: 5, resource: { buffer: output } },
+    const output = this.#device.createBuffer({ size: 3 * area * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    const invalid = await this.#pass.submit(
+      (upload) => [
+        { buffer: upload(params, GPUBufferUsage.UNIFORM) },
+        { buffer: upload(source.bytes, GPUBufferUsage.STORAGE) },
+        { buffer: upload(axis(linearAxis(crop.width, geometry.scaledWidth, true)), GPUBufferUsage.STORAGE) },
+        { buffer: upload(axis(linearAxis(crop.height, geometry.scaledHeight, false)), GPUBufferUsage.STORAGE) },
+        { buffer: upload(allTables, GPUBufferUsage.STORAGE) },
+        { buffer: output },
       ],
-    });
-    const encoder = device.createCommandEncoder();
-    const pass = encoder.beginComputePass();
-    pass.setPipeline(this.#pipeline);
-    pass.setBindGroup(0, bind);
-    pass.dispatchWorkgroups(groupsX, groupsY);
-    pass.end();
-    device.queue.submit([encoder.finish()]);
-    // The inputs may go once submitted: destroying a buffer waits for the work already queued on it.
-    inputs.destroy();
-    const invalid = await device.popErrorScope();
+      size,
+    );
     if (invalid) {
       output.destroy();
-      this.#failed = `the GPU preprocessing pass was rejected (${invalid.message}); preprocessing runs on the CPU`;
+      this.#failed = true;
       return null;
     }
     return { buffer: output, meta };

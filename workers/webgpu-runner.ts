@@ -53,23 +53,17 @@ export async function createWebgpuRunner(weights: Uint8Array, numThreads: number
   const outputName = session.outputNames[0]!;
   const failed = (cause: unknown) =>
     new BackendError('BACKEND_FAILED', lost ?? `the webgpu backend failed while running the model: ${(cause as Error)?.message ?? cause}`, { cause, backend: 'webgpu' });
-  /** One run; `done` runs once the input is no longer needed. */
-  const runOn = async (input: Tensor, done?: () => void): Promise<Logits | DeviceLogits> => {
-    if (lost) {
-      done?.();
-      throw failed(null);
-    }
+  const runOn = async (input: Tensor): Promise<Logits | DeviceLogits> => {
+    if (lost) throw failed(null);
     let output: Tensor;
     try {
       output = (await session.run({ [inputName]: input }))[outputName] as Tensor;
     } catch (cause) {
-      done?.();
       throw failed(cause);
     }
     const [, channels, height, width] = output.dims as number[];
     if (output.type !== 'float32' || output.dims.length !== 4) {
       output.dispose();
-      done?.();
       throw new ModelPackageError('MODEL_OUTPUT_SHAPE', `the model returned ${output.type} [${output.dims.join(', ')}]; expected float32 [1, C, h, w]`);
     }
     return {
@@ -83,7 +77,6 @@ export async function createWebgpuRunner(weights: Uint8Array, numThreads: number
           throw cause instanceof ModelPackageError ? cause : failed(cause);
         } finally {
           output.dispose();
-          done?.();
         }
       },
     };
@@ -99,8 +92,20 @@ export async function createWebgpuRunner(weights: Uint8Array, numThreads: number
         const input = await pre.prepare(image, spec);
         if (!input) return null;
         const dims = [1, 3, input.meta.inputHeight, input.meta.inputWidth];
-        // The input buffer goes once the class ids are back (the model's GPU work is done by then).
-        return { meta: input.meta, run: () => runOn(ort.Tensor.fromGpuBuffer(input.buffer, { dataType: 'float32', dims }), () => input.buffer.destroy()) };
+        const free = () => input.buffer.destroy();
+        const run = async () => {
+          const logits = await runOn(ort.Tensor.fromGpuBuffer(input.buffer, { dataType: 'float32', dims })).catch((error: unknown) => {
+            free();
+            throw error;
+          });
+          if (!('classIds' in logits)) {
+            free();
+            return logits;
+          }
+          // The input buffer goes once the class ids are back: the model's GPU work is done by then.
+          return { classIds: (meta, options, out) => logits.classIds(meta, options, out).finally(free) } satisfies DeviceLogits;
+        };
+        return { meta: input.meta, run };
       },
       async dispose() {
         post.destroy();
