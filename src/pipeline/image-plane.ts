@@ -14,13 +14,12 @@ export interface ImagePlane {
   /** Index in `data` of the view's first value. */
   offset: number;
   /**
-   * Set on a plane whose rows are computed when read (a JPEG's planes, see ycbcr.ts): row y of the view
-   * starts at `offset` in `rowAt(y, columns)`, a buffer the next call may reuse, and `data` is empty.
-   * `columns` (the view's columns the caller reads, increasing; the same array on every call) may leave
-   * the others stale. Only the resize reads such planes; steps that need every pixel get the image
-   * converted whole.
+   * Set on a plane whose rows are computed when read (a JPEG's planes, see ycbcr.ts; `data` is empty):
+   * `rows(columns)` reads rows at those of the view's columns (increasing; the others may be left
+   * stale): row y of the view starts at `offset` in `read(y)`, a buffer the next call may reuse. Only
+   * the resize reads such planes; steps that need every pixel get the image converted whole.
    */
-  rowAt?: (y: number, columns: Int32Array) => Uint8Array;
+  rows?: (columns: Int32Array) => (y: number) => Uint8Array;
 }
 
 export interface Rect {
@@ -53,23 +52,18 @@ export function planeOf(image: PixelImage, rect: Rect = { x: 0, y: 0, width: ima
 
 /** A view of a JPEG's planes whose RGB rows are converted as the resize reads them, where it reads them. */
 export function ycbcrPlane(image: YCbCrImage, rect: Rect): ImagePlane {
-  const rows = ycbcrRows(image);
-  let asked: Int32Array | null = null;
-  let chromaColumns = new Int32Array(0);
-  const rowAt = (y: number, columns: Int32Array) => {
-    if (columns !== asked) {
-      // The chroma columns under the view's columns, each once.
-      const list: number[] = [];
-      for (const x of columns) {
-        const c = (rect.x + x) >> (image.chroma.h - 1);
-        if (list[list.length - 1] !== c) list.push(c);
-      }
-      asked = columns;
-      chromaColumns = Int32Array.from(list);
+  const rows = (columns: Int32Array) => {
+    // The chroma columns under the view's columns, each once.
+    const list: number[] = [];
+    for (const x of columns) {
+      const c = (rect.x + x) >> (image.chroma.h - 1);
+      if (list[list.length - 1] !== c) list.push(c);
     }
-    return rows(rect.y + y, chromaColumns);
+    const chromaColumns = Int32Array.from(list);
+    const convert = ycbcrRows(image);
+    return (y: number) => convert(rect.y + y, chromaColumns);
   };
-  return { data: new Uint8Array(0), width: rect.width, height: rect.height, channels: 3, rowStride: 0, offset: rect.x * 3, rowAt };
+  return { data: new Uint8Array(0), width: rect.width, height: rect.height, channels: 3, rowStride: 0, offset: rect.x * 3, rows };
 }
 
 /** A dense plane over freshly computed values. */

@@ -22,19 +22,18 @@ const CONTRAST: Record<ContrastType, (src: ImagePlane) => ImagePlane> = {
 /**
  * Where the (cropped) image lands in the network input and how its 8-bit values become network values:
  * what preprocessing shares with a backend that preprocesses elsewhere (the WebGPU backend, on the GPU).
- * `gray`: the plane that is resized has one channel (after the grayscale step).
  */
 export interface InputPlan {
   crop: Rect;
   geometry: ResizeGeometry;
   /** Per tensor channel, 8-bit value → network value. */
   tables: [Float32Array, Float32Array, Float32Array];
-  /** Tensor channel c reads plane channel order[c]. */
+  /** Tensor channel c reads plane channel order[c] (channel 0 throughout after the grayscale step). */
   order: [number, number, number];
   meta: PreprocessMeta;
 }
 
-export function inputPlan(width: number, height: number, spec: PreprocessSpec, gray: boolean): InputPlan {
+export function inputPlan(width: number, height: number, spec: PreprocessSpec): InputPlan {
   const crop = staticCropRect(width, height, spec.staticCrop);
   const { width: W, height: H } = spec.resize;
   const geometry = resizeGeometry(spec.resize, crop.width, crop.height);
@@ -44,7 +43,7 @@ export function inputPlan(width: number, height: number, spec: PreprocessSpec, g
       `a ${crop.width}×${crop.height} image letterboxed into ${W}×${H} leaves no pixels (${geometry.scaledWidth}×${geometry.scaledHeight})`,
     );
   }
-  const order: InputPlan['order'] = gray ? [0, 0, 0] : spec.colorMode === 'rgb' ? [0, 1, 2] : [2, 1, 0];
+  const order: InputPlan['order'] = spec.grayscale ? [0, 0, 0] : spec.colorMode === 'rgb' ? [0, 1, 2] : [2, 1, 0];
   const meta: PreprocessMeta = {
     originalWidth: width,
     originalHeight: height,
@@ -71,7 +70,7 @@ export function preprocess(
   spec: PreprocessSpec,
   out?: Float32Array,
 ): { tensor: Float32Array; meta: PreprocessMeta } {
-  const crop = staticCropRect(image.width, image.height, spec.staticCrop);
+  const { crop, geometry, tables, order, meta } = inputPlan(image.width, image.height, spec);
   // A JPEG's planes: the resize converts only the rows it reads; the steps that read every pixel (and
   // the centre crop, which copies them) get the image converted whole.
   const lazy = isYCbCr(image) && !spec.grayscale && spec.contrast === null && spec.resize.mode !== 'center-crop';
@@ -79,7 +78,6 @@ export function preprocess(
   if (spec.grayscale) plane = toGrayscale(plane);
   if (spec.contrast !== null) plane = CONTRAST[spec.contrast](plane);
 
-  const { geometry, tables, order, meta } = inputPlan(image.width, image.height, spec, plane.channels === 1);
   const { width: W, height: H } = spec.resize;
   const area = W * H;
   if (out !== undefined && out.length !== 3 * area) {

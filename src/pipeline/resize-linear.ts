@@ -70,7 +70,7 @@ export function resizeLinearRows(
   const rowOf = [-1, -1];
   const out = new Uint8Array(rowLength);
   // A plane that computes its rows is told which columns the horizontal pass reads.
-  const read = src.rowAt ? columnsRead(xs) : new Int32Array(0);
+  const readRow = src.rows?.(columnsRead(xs));
 
   const horizontal = (sy: number): Int32Array => {
     if (rowOf[0] === sy) return rows[0]!;
@@ -80,8 +80,8 @@ export function resizeLinearRows(
     const buf = rows[slot]!;
     rowOf[slot] = sy;
     const { channels } = src;
-    const data = src.rowAt ? src.rowAt(sy, read) : src.data;
-    const base = src.rowAt ? src.offset : src.offset + sy * src.rowStride;
+    const data = readRow ? readRow(sy) : src.data;
+    const base = readRow ? src.offset : src.offset + sy * src.rowStride;
     // cn is 3 (colour) or 1 (gray): each written out, the colour one being the common case.
     if (cn === 3) {
       for (let dx = 0, o = 0; dx < dstWidth; dx++, o += 3) {
