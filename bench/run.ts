@@ -172,15 +172,13 @@ async function browserSections(origin: string, platforms: Record<ModelKey, Platf
     sessionCreate[key] = { create: alone.create, firstRun: alone.firstRun };
     for (const size of IMAGE_SIZES) {
       const base = { model: modelUrl, hfModel: model.hf, image: url(imagePath(size)), threads: THREADS, runs: RUNS, warmup: WARMUP };
-      const e = await call<{ times: number[]; stages: Record<string, number[]>; mask: string }>(page, 'edgeseg', { ...base, raw: false });
-      const r = await call<{ times: number[] }>(page, 'edgeseg', { ...base, raw: true });
+      const e = await measureEdgeseg(page, base);
       // The peer takes seconds per 12-megapixel image: one warm-up run there.
       const t = await call<{ times: number[] }>(page, 'transformers', size === '4032x3024' ? { ...base, warmup: Math.min(1, WARMUP) } : base);
       const h = await call<{ times: number[]; mask: string }>(page, 'hosted', { ...base, ...hostedConfig(platforms[key as ModelKey]) });
       hostedMasks.set(`${key} ${size}`, h.mask);
       const row: Row = {
-        model: model.label, image: size, equalShare: equalShare(e.mask, h.mask), edgeseg: summarize(e.times), raw: summarize(r.times),
-        stages: Object.fromEntries(Object.entries(e.stages).map(([k, v]) => [k, summarize(v)])),
+        model: model.label, image: size, equalShare: equalShare(e.mask, h.mask), edgeseg: e.edgeseg, raw: e.raw, stages: e.stages,
         ortAlone: summarize(alone.times), transformers: summarize(t.times), hosted: summarize(h.times),
       };
       rows.push(row);
@@ -299,13 +297,11 @@ async function webgpuSection(origin: string, platforms: Record<ModelKey, Platfor
     outputLocation = alone.location;
     for (const size of sizes) {
       const base = { model: modelUrl, image: url(imagePath(size)), threads: THREADS, runs, warmup, backend: 'webgpu' };
-      const e = await call<{ times: number[]; stages: Record<string, number[]>; mask: string }>(page, 'edgeseg', { ...base, raw: false });
-      const r = await call<{ times: number[] }>(page, 'edgeseg', { ...base, raw: true });
+      const e = await measureEdgeseg(page, base);
       // Section 1 asked the hosted route already, unless it did not run.
       const hosted = hostedMasks.get(`${key} ${size}`) ?? (await call<{ mask: string }>(page, 'hosted', { ...base, runs: 1, warmup: 0, ...hostedConfig(platforms[key]) })).mask;
       const row: WebgpuRow = {
-        model: model.label, image: size, equalShare: equalShare(e.mask, hosted), edgeseg: summarize(e.times), raw: summarize(r.times),
-        stages: Object.fromEntries(Object.entries(e.stages).map(([k, v]) => [k, summarize(v)])), ortAlone: summarize(alone.times),
+        model: model.label, image: size, equalShare: equalShare(e.mask, hosted), edgeseg: e.edgeseg, raw: e.raw, stages: e.stages, ortAlone: summarize(alone.times),
       };
       rows.push(row);
       line(`WebGPU ${model.label} ${size}: mask = hosted on ${pct(row.equalShare)} of pixels · edgeseg ${spread(row.edgeseg)} · raw ${spread(row.raw)} · model alone ${spread(row.ortAlone)} ms · end to end ÷ model alone ${(row.edgeseg.median / row.ortAlone.median).toFixed(2)}`);
@@ -343,6 +339,14 @@ function webgpuTargets(w: WebgpuResults): void {
   const worst = Math.min(...w.rows.map((r) => r.equalShare));
   const all = w.rows.length === Object.keys(MODELS).length * IMAGE_SIZES.length;
   judge('edgeseg WebGPU payload equals the hosted route (onnxruntime-node) on ≥ 99.99% of pixels, every model and image', `${pct(worst)}${all ? '' : ` (${w.rows.map((r) => `${r.model} at ${r.image}`).join(', ')} only)`}`, worst < 0.9999 ? false : all || 'NOT MEASURED');
+}
+
+/** edgeseg segment() with its stage breakdown, then segmentRaw(), on the page's bench functions; and the last mask. */
+async function measureEdgeseg(page: Page, base: Record<string, unknown>): Promise<{ edgeseg: Summary; raw: Summary; stages: Stages; mask: string }> {
+  const e = await call<{ times: number[]; stages: Record<string, number[]>; mask: string }>(page, 'edgeseg', { ...base, raw: false });
+  const r = await call<{ times: number[] }>(page, 'edgeseg', { ...base, raw: true });
+  const stages = Object.fromEntries(Object.entries(e.stages).map(([k, v]) => [k, summarize(v)]));
+  return { edgeseg: summarize(e.times), raw: summarize(r.times), stages, mask: e.mask };
 }
 
 /** Share of pixels on which two payload masks agree (0 when their sizes differ). */
