@@ -25,7 +25,7 @@ export interface BatchListing {
 
 /**
  * The inputs of `args` in order, each file once. A folder gives the image files below it, symbolic links
- * followed (each folder once), in name order; a glob the paths it matches, in the same order. An argument that is
+ * followed (each folder once), in name order, hidden names (a leading dot) left out; a glob the paths it matches, in the same order. An argument that is
  * neither an existing path nor a glob is kept, so that reading it reports why it failed. `exclude`
  * (the output folder) is not walked into.
  */
@@ -44,7 +44,7 @@ export async function listBatchInputs(args: readonly string[], options: { exclud
   for (const arg of args) {
     const stats = await stat(arg).catch(() => undefined);
     if (stats?.isDirectory()) {
-      const found = await walk(arg, Infinity, exclude);
+      const found = await walk(arg, Infinity, { exclude, hidden: false });
       const images = found.filter((f) => isImageName(f.relative));
       skipped.push(...found.filter((f) => !isImageName(f.relative)).map((f) => join(arg, f.relative)));
       if (images.length === 0) await add({ path: arg, relative: '', error: new InvalidInputError('IMAGE_SOURCE_INVALID', `${arg} holds no image files (${[...IMAGE_EXTENSIONS].join(' ')})`) });
@@ -52,7 +52,7 @@ export async function listBatchInputs(args: readonly string[], options: { exclud
     } else if (stats === undefined && isGlob(arg)) {
       const { base, rest, depth } = splitGlob(arg);
       const pattern = globToRegExp(rest);
-      const found = (await walk(base, depth, exclude)).filter((f) => pattern.test(f.relative.split(sep).join('/')));
+      const found = (await walk(base, depth, { exclude, hidden: true })).filter((f) => pattern.test(f.relative.split(sep).join('/')));
       if (found.length === 0) await add({ path: arg, relative: '', error: new InvalidInputError('IMAGE_SOURCE_INVALID', `no file matches ${arg}`) });
       for (const f of found) await add(fromFound(base, f));
     } else {
@@ -106,12 +106,18 @@ function fromFound(base: string, f: Found): BatchInput {
   return { path, relative: f.relative, error: new InvalidInputError('IMAGE_SOURCE_INVALID', `could not read ${path}: ${why}`) };
 }
 
-/** Everything below `dir` that is not a folder, `depth` levels down at most, in name order folder by folder. FIFOs and devices are reported, never opened: a FIFO with no writer would wait forever. */
-async function walk(dir: string, depth: number, exclude: string | undefined, visited = new Set<string>(), prefix = ''): Promise<Found[]> {
+/**
+ * Everything below `dir` that is not a folder, `depth` levels down at most, in name order folder by folder;
+ * names starting with a dot only when `hidden` (a glob filters them itself). FIFOs and devices are
+ * reported, never opened: a FIFO with no writer would wait forever.
+ */
+async function walk(dir: string, depth: number, options: { exclude: string | undefined; hidden: boolean }, visited = new Set<string>(), prefix = ''): Promise<Found[]> {
   const real = await realpath(dir).catch(() => resolve(dir));
-  if (visited.has(real) || real === exclude) return [];
+  if (visited.has(real) || real === options.exclude) return [];
   visited.add(real);
-  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = (await readdir(dir, { withFileTypes: true }))
+    .filter((e) => options.hidden || !e.name.startsWith('.'))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const out: Found[] = [];
   for (const entry of entries) {
     const relativePath = prefix === '' ? entry.name : join(prefix, entry.name);
@@ -127,7 +133,7 @@ async function walk(dir: string, depth: number, exclude: string | undefined, vis
     const isDir = stats ? stats.isDirectory() : entry.isDirectory();
     const isFile = stats ? stats.isFile() : entry.isFile();
     if (isDir) {
-      if (depth > 1) out.push(...(await walk(full, depth - 1, exclude, visited, relativePath)));
+      if (depth > 1) out.push(...(await walk(full, depth - 1, options, visited, relativePath)));
     } else if (isFile) {
       out.push({ relative: relativePath, kind: 'file' });
     } else {

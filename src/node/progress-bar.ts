@@ -21,7 +21,11 @@ export function progressLine(progress: Progress, columns = 80): string {
   ];
   const text = parts.join(' · ');
   const barWidth = Math.max(0, Math.min(30, columns - text.length - 3));
-  if (barWidth < 5) return text.slice(0, columns);
+  if (barWidth < 5) {
+    // No room for a bar: whole parts, dropped from the end, rather than a word cut in half.
+    while (parts.length > 1 && parts.join(' · ').length > columns) parts.pop();
+    return parts.join(' · ').slice(0, columns);
+  }
   const filled = Math.round(fraction * barWidth);
   return `[${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}] ${text}`;
 }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSegmenter, InvalidInputError, type NodeImageSource, type NodeSegmenter } from '../../../src/node/index.js';
 import { fixturePath, manifest } from '../../fixtures/reference/fixtures.js';
@@ -15,12 +16,13 @@ describe('segmentMany', () => {
 
   test('yields each source in order: the payload segment() gives, or the coded error, and goes on', async () => {
     const bytes = await readFile(files[0]!);
-    const sources: NodeImageSource[] = [files[0]!, '/nonexistent/photo.jpg', ...files.slice(1), new TextEncoder().encode('not an image'), bytes];
+    // A folder where a file is expected fails even for root, whom file modes do not stop.
+    const sources: NodeImageSource[] = [files[0]!, '/nonexistent/photo.jpg', ...files.slice(1), new TextEncoder().encode('not an image'), tmpdir(), bytes];
     const results = [];
     for await (const r of seg.segmentMany(sources, { concurrency: 3, confidence: 40 })) results.push(r);
     expect(results.map((r) => r.index)).toEqual(sources.map((_, i) => i));
     expect(results.map((r) => r.source)).toEqual(sources);
-    expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['ok', 'IMAGE_SOURCE_INVALID', ...files.slice(1).map(() => 'ok'), 'IMAGE_FORMAT_UNSUPPORTED', 'ok']);
+    expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['ok', 'IMAGE_SOURCE_INVALID', ...files.slice(1).map(() => 'ok'), 'IMAGE_FORMAT_UNSUPPORTED', 'IMAGE_SOURCE_INVALID', 'ok']);
     for (const r of results) {
       if (!r.ok) {
         expect(r.error).toBeInstanceOf(InvalidInputError);
