@@ -13,7 +13,8 @@ import { cutoutRgba } from './cutout.js';
 import { EXIT } from './exit-codes.js';
 import { overlayMask } from './overlay.js';
 import { createProgressBar } from './progress-bar.js';
-import { createSegmenter, DEFAULT_BATCH_CONCURRENCY, type NodeBackendName, type NodeSegmenterOptions } from './segmenter.js';
+import { defaultBatchConcurrency } from './threads.js';
+import { createSegmenter, type NodeBackendName, type NodeSegmenterOptions } from './segmenter.js';
 import { UsageError } from './usage-error.js';
 
 export { EXIT };
@@ -30,12 +31,13 @@ Usage:
       keeps every non-background pixel (--feather N softens its edge over N pixels). --timings prints
       per-stage times on stderr. --quiet prints no JSON.
   edgeseg segment <file|folder|glob>... --out-dir <dir> [--cutout] [--overlay] [--feather N]
-                  [--concurrency ${DEFAULT_BATCH_CONCURRENCY}] [--json] [--quiet] [--model …] [--confidence …] [--backend …]
-      Many images: folders are walked for image files (.jpg .jpeg .png .webp .gif .avif .tif .tiff),
+                  [--concurrency N] [--json] [--quiet] [--model …] [--confidence …] [--backend …]
+      Many images: folders are walked for image names (.jpg .jpeg .jpe .jfif .png .webp .gif .avif .tif .tiff),
       globs ('photos/**/*.jpg', quoted) are matched. Each image writes <name>.png (the mask), and
       <name>.cutout.png / <name>.overlay.jpg, under <dir> with the folders it was found in. A progress
       bar on a terminal, a summary on stderr at the end (--json: the summary as JSON on stdout). An
       image that fails is listed in the summary and the rest go on; the exit code is then 3.
+      --concurrency: images in flight (default ${defaultBatchConcurrency()} here: 2 on 2 cores, up to 4).
   edgeseg info [--model <dir|url>] [--json]
       The model's classes, input size and preprocessing.
   edgeseg serve [--port 8787] [--host 127.0.0.1] [--data <dir>] [--api-key <key>]
@@ -188,7 +190,7 @@ async function segmentBatch(args: string[], io: Io): Promise<number> {
   const outDir = values['out-dir'];
   if (!outDir) throw new UsageError('--out-dir needs a folder');
   const { options, confidence, feather } = segmenterSettings(values);
-  const concurrency = numberOption('concurrency', values.concurrency) ?? DEFAULT_BATCH_CONCURRENCY;
+  const concurrency = numberOption('concurrency', values.concurrency) ?? defaultBatchConcurrency();
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a whole number ≥ 1, got ${values.concurrency}`);
   // Everything that can be checked without the model is, so that a bad --out-dir costs no model load.
   const plan = await prepareBatch(positionals, { outDir, cutout: values.cutout === true, overlay: values.overlay === true });

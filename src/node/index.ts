@@ -1,7 +1,6 @@
 // edgeseg for Node: the segmenter (onnxruntime-node or onnxruntime-web), image decoding, package I/O.
 export {
   createSegmenter,
-  DEFAULT_BATCH_CONCURRENCY,
   type NodeSegmenter,
   type NodeSegmenterOptions,
   type NodeImageSource,
@@ -14,6 +13,7 @@ export {
 } from './segmenter.js';
 export { decodeImage, DEFAULT_MAX_PIXELS, type DecodeOptions } from './decode-image.js';
 export { readPackageDir } from './read-package-dir.js';
+export { defaultBatchConcurrency } from './threads.js';
 export { directoryPackageCache, defaultCacheDir } from './directory-cache.js';
 export type { NodeBackend, BackendOptions } from './backend.js';
 export * from '../errors/index.js';

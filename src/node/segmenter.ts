@@ -10,6 +10,7 @@ import { decodeImage, DEFAULT_MAX_PIXELS } from './decode-image.js';
 import { directoryPackageCache } from './directory-cache.js';
 import { createNativeBackend } from './native-backend.js';
 import { orderedPool } from './ordered-pool.js';
+import { defaultBatchConcurrency } from './threads.js';
 import { readPackageDir } from './read-package-dir.js';
 import { createWasmBackend } from './wasm-backend.js';
 
@@ -54,7 +55,7 @@ export interface DetailedSegmentation {
 }
 
 export interface SegmentManyOptions {
-  /** Sources decoded, run or waiting to be taken, at most (an integer ≥ 1). Default 4: decoding and encoding overlap the model runs, which take turns on the one session. */
+  /** Sources decoded, run or waiting to be taken, at most (an integer ≥ 1). Default: 2 on 2 cores, 3 on 4, 4 from 6 on (`defaultBatchConcurrency()`): decoding and encoding overlap the model runs, which take turns on the one session. */
   concurrency?: number;
   /** 0–100; default 50. */
   confidence?: number;
@@ -64,8 +65,6 @@ export interface SegmentManyOptions {
 
 /** One source's outcome from `segmentMany`, in the order of the sources. `index` counts from 0. */
 export type SegmentManyResult<S> = ({ ok: true; index: number; source: S } & DetailedSegmentation) | { ok: false; index: number; source: S; error: EdgesegError };
-
-export const DEFAULT_BATCH_CONCURRENCY = 4;
 
 export interface NodeSegmenter {
   readonly backend: NodeBackendName;
@@ -166,7 +165,7 @@ export async function createSegmenter(options: NodeSegmenterOptions): Promise<No
     },
     segmentDetailed: detailed,
     segmentMany<S extends NodeImageSource>(sources: Iterable<S> | AsyncIterable<S>, opts: SegmentManyOptions = {}) {
-      const concurrency = opts.concurrency ?? DEFAULT_BATCH_CONCURRENCY;
+      const concurrency = opts.concurrency ?? defaultBatchConcurrency();
       if (!Number.isInteger(concurrency) || concurrency < 1) {
         throw new InvalidInputError('OPTION_INVALID', `concurrency must be an integer ≥ 1, got ${concurrency}`);
       }
