@@ -2,6 +2,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
+import { isEdgesegError, type EdgesegError } from '../errors/index.js';
 import { classColors } from '../model/index.js';
 import { base64ToBytes } from '../payload/index.js';
 import { assignOutputs, listBatchInputs, type BatchInput } from './batch-inputs.js';
@@ -72,7 +73,9 @@ export interface BatchSummary {
   seconds: number;
   /** The files written, for each image segmented. */
   written: { path: string; files: string[] }[];
-  /** 0, or 3 when every failure is the input's (unreadable, not an image), or 1 when one is not (a backend failed, an output could not be written). */
+  /** Whether `signal` stopped the batch (Ctrl-C) before every image was done. */
+  interrupted: boolean;
+  /** 0, or 3 when every failure is the input's (unreadable, not an image), or 1 when one is not (a backend failed, an output could not be written); 130 when interrupted. */
   exitCode: number;
 }
 
@@ -101,21 +104,28 @@ export async function runBatch(seg: NodeSegmenter, plan: BatchPlan, options: Run
     readable.map((r) => r.input.path),
     { concurrency: options.concurrency, confidence: options.confidence, ...(options.signal ? { signal: options.signal } : {}) },
   );
-  for await (const result of results) {
-    const { input, index, files } = readable[result.index]!;
-    if (!result.ok) {
-      failures.push({ index, path: input.path, code: result.error.code, message: result.error.message, ours: result.error.name !== 'InvalidInputError' });
-    } else {
-      try {
-        await writeOutputs(seg, result, plan.kinds, files, options.feather);
-        written.push({ path: input.path, files });
-      } catch (cause) {
-        failures.push({ index, path: input.path, code: 'OUTPUT_WRITE_FAILED', message: (cause as Error).message, ours: true });
+  let interrupted = false;
+  try {
+    for await (const result of results) {
+      const { input, index, files } = readable[result.index]!;
+      if (!result.ok) {
+        failures.push({ index, path: input.path, code: result.error.code, message: result.error.message, ours: result.error.name !== 'InvalidInputError' });
+      } else {
+        try {
+          await writeOutputs(seg, result, plan.kinds, files, options.feather);
+          written.push({ path: input.path, files });
+        } catch (cause) {
+          failures.push({ index, path: input.path, code: 'OUTPUT_WRITE_FAILED', message: (cause as Error).message, ours: true });
+        }
       }
+      progress.done++;
+      progress.failed = failures.length;
+      report();
     }
-    progress.done++;
-    progress.failed = failures.length;
-    report();
+  } catch (error) {
+    // Stopped on purpose: what was done is summed up like a finished batch.
+    if (!(options.signal?.aborted && isEdgesegError(error) && (error as EdgesegError).code === 'ABORTED')) throw error;
+    interrupted = true;
   }
   failures.sort((a, b) => a.index - b.index);
   return {
@@ -126,7 +136,8 @@ export async function runBatch(seg: NodeSegmenter, plan: BatchPlan, options: Run
     skipped: plan.skipped,
     seconds: (performance.now() - started) / 1000,
     written,
-    exitCode: failures.some((f) => f.ours) ? EXIT.failure : failures.length > 0 ? EXIT.badInput : EXIT.ok,
+    interrupted,
+    exitCode: interrupted ? EXIT.interrupted : failures.some((f) => f.ours) ? EXIT.failure : failures.length > 0 ? EXIT.badInput : EXIT.ok,
   };
 }
 
@@ -154,7 +165,7 @@ export function formatSummary(summary: BatchSummary): string {
   const { images, segmented, failed, skipped, seconds } = summary;
   const rate = seconds > 0 ? ` (${(segmented / seconds).toFixed(1)} images/s)` : '';
   const lines = [
-    `edgeseg: ${segmented} of ${images} image${images === 1 ? '' : 's'} segmented in ${formatSeconds(seconds)}${rate}` +
+    `edgeseg: ${summary.interrupted ? 'interrupted: ' : ''}${segmented} of ${images} image${images === 1 ? '' : 's'} segmented in ${formatSeconds(seconds)}${rate}` +
       `${failed.length > 0 ? `, ${failed.length} failed` : ''}; outputs in ${summary.outDir}`,
   ];
   if (failed.length > 0) {

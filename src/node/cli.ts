@@ -48,7 +48,7 @@ Usage:
 ($EDGESEG_CACHE_DIR, default ~/.cache/edgeseg).
 
 Exit codes: 0 ok · 1 runtime failure · 2 usage error (also: --out-dir cannot be written) · 3 bad input
-(image, confidence; in a batch: any image failed) · 4 model package problem`;
+(image, confidence; in a batch: any image failed) · 4 model package problem · 130 batch stopped by Ctrl-C`;
 
 type Io = {
   out: (s: string) => void;
@@ -198,7 +198,13 @@ async function segmentBatch(args: string[], io: Io): Promise<number> {
   const bar = io.errIsTTY && !values.quiet ? createProgressBar(io.err, io.errColumns ?? (() => undefined)) : undefined;
   try {
     for (const w of seg.warnings) io.err(`edgeseg: warning: ${w}\n`);
-    const summary = await runBatch(seg, plan, { confidence, concurrency, feather, ...(bar ? { onProgress: bar.update } : {}) });
+    // Ctrl-C stops the batch after the images in hand and still prints the summary; a second one kills.
+    const controller = new AbortController();
+    const interrupt = () => controller.abort();
+    process.once('SIGINT', interrupt);
+    const summary = await runBatch(seg, plan, { confidence, concurrency, feather, signal: controller.signal, ...(bar ? { onProgress: bar.update } : {}) }).finally(() =>
+      process.off('SIGINT', interrupt),
+    );
     bar?.clear();
     if (!values.quiet) io.err(formatSummary(summary));
     if (values.json) io.out(`${JSON.stringify(summary, null, 2)}\n`);

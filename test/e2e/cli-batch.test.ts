@@ -1,5 +1,5 @@
 // The batch form of `edgeseg segment`, run as a user runs it (the built CLI in its own process) on temp folders.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,6 +127,26 @@ describe('edgeseg segment <folder> --out-dir', () => {
     expect(summary.written.map((w: { path: string }) => w.path)).toEqual([join(input, 'a.png'), join(input, 'c.png')]);
     expect(Buffer.compare(mask, await maskOf(SMALL))).toBe(0);
     expect(Buffer.compare(await readFile(join(out, 'c.png')), await maskOf(SMALL))).toBe(0);
+  });
+
+  test('Ctrl-C stops the batch after the image in hand, prints the summary and exits 130', async () => {
+    const input = at('interrupted');
+    const out = at('interrupted-out');
+    await mkdir(input);
+    await mkdir(out);
+    for (const name of ['a.png', 'b.png', 'c.png']) await copyFile(SMALL, join(input, name));
+    // As above: once a's mask is read, the CLI is busy with a until its cutout is read; SIGINT lands there.
+    execFileSync('mkfifo', [join(out, 'a.png'), join(out, 'a.cutout.png')]);
+    let child: ChildProcess | undefined;
+    const run = runCli(['segment', input, '--out-dir', out, '--model', MODEL, '--concurrency', '1', '--cutout', '--json'], { onSpawn: (c) => (child = c) });
+    await readFile(join(out, 'a.png'));
+    child!.kill('SIGINT');
+    await readFile(join(out, 'a.cutout.png'));
+    const r = await run;
+    expect(r.code).toBe(130);
+    const summary = JSON.parse(r.stdout.toString());
+    expect([summary.interrupted, summary.images, summary.segmented, summary.failed]).toEqual([true, 3, 1, []]);
+    expect(r.stderr).toMatch(/^edgeseg: interrupted: 1 of 3 images segmented in /);
   });
 
   test('globs (quoted, so edgeseg expands them) and files; all good: exit 0, nothing on stdout without --json', async () => {
