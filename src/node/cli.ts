@@ -1,5 +1,5 @@
 // The `edgeseg` command line. Exit codes: 0 ok, 1 runtime failure, 2 usage, 3 bad input, 4 model package.
-import { writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import sharp from 'sharp';
@@ -13,8 +13,8 @@ import { cutoutRgba } from './cutout.js';
 import { EXIT } from './exit-codes.js';
 import { overlayMask } from './overlay.js';
 import { createProgressBar } from './progress-bar.js';
-import { defaultBatchConcurrency } from './threads.js';
 import { createSegmenter, type NodeBackendName, type NodeSegmenterOptions } from './segmenter.js';
+import { defaultBatchConcurrency } from './threads.js';
 import { UsageError } from './usage-error.js';
 
 export { EXIT };
@@ -116,7 +116,7 @@ const SEGMENTER_OPTIONS = {
   quiet: { type: 'boolean', short: 'q' },
 } as const;
 
-/** The segmenter's options and the confidence from the flags both forms of `segment` share, checked before anything loads. */
+/** The segmenter's options, the confidence and the cutout's feather from the flags both forms of `segment` share, checked before anything loads. */
 function segmenterSettings(values: { model?: string; confidence?: string; backend?: string; threads?: string; 'max-pixels'?: string; feather?: string }) {
   const backend = (values.backend ?? 'native') as NodeBackendName;
   if (backend !== 'native' && backend !== 'wasm') throw new UsageError(`--backend must be native or wasm, got ${JSON.stringify(values.backend)}`);
@@ -149,12 +149,14 @@ async function segment(args: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length !== 1) throw new UsageError('segment takes exactly one image; for several, a folder or a glob, give --out-dir');
+  const source = positionals[0]!;
+  if ((await stat(source).catch(() => undefined))?.isDirectory()) throw new UsageError(`${source} is a folder; give --out-dir to segment the images in it`);
   const { options, confidence, feather } = segmenterSettings(values);
   if (values.cutout && !/\.(png|webp)$/i.test(values.cutout)) throw new UsageError(`--cutout needs a format with alpha (.png or .webp), got ${values.cutout}`);
   const seg = await createSegmenter(options);
   try {
     for (const w of seg.warnings) io.err(`edgeseg: warning: ${w}\n`);
-    const { payload, raw, timings, image } = await seg.segmentDetailed(positionals[0]!, { confidence });
+    const { payload, raw, timings, image } = await seg.segmentDetailed(source, { confidence });
     if (values.out) await writeFile(values.out, encodeMaskPng(raw.classIds, raw.width, raw.height));
     if (values.overlay) {
       const rgb = overlayMask(image, raw.classIds, classColors(seg.spec), seg.spec.backgroundClassId);

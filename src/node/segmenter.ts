@@ -10,8 +10,8 @@ import { decodeImage, DEFAULT_MAX_PIXELS } from './decode-image.js';
 import { directoryPackageCache } from './directory-cache.js';
 import { createNativeBackend } from './native-backend.js';
 import { orderedPool } from './ordered-pool.js';
-import { defaultBatchConcurrency } from './threads.js';
 import { readPackageDir } from './read-package-dir.js';
+import { defaultBatchConcurrency } from './threads.js';
 import { createWasmBackend } from './wasm-backend.js';
 
 export type NodeBackendName = NodeBackend['name'];

@@ -180,6 +180,7 @@ describe('edgeseg segment <folder> --out-dir', () => {
   test.each([
     [['segment', PNG, SMALL], 'for several, a folder or a glob, give --out-dir'],
     [['segment', '--out-dir', 'x'], 'at least one file'],
+    [['segment', '.'], '. is a folder; give --out-dir'],
     [['segment', PNG, '--out-dir', 'x', '--concurrency', '0'], '--concurrency must be a whole number'],
     [['segment', PNG, '--out-dir', 'x', '--feather=-2'], '--feather must be a whole number'],
     [['segment', PNG, '--cutout', 'cut.jpg'], '--cutout needs a format with alpha'],
