@@ -27,7 +27,7 @@ export interface BatchListing {
  * The inputs of `args` in order, each file once. A folder gives the image files below it, symbolic links
  * followed (each folder once), in name order, hidden names (a leading dot) left out; a glob the paths it matches, in the same order. An argument that is
  * neither an existing path nor a glob is kept, so that reading it reports why it failed. `exclude`
- * (the output folder) is not walked into.
+ * (the output folder) is not walked into, unless it is the folder named.
  */
 export async function listBatchInputs(args: readonly string[], options: { exclude?: string } = {}): Promise<BatchListing> {
   const exclude = options.exclude === undefined ? undefined : await realpath(options.exclude).catch(() => resolve(options.exclude!));
@@ -113,7 +113,8 @@ function fromFound(base: string, f: Found): BatchInput {
  */
 async function walk(dir: string, depth: number, options: { exclude: string | undefined; hidden: boolean }, visited = new Set<string>(), prefix = ''): Promise<Found[]> {
   const real = await realpath(dir).catch(() => resolve(dir));
-  if (visited.has(real) || real === options.exclude) return [];
+  // The output folder is passed over below the folder walked, not when it is that folder: the user asked for it.
+  if (visited.has(real) || (real === options.exclude && prefix !== '')) return [];
   visited.add(real);
   const entries = (await readdir(dir, { withFileTypes: true }))
     .filter((e) => options.hidden || !e.name.startsWith('.'))

@@ -49,6 +49,10 @@ describe('listBatchInputs', () => {
     expect(none.map((i) => [i.path, i.error?.message])).toEqual([[at('in/*.gif'), `no file matches ${at('in/*.gif')}`]]);
   });
 
+  test('the output folder is walked when it is the folder named', async () => {
+    expect(summary((await listBatchInputs([at('out')], { exclude: at('out') })).inputs)).toEqual([['old.png', 'ok']]);
+  });
+
   test('files as named, each file once, a missing one kept for reading to report, an empty folder reported, the output folder not walked', async () => {
     const { inputs } = await listBatchInputs([at('in/b.jpg'), at('in/notes.txt'), at('missing.jpg'), at('in/trip/../b.jpg'), at('in/empty'), root], { exclude: at('out') });
     expect(inputs.slice(0, 4).map((i) => [i.path, i.relative, i.error?.code])).toEqual([
