@@ -1,6 +1,6 @@
 // The images a batch run reads, from the command line's files, folders and globs, and the names of what it writes.
 import { readdir, realpath, stat } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { InvalidInputError } from '../errors/index.js';
 import { globToRegExp, isGlob, splitGlob } from './glob.js';
@@ -25,9 +25,10 @@ export interface BatchListing {
 
 /**
  * The inputs of `args` in order, each file once. A folder gives the image files below it, symbolic links
- * followed (each folder once), in name order, hidden names (a leading dot) left out; a glob the paths it matches, in the same order. An argument that is
- * neither an existing path nor a glob is kept, so that reading it reports why it failed. `exclude`
- * (the output folder) is not walked into, unless it is the folder named.
+ * followed (each folder once), in name order, hidden names (a leading dot) left out; a glob the paths it
+ * matches, in the same order. An argument that is neither an existing path nor a glob is kept, so that
+ * reading it reports why it failed. `exclude` (the output folder) is not walked into, unless it is the
+ * folder named. A folder that cannot be listed is an input with its error, and the walk goes on.
  */
 export async function listBatchInputs(args: readonly string[], options: { exclude?: string } = {}): Promise<BatchListing> {
   const exclude = options.exclude === undefined ? undefined : await realpath(options.exclude).catch(() => resolve(options.exclude!));
@@ -45,8 +46,9 @@ export async function listBatchInputs(args: readonly string[], options: { exclud
     const stats = await stat(arg).catch(() => undefined);
     if (stats?.isDirectory()) {
       const found = await walk(arg, Infinity, { exclude, hidden: false });
-      const images = found.filter((f) => isImageName(f.relative));
-      skipped.push(...found.filter((f) => !isImageName(f.relative)).map((f) => join(arg, f.relative)));
+      const wanted = (f: Found) => f.kind === 'unlistable' || isImageName(f.relative);
+      const images = found.filter(wanted);
+      skipped.push(...found.filter((f) => !wanted(f)).map((f) => join(arg, f.relative)));
       if (images.length === 0) await add({ path: arg, relative: '', error: new InvalidInputError('IMAGE_SOURCE_INVALID', `${arg} holds no image files (${[...IMAGE_EXTENSIONS].join(' ')})`) });
       for (const f of images) await add(fromFound(arg, f));
     } else if (stats === undefined && isGlob(arg)) {
@@ -97,12 +99,12 @@ export function assignOutputs(inputs: readonly BatchInput[], outDir: string, suf
 
 const isImageName = (path: string) => IMAGE_EXTENSIONS.has(extname(path).toLowerCase());
 
-type Found = { relative: string; kind: 'file' | 'dangling' | 'other'; what?: string };
+type Found = { relative: string; kind: 'file' | 'dangling' | 'other' | 'unlistable'; what?: string };
 
 function fromFound(base: string, f: Found): BatchInput {
   const path = join(base, f.relative);
   if (f.kind === 'file') return { path, relative: f.relative };
-  const why = f.kind === 'dangling' ? 'a symbolic link to nothing' : `not a regular file (${f.what})`;
+  const why = f.kind === 'dangling' ? 'a symbolic link to nothing' : f.kind === 'unlistable' ? `a folder that cannot be listed (${f.what})` : `not a regular file (${f.what})`;
   return { path, relative: f.relative, error: new InvalidInputError('IMAGE_SOURCE_INVALID', `could not read ${path}: ${why}`) };
 }
 
@@ -116,7 +118,14 @@ async function walk(dir: string, depth: number, options: { exclude: string | und
   // The output folder is passed over below the folder walked, not when it is that folder: the user asked for it.
   if (visited.has(real) || (real === options.exclude && prefix !== '')) return [];
   visited.add(real);
-  const entries = (await readdir(dir, { withFileTypes: true }))
+  let listed: Dirent[];
+  try {
+    listed = await readdir(dir, { withFileTypes: true });
+  } catch (cause) {
+    // Unreadable (EACCES for a user other than root) or gone since: reported, the rest still walked.
+    return [{ relative: prefix === '' ? '.' : prefix, kind: 'unlistable', what: (cause as NodeJS.ErrnoException).code ?? String(cause) }];
+  }
+  const entries = listed
     .filter((e) => options.hidden || !e.name.startsWith('.'))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const out: Found[] = [];

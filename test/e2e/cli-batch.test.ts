@@ -1,9 +1,9 @@
 // The batch form of `edgeseg segment`, run as a user runs it (the built CLI in its own process) on temp folders.
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { main } from '../../src/node/cli.js';
 import { base64ToBytes, createSegmenter, decodeImage, decodeMaskPng, type NodeSegmenter } from '../../src/node/index.js';
 import { fixturePath } from '../fixtures/reference/fixtures.js';
@@ -102,6 +102,39 @@ describe('edgeseg segment <folder> --out-dir', () => {
     const single = await runCli(['segment', join(input, 'a.png'), '--model', MODEL]);
     expect(single.code).toBe(0);
     expect(Buffer.compare(base64ToBytes(JSON.parse(single.stdout.toString()).segmentation_mask), await readFile(join(out, 'a.png')))).toBe(0);
+  });
+
+  test('chmod 000 files and folders, and an --out-dir without write permission, for a user they stop', async () => {
+    // Root reads and writes whatever the modes say: as root, run the CLI as "nobody", for whom they hold.
+    const user = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const base = at('modes');
+    const input = join(base, 'in');
+    await mkdir(join(input, 'locked-folder'), { recursive: true });
+    await copyFile(SMALL, join(input, 'a.png'));
+    await copyFile(SMALL, join(input, 'locked.png'));
+    await copyFile(SMALL, join(input, 'locked-folder', 'x.png'));
+    await chmod(join(input, 'locked.png'), 0o000);
+    await chmod(join(input, 'locked-folder'), 0o000);
+    await mkdir(join(base, 'out'));
+    await mkdir(join(base, 'read-only'));
+    for (const dir of [root, base, input, join(base, 'out')]) await chmod(dir, 0o777);
+    await chmod(join(base, 'read-only'), 0o555);
+
+    // Modes back afterwards, so that a user other than root can remove the folders.
+    onTestFinished(() => Promise.all([chmod(join(input, 'locked-folder'), 0o755), chmod(join(base, 'read-only'), 0o755)]).then(() => undefined));
+
+    const denied = await runCli(['segment', input, '--out-dir', join(base, 'read-only', 'masks'), '--model', '/nonexistent-model'], user);
+    expect(denied.code).toBe(2);
+    expect(denied.stderr).toContain('EACCES');
+
+    const r = await runCli(['segment', input, '--out-dir', join(base, 'out'), '--model', MODEL, '--json'], user);
+    expect(r.code).toBe(3);
+    const summary = JSON.parse(r.stdout.toString());
+    expect(summary.failed.map((f: { path: string; code: string; message: string }) => [f.path, f.code, f.message.includes('EACCES')])).toEqual([
+      [join(input, 'locked-folder'), 'IMAGE_SOURCE_INVALID', true],
+      [join(input, 'locked.png'), 'IMAGE_SOURCE_INVALID', true],
+    ]);
+    expect(Buffer.compare(await readFile(join(base, 'out', 'a.png')), await maskOf(SMALL))).toBe(0);
   });
 
   test('a file deleted while the batch runs is reported and the rest are segmented', async () => {

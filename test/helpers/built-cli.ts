@@ -26,10 +26,18 @@ export interface RunResult {
   stderr: string;
 }
 
-/** `onSpawn` gets the process, for a test that signals it. */
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; onSpawn?: (child: ChildProcess) => void } = {}): Promise<RunResult> {
+/** `onSpawn` gets the process, for a test that signals it; `uid`/`gid` run it as another user (the test being root). */
+export function runCli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; onSpawn?: (child: ChildProcess) => void; uid?: number; gid?: number } = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'edgeseg.js'), ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env } });
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'edgeseg.js'), ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, ...options.env },
+      ...(options.uid === undefined ? {} : { uid: options.uid }),
+      ...(options.gid === undefined ? {} : { gid: options.gid }),
+    });
     options.onSpawn?.(child);
     const out: Buffer[] = [];
     let err = '';
