@@ -1,17 +1,19 @@
 // Batch throughput in Node: segmentMany at several concurrencies against the loop a user writes without
 // it (`for (const f of files) await seg.segment(f)`), same segmenter, same files, in one run.
 //
-//   npm run bench:batch [-- --size 1024x768 --rounds 3]
+//   npm run bench:batch [-- --size 1024x768 --rounds 3 --threads N]   (threads: the segmenter's default unless given)
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { createSegmenter } from '../src/node/index.js';
 import { bundledModelDir } from '../src/node/bundled-model.js';
+import { defaultThreads } from '../src/node/threads.js';
 import { ROOT } from './paths.js';
 
-const { values } = parseArgs({ options: { size: { type: 'string', default: '1024x768' }, rounds: { type: 'string', default: '3' }, threads: { type: 'string', default: '2' } } });
+const { values } = parseArgs({ options: { size: { type: 'string', default: '1024x768' }, rounds: { type: 'string', default: '3' }, threads: { type: 'string' } } });
+const threads = values.threads === undefined ? defaultThreads() : Number(values.threads);
 const [width, height] = values.size!.split('x').map(Number) as [number, number];
 const rounds = Number(values.rounds);
 
@@ -25,7 +27,7 @@ for (const name of (await readdir(samples)).sort().slice(0, 40)) {
   files.push(file);
 }
 
-const seg = await createSegmenter({ model: bundledModelDir(), numThreads: Number(values.threads) });
+const seg = await createSegmenter({ model: bundledModelDir(), numThreads: threads });
 const ways: [string, () => Promise<void>][] = [
   ['for…of await segment()', async () => {
     for (const f of files) await seg.segment(f);
@@ -49,6 +51,6 @@ await seg.dispose();
 await rm(dir, { recursive: true, force: true });
 
 const peer = best.get(ways[0]![0])!;
-console.log(`${files.length} JPEGs ${width}×${height}, bundled shapes model, native, ${values.threads} threads, best of ${rounds}`);
+console.log(`${files.length} JPEGs ${width}×${height}, bundled shapes model, native, ${threads} thread(s) for the model, ${availableParallelism()} cores, best of ${rounds}`);
 console.log('| way | images/s | × the loop |\n|---|---:|---:|');
 for (const [name] of ways) console.log(`| ${name} | ${best.get(name)!.toFixed(1)} | ${(best.get(name)! / peer).toFixed(2)} |`);
