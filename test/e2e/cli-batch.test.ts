@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { main } from '../../src/node/cli.js';
+import { cutoutRgba } from '../../src/node/cutout.js';
 import { base64ToBytes, createSegmenter, decodeImage, decodeMaskPng, type NodeSegmenter } from '../../src/node/index.js';
 import { fixturePath } from '../fixtures/reference/fixtures.js';
 import { ensureBuilt, runCli } from '../helpers/built-cli.js';
@@ -208,6 +209,19 @@ describe('edgeseg segment <folder> --out-dir', () => {
       expect(r.stdout.length).toBe(0);
     }
     expect((await stat(file)).isFile()).toBe(true);
+  });
+
+  test('single image: --cutout with --feather writes the feathered cutout of the same mask', async () => {
+    const file = at('single-cutout.png');
+    const r = await runCli(['segment', PNG, '--model', MODEL, '--cutout', file, '--feather', '2', '--quiet']);
+    expect(r.code).toBe(0);
+    const { classIds, width, height } = decodeMaskPng(await maskOf(PNG));
+    const expected = cutoutRgba(await decodeImage(await readFile(PNG)), classIds, 0, 2);
+    const cut = await decodeRgba(file);
+    expect([cut.width, cut.height]).toEqual([width, height]);
+    expect(Buffer.compare(Buffer.from(cut.data), Buffer.from(expected))).toBe(0);
+    // Feathered: alpha between 0 and 255 somewhere, i.e. along the edges.
+    expect(expected.some((v, i) => i % 4 === 3 && v > 0 && v < 255)).toBe(true);
   });
 
   test.each([
