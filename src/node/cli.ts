@@ -1,5 +1,5 @@
-// The `edgeseg` command line. Exit codes: 0 ok, 1 runtime failure, 2 usage, 3 bad input, 4 model package.
-import { readFile, writeFile } from 'node:fs/promises';
+// The `edgeseg` command line. Exit codes: 0 ok, 1 runtime failure, 2 usage, 3 bad input, 4 model package, 130 batch interrupted.
+import { stat, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import sharp from 'sharp';
@@ -7,22 +7,37 @@ import { isEdgesegError, type EdgesegError } from '../errors/index.js';
 import { classColors } from '../model/index.js';
 import { encodeMaskPng } from '../payload/index.js';
 import { validateConfidence } from '../pipeline/index.js';
+import { formatSummary, prepareBatch, runBatch } from './batch.js';
 import { DEFAULT_BUNDLED_MODEL, packageVersion } from './bundled-model.js';
-import { decodeImage } from './decode-image.js';
+import { cutoutRgba } from './cutout.js';
+import { EXIT } from './exit-codes.js';
 import { overlayMask } from './overlay.js';
-import { createSegmenter, type NodeBackendName } from './segmenter.js';
+import { createProgressBar } from './progress-bar.js';
+import { createSegmenter, type NodeBackendName, type NodeSegmenterOptions } from './segmenter.js';
+import { defaultBatchConcurrency } from './threads.js';
+import { UsageError } from './usage-error.js';
 
-export const EXIT = { ok: 0, failure: 1, usage: 2, badInput: 3, model: 4 } as const;
+export { EXIT };
 
 const HELP = `edgeseg — semantic segmentation that returns the platform's hosted payload
 
 Usage:
   edgeseg segment <image> [--model <name|dir|url>] [--confidence 50] [--backend native|wasm]
-                  [--out mask.png] [--overlay overlay.png] [--threads N] [--max-pixels N] [--timings] [--quiet]
+                  [--out mask.png] [--overlay overlay.png] [--cutout cutout.png] [--feather N]
+                  [--threads N] [--max-pixels N] [--timings] [--quiet]
       Prints the payload JSON {segmentation_mask, class_map, image} on stdout.
       --out writes the class-id mask as an 8-bit grayscale PNG; --overlay writes the image with the
-      mask in the class colours (PNG, JPEG or WebP by extension). --timings prints per-stage times
-      on stderr. --quiet prints no JSON.
+      mask in the class colours (PNG, JPEG or WebP by extension); --cutout writes a PNG with alpha that
+      keeps every non-background pixel (--feather N softens its edge over N pixels). --timings prints
+      per-stage times on stderr. --quiet prints no JSON.
+  edgeseg segment <file|folder|glob>... --out-dir <dir> [--cutout] [--overlay] [--feather N]
+                  [--concurrency N] [--json] [--quiet] [--model …] [--confidence …] [--backend …]
+      Many images: folders are walked for image names (.jpg .jpeg .jpe .jfif .png .webp .gif .avif .tif .tiff),
+      globs ('photos/**/*.jpg', quoted) are matched. Each image writes <name>.png (the mask), and
+      <name>.cutout.png / <name>.overlay.jpg, under <dir> with the folders it was found in. A progress
+      bar on a terminal, a summary on stderr at the end (--json: the summary as JSON on stdout). An
+      image that fails is listed in the summary and the rest go on; the exit code is then 3.
+      --concurrency: images in flight (default ${defaultBatchConcurrency()} here: 2 on 2 cores, up to 4).
   edgeseg info [--model <name|dir|url>] [--json]
       The model's classes, input size and preprocessing.
   edgeseg serve [--port 8787] [--host 127.0.0.1] [--data <dir>] [--api-key <key>]
@@ -34,10 +49,22 @@ Usage:
 named like a bundled model as ./people); or a URL, downloaded once and cached ($EDGESEG_CACHE_DIR,
 default ~/.cache/edgeseg).
 
-Exit codes: 0 ok · 1 runtime failure · 2 usage error · 3 bad input (image, confidence) · 4 model package problem`;
+Exit codes: 0 ok · 1 runtime failure · 2 usage error (also: --out-dir cannot be written) · 3 bad input
+(image, confidence; in a batch: any image failed) · 4 model package problem · 130 batch stopped by Ctrl-C`;
 
-type Io = { out: (s: string) => void; err: (s: string) => void };
-const stdio: Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
+type Io = {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  /** Whether stderr is a terminal: the batch's progress bar is drawn only there. */
+  errIsTTY?: boolean;
+  errColumns?: () => number | undefined;
+};
+const stdio: Io = {
+  out: (s) => process.stdout.write(s),
+  err: (s) => process.stderr.write(s),
+  errIsTTY: process.stderr.isTTY === true,
+  errColumns: () => process.stderr.columns,
+};
 
 export async function main(argv: string[], io: Io = stdio): Promise<number> {
   const [command, ...rest] = argv;
@@ -60,8 +87,6 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
   }
 }
 
-class UsageError extends Error {}
-
 function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
   const config = { args, options: { ...options, help: { type: 'boolean' as const, short: 'h' } }, allowPositionals: true as const, strict: true as const };
   try {
@@ -83,44 +108,64 @@ function modelOf(value: unknown): string | { url: string } {
   return /^https?:\/\//.test(value) ? { url: value } : value;
 }
 
-async function segment(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, {
-    model: { type: 'string', short: 'm' },
-    confidence: { type: 'string', short: 'c' },
-    backend: { type: 'string', short: 'b' },
-    out: { type: 'string', short: 'o' },
-    overlay: { type: 'string' },
-    threads: { type: 'string' },
-    'max-pixels': { type: 'string' },
-    timings: { type: 'boolean' },
-    quiet: { type: 'boolean', short: 'q' },
-  });
-  if (values.help) {
-    io.out(`${HELP}\n`);
-    return EXIT.ok;
-  }
-  if (positionals.length !== 1) throw new UsageError('segment takes exactly one image');
+const SEGMENTER_OPTIONS = {
+  model: { type: 'string', short: 'm' },
+  confidence: { type: 'string', short: 'c' },
+  backend: { type: 'string', short: 'b' },
+  threads: { type: 'string' },
+  'max-pixels': { type: 'string' },
+  feather: { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+} as const;
+
+/** The segmenter's options, the confidence and the cutout's feather from the flags both forms of `segment` share, checked before anything loads. */
+function segmenterSettings(values: { model?: string; confidence?: string; backend?: string; threads?: string; 'max-pixels'?: string; feather?: string }) {
   const backend = (values.backend ?? 'native') as NodeBackendName;
   if (backend !== 'native' && backend !== 'wasm') throw new UsageError(`--backend must be native or wasm, got ${JSON.stringify(values.backend)}`);
   // Checked before the model loads, so a bad value is reported as what it is.
   const confidence = validateConfidence(numberOption('confidence', values.confidence) ?? 50);
   const numThreads = numberOption('threads', values.threads);
   const maxPixels = numberOption('max-pixels', values['max-pixels']);
-  const seg = await createSegmenter({
+  const feather = numberOption('feather', values.feather) ?? 0;
+  if (!Number.isInteger(feather) || feather < 0) throw new UsageError(`--feather must be a whole number of pixels ≥ 0, got ${values.feather}`);
+  const options: NodeSegmenterOptions = {
     model: modelOf(values.model),
     backend,
     ...(numThreads === undefined ? {} : { numThreads }),
     ...(maxPixels === undefined ? {} : { maxPixels }),
+  };
+  return { options, confidence, feather };
+}
+
+async function segment(args: string[], io: Io): Promise<number> {
+  if (args.some((a) => a === '--out-dir' || a.startsWith('--out-dir='))) return segmentBatch(args, io);
+  const { values, positionals } = parse(args, {
+    ...SEGMENTER_OPTIONS,
+    out: { type: 'string', short: 'o' },
+    overlay: { type: 'string' },
+    cutout: { type: 'string' },
+    timings: { type: 'boolean' },
   });
+  if (values.help) {
+    io.out(`${HELP}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length !== 1) throw new UsageError('segment takes exactly one image; for several, a folder or a glob, give --out-dir');
+  const source = positionals[0]!;
+  if ((await stat(source).catch(() => undefined))?.isDirectory()) throw new UsageError(`${source} is a folder; give --out-dir to segment the images in it`);
+  const { options, confidence, feather } = segmenterSettings(values);
+  if (values.cutout && !/\.(png|webp)$/i.test(values.cutout)) throw new UsageError(`--cutout needs a format with alpha (.png or .webp), got ${values.cutout}`);
+  const seg = await createSegmenter(options);
   try {
     for (const w of seg.warnings) io.err(`edgeseg: warning: ${w}\n`);
-    const image = positionals[0]!;
-    const { payload, raw, timings } = await seg.segmentDetailed(image, { confidence });
-    if (values.out) await writeFile(values.out as string, encodeMaskPng(raw.classIds, raw.width, raw.height));
+    const { payload, raw, timings, image } = await seg.segmentDetailed(source, { confidence });
+    if (values.out) await writeFile(values.out, encodeMaskPng(raw.classIds, raw.width, raw.height));
     if (values.overlay) {
-      const pixels = await decodeImage(new Uint8Array(await readFile(image)), maxPixels === undefined ? {} : { maxPixels });
-      const rgb = overlayMask(pixels, raw.classIds, classColors(seg.spec), seg.spec.backgroundClassId);
-      await writeImage(values.overlay as string, rgb, raw.width, raw.height);
+      const rgb = overlayMask(image, raw.classIds, classColors(seg.spec), seg.spec.backgroundClassId);
+      await writeImage(values.overlay, rgb, raw.width, raw.height, 3);
+    }
+    if (values.cutout) {
+      await writeImage(values.cutout, cutoutRgba(image, raw.classIds, seg.spec.backgroundClassId, feather), raw.width, raw.height, 4);
     }
     if (values.timings) {
       io.err(`${Object.entries(timings).map(([k, v]) => `${k} ${v.toFixed(1)} ms`).join(' · ')} (${seg.backend})\n`);
@@ -132,8 +177,50 @@ async function segment(args: string[], io: Io): Promise<number> {
   }
 }
 
-async function writeImage(path: string, rgb: Uint8Array, width: number, height: number): Promise<void> {
-  const img = sharp(rgb, { raw: { width, height, channels: 3 } });
+async function segmentBatch(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, {
+    ...SEGMENTER_OPTIONS,
+    'out-dir': { type: 'string' },
+    overlay: { type: 'boolean' },
+    cutout: { type: 'boolean' },
+    concurrency: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (values.help) {
+    io.out(`${HELP}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length === 0) throw new UsageError('segment --out-dir needs at least one file, folder or glob');
+  const outDir = values['out-dir'];
+  if (!outDir) throw new UsageError('--out-dir needs a folder');
+  const { options, confidence, feather } = segmenterSettings(values);
+  const concurrency = numberOption('concurrency', values.concurrency) ?? defaultBatchConcurrency();
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a whole number ≥ 1, got ${values.concurrency}`);
+  // Everything that can be checked without the model is, so that a bad --out-dir costs no model load.
+  const plan = await prepareBatch(positionals, { outDir, cutout: values.cutout === true, overlay: values.overlay === true });
+  const seg = await createSegmenter(options);
+  const bar = io.errIsTTY && !values.quiet ? createProgressBar(io.err, io.errColumns ?? (() => undefined)) : undefined;
+  try {
+    for (const w of seg.warnings) io.err(`edgeseg: warning: ${w}\n`);
+    // Ctrl-C stops the batch after the images in hand and still prints the summary; a second one kills.
+    const controller = new AbortController();
+    const interrupt = () => controller.abort();
+    process.once('SIGINT', interrupt);
+    const summary = await runBatch(seg, plan, { confidence, concurrency, feather, signal: controller.signal, ...(bar ? { onProgress: bar.update } : {}) }).finally(() =>
+      process.off('SIGINT', interrupt),
+    );
+    bar?.clear();
+    if (!values.quiet) io.err(formatSummary(summary));
+    if (values.json) io.out(`${JSON.stringify(summary, null, 2)}\n`);
+    return summary.exitCode;
+  } finally {
+    bar?.clear();
+    await seg.dispose();
+  }
+}
+
+async function writeImage(path: string, pixels: Uint8Array, width: number, height: number, channels: 3 | 4): Promise<void> {
+  const img = sharp(pixels, { raw: { width, height, channels } });
   const ext = extname(path).toLowerCase();
   const encoded = ext === '.jpg' || ext === '.jpeg' ? img.jpeg({ quality: 92 }) : ext === '.webp' ? img.webp({ lossless: true }) : img.png();
   await writeFile(path, await encoded.toBuffer());

@@ -1,16 +1,18 @@
 // edgeseg in Node: a model package run by onnxruntime-node ("native") or onnxruntime-web ("wasm"),
 // returning the hosted route's payload.
 import { readFile } from 'node:fs/promises';
-import { BackendError, InvalidInputError, ModelPackageError } from '../errors/index.js';
+import { BackendError, EdgesegError, InvalidInputError, isEdgesegError, ModelPackageError } from '../errors/index.js';
 import { checkModelShapes, fetchPackageFiles, parseModelPackage, type DownloadProgress, type ModelSpec, type PackageFiles } from '../model/index.js';
 import { buildPayload, classMapOf, type RawSegmentation, type SegmentationPayload } from '../payload/index.js';
-import { DEFAULT_CONFIDENCE, segmentPixels, type PixelImage, type StageTimings } from '../pipeline/index.js';
+import { DEFAULT_CONFIDENCE, segmentPixels, validateConfidence, type PixelImage, type StageTimings } from '../pipeline/index.js';
 import type { NodeBackend } from './backend.js';
 import { decodeImage, DEFAULT_MAX_PIXELS } from './decode-image.js';
 import { directoryPackageCache } from './directory-cache.js';
 import { bundledModelDir, isBundledModelName, type BundledModelName } from './bundled-model.js';
 import { createNativeBackend } from './native-backend.js';
+import { orderedPool } from './ordered-pool.js';
 import { readPackageDir } from './read-package-dir.js';
+import { defaultBatchConcurrency } from './threads.js';
 import { createWasmBackend } from './wasm-backend.js';
 
 export type NodeBackendName = NodeBackend['name'];
@@ -48,6 +50,27 @@ export interface Timings extends StageTimings {
   encode: number;
 }
 
+/** The result of `segmentDetailed`. */
+export interface DetailedSegmentation {
+  payload: SegmentationPayload;
+  raw: RawSegmentation;
+  timings: Timings;
+  /** The decoded pixels, orientation applied (the source itself when it was pixels): what a cutout or an overlay is drawn from. */
+  image: PixelImage;
+}
+
+export interface SegmentManyOptions {
+  /** Sources decoded, run or waiting to be taken, at most (an integer ≥ 1). Default: 2 on 2 cores, 3 on 4, 4 from 6 on (`defaultBatchConcurrency()`): decoding and encoding overlap the model runs, which take turns on the one session. */
+  concurrency?: number;
+  /** 0–100; default 50. */
+  confidence?: number;
+  /** Stops the batch: no new source starts, those in flight are abandoned, and the iterator throws `EdgesegAbortError`. */
+  signal?: AbortSignal;
+}
+
+/** One source's outcome from `segmentMany`, in the order of the sources. `index` counts from 0. */
+export type SegmentManyResult<S> = ({ ok: true; index: number; source: S } & DetailedSegmentation) | { ok: false; index: number; source: S; error: EdgesegError };
+
 export interface NodeSegmenter {
   readonly backend: NodeBackendName;
   readonly spec: ModelSpec;
@@ -56,8 +79,17 @@ export interface NodeSegmenter {
   readonly warnings: readonly string[];
   segment(source: NodeImageSource, options?: SegmentOptions): Promise<SegmentationPayload>;
   segmentRaw(source: NodeImageSource, options?: SegmentOptions): Promise<RawSegmentation>;
-  /** The payload, the class ids and the time of each stage in milliseconds. */
-  segmentDetailed(source: NodeImageSource, options?: SegmentOptions): Promise<{ payload: SegmentationPayload; raw: RawSegmentation; timings: Timings }>;
+  /** The payload, the class ids, the decoded pixels and the time of each stage in milliseconds. */
+  segmentDetailed(source: NodeImageSource, options?: SegmentOptions): Promise<DetailedSegmentation>;
+  /**
+   * Each source's payload (or its error), yielded in the order of the sources as soon as it and the ones
+   * before it are done, with up to `concurrency` sources in flight or waiting to be taken; `sources` is
+   * read only as slots free up, so an endless or lazy stream works. A source that fails gives
+   * `{ ok: false, error }` (an `EdgesegError` with its `code`) and the batch goes on; an abort through
+   * `signal` ends it by throwing `EdgesegAbortError`. Breaking out of the loop abandons what is in flight.
+   * Throws `OPTION_INVALID` or `CONFIDENCE_INVALID` at once for a bad option.
+   */
+  segmentMany<S extends NodeImageSource>(sources: Iterable<S> | AsyncIterable<S>, options?: SegmentManyOptions): AsyncGenerator<SegmentManyResult<S>, void, undefined>;
   dispose(): Promise<void>;
 }
 
@@ -115,7 +147,14 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
     );
     queue = run.catch(() => undefined);
     const result = await run;
-    return { raw: { classIds: result.classIds, width: result.width, height: result.height, class_map: classMap }, timings: { decode, ...result.timings } };
+    return { raw: { classIds: result.classIds, width: result.width, height: result.height, class_map: classMap }, timings: { decode, ...result.timings }, image };
+  };
+
+  const detailed = async (source: NodeImageSource, opts?: SegmentOptions): Promise<DetailedSegmentation> => {
+    const { raw: r, timings, image } = await raw(source, opts);
+    const t = performance.now();
+    const payload = buildPayload(r);
+    return { payload, raw: r, timings: { ...timings, encode: performance.now() - t }, image };
   };
 
   return {
@@ -129,11 +168,24 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
     async segmentRaw(source, opts) {
       return (await raw(source, opts)).raw;
     },
-    async segmentDetailed(source, opts) {
-      const { raw: r, timings } = await raw(source, opts);
-      const t = performance.now();
-      const payload = buildPayload(r);
-      return { payload, raw: r, timings: { ...timings, encode: performance.now() - t } };
+    segmentDetailed: detailed,
+    segmentMany<S extends NodeImageSource>(sources: Iterable<S> | AsyncIterable<S>, opts: SegmentManyOptions = {}) {
+      const concurrency = opts.concurrency ?? defaultBatchConcurrency();
+      if (!Number.isInteger(concurrency) || concurrency < 1) {
+        throw new InvalidInputError('OPTION_INVALID', `concurrency must be an integer ≥ 1, got ${concurrency}`);
+      }
+      const confidence = validateConfidence(opts.confidence ?? DEFAULT_CONFIDENCE);
+      const { signal } = opts;
+      const one = async (source: S, index: number, stop: AbortSignal): Promise<SegmentManyResult<S>> => {
+        try {
+          return { ok: true, index, source, ...(await detailed(source, { confidence, signal: stop })) };
+        } catch (error) {
+          // An abort ends the whole batch (the pool throws it); anything else belongs to this source alone.
+          if (stop.aborted) throw error;
+          return { ok: false, index, source, error: asEdgesegError(error, backendName) };
+        }
+      };
+      return orderedPool(sources, one, { concurrency, ...(signal ? { signal } : {}) });
     },
     async dispose() {
       if (disposed) return;
@@ -142,6 +194,12 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
       await backend.dispose();
     },
   };
+}
+
+/** An error that is not edgeseg's own (a bug, a failure of a library) becomes BACKEND_FAILED, so every failure has a code. */
+function asEdgesegError(error: unknown, backend: NodeBackendName): EdgesegError {
+  if (isEdgesegError(error)) return error as EdgesegError;
+  return new BackendError('BACKEND_FAILED', error instanceof Error ? error.message : String(error), { backend, cause: error });
 }
 
 async function loadFiles(options: NodeSegmenterOptions): Promise<PackageFiles> {

@@ -1,5 +1,5 @@
 // Runs the built `edgeseg` command as a user would (node bin/edgeseg.js), compiling the library first if needed.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './paths.js';
@@ -26,9 +26,19 @@ export interface RunResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<RunResult> {
+/** `onSpawn` gets the process, for a test that signals it; `uid`/`gid` run it as another user (the test being root). */
+export function runCli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; onSpawn?: (child: ChildProcess) => void; uid?: number; gid?: number } = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'edgeseg.js'), ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env } });
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'edgeseg.js'), ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, ...options.env },
+      ...(options.uid === undefined ? {} : { uid: options.uid }),
+      ...(options.gid === undefined ? {} : { gid: options.gid }),
+    });
+    options.onSpawn?.(child);
     const out: Buffer[] = [];
     let err = '';
     child.stdout.on('data', (d: Buffer) => out.push(d));
