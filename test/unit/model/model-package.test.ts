@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { ROOT, TINY } from '../../helpers/paths.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
-const weights = new Uint8Array([1, 2, 3]);
+// The smallest ModelProto shape: ir_version 7 and an empty graph.
+const weights = new Uint8Array([0x08, 0x07, 0x3a, 0x00]);
 const classes = enc('background\ncircle\nrectangle\n');
 const legacy = (pre: unknown, extra: Record<string, unknown> = {}): PackageFiles => ({
   'weights.onnx': weights,
