@@ -2,11 +2,14 @@
 import type { ScriptedAnswer } from '../fixtures/platform-test-server.js';
 import type { SegmentationPayload } from '../../src/payload/index.js';
 import type { RecordedRequestJson } from './commands.js';
+import type { HostHabit } from '../fixtures/hostile-host.js';
 
 declare module 'vitest/browser' {
   interface BrowserCommands {
     /** The Node native payload for `image` (a path from the repository root) with the model folder `model`. */
     nodeSegment: (model: string, image: string, confidence: number) => Promise<SegmentationPayload>;
+    /** Serves test/fixtures/models as a host with `habit` would (files named in `hide` missing); returns its URL. */
+    startHostileHost: (habit: HostHabit, hide?: string[]) => Promise<string>;
     testServerUrl: () => Promise<string>;
     startModelServer: () => Promise<string>;
     localPlatform: () => Promise<{ baseUrl: string; inferenceUrl: string; apiKey: string }>;
