@@ -170,3 +170,10 @@ describe('checkModelShapes', () => {
     expect(await createSegmenter({ model: { files } }).catch((e) => e.code)).toBe('MODEL_INPUT_SHAPE');
   });
 });
+
+test('an input size no tensor could hold is refused at parse time', () => {
+  const pkg = (size: unknown) => legacy(JSON.stringify({ resize: { enabled: true, format: 'Stretch to', width: size, height: '64' } }));
+  expect(codeOf(() => parseModelPackage(pkg('8192')))).toBe('no error');
+  expect(codeOf(() => parseModelPackage(pkg('100000')))).toBe('MODEL_CONFIG_INVALID');
+  expect(codeOf(() => parseModelPackage(pkg(2 ** 53)))).toBe('MODEL_CONFIG_INVALID');
+});
