@@ -3,8 +3,10 @@
 import fc from 'fast-check';
 import { badImages, SIGNATURES, type Samples } from '../fixtures/bad-images.js';
 
-const scale = Number(process.env.EDGESEG_FUZZ_SCALE ?? 1);
-const seedText = process.env.EDGESEG_FUZZ_SEED;
+// Also loaded in the browser, where there is no `process`: the defaults then.
+const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+const scale = Number(env.EDGESEG_FUZZ_SCALE ?? 1);
+const seedText = env.EDGESEG_FUZZ_SEED;
 /** The seed: fixed unless the soak asks for a random one (EDGESEG_FUZZ_SEED=random) or a given one. */
 export const FUZZ_SEED = seedText === 'random' ? (Math.random() * 2 ** 31) | 0 : seedText ? Number(seedText) : 0x5eed;
 if (scale !== 1 || seedText) console.log(`fuzz: seed ${FUZZ_SEED}, ${scale}× the runs (replay with EDGESEG_FUZZ_SEED=${FUZZ_SEED})`);
