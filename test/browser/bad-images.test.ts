@@ -1,7 +1,8 @@
 // The worker holds to the same allow-list as Node: every bad image of the shared table gets the code Node
 // gives it, through one segmenter that keeps working after each.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createSegmenter, InvalidInputError, type Segmenter } from '../../src/index.js';
+import { commands } from 'vitest/browser';
+import { createSegmenter, InvalidInputError, PlatformClient, type Segmenter } from '../../src/index.js';
 import { badImages, SAMPLE_FILES, type Samples } from '../fixtures/bad-images.js';
 
 let seg: Segmenter;
@@ -40,4 +41,22 @@ describe('bad images: the code Node gives, and the next call works', () => {
     expect(got).toEqual(want);
     expect((await seg.segment(s.png.slice())).image).toEqual({ width: 24, height: 16 });
   });
+});
+
+test('the hosted backend refuses the same images with the same codes, before sending them', async () => {
+  const { baseUrl, inferenceUrl, apiKey } = await commands.localPlatform();
+  const platform = new PlatformClient({ apiKey, baseUrl, inferenceUrl });
+  const hosted = await createSegmenter({ model: { workspace: 'edgeseg-demo', project: 'shapes', version: 2 }, platform, backends: ['hosted'] });
+  try {
+    const table = badImages(s).filter((b) => b.bytes.length > 0);
+    for (const name of ['an SVG', 'a PNG whose header says 0×0', 'a BMP', 'the pdf signature and junk']) {
+      const { bytes, code } = table.find((b) => b.name === name)!;
+      for (const source of [bytes.slice(), new Blob([bytes.slice() as BlobPart])]) {
+        expect(await hosted.segment(source).catch((e: InvalidInputError) => e.code), name).toBe(code);
+      }
+    }
+    expect(await hosted.segment(s.png.slice())).toEqual(await seg.segment(s.png.slice()));
+  } finally {
+    await hosted.dispose();
+  }
 });
