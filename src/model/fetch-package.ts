@@ -107,11 +107,11 @@ export async function fetchFile(
     return null;
   };
   if (!required && ABSENT_STATUSES.has(response.status)) {
-    await response.body?.cancel().catch(() => undefined);
+    void response.body?.cancel().catch(() => undefined);
     return absent(`status ${response.status}` as Absence);
   }
   if (!response.ok) {
-    await response.body?.cancel().catch(() => undefined);
+    void response.body?.cancel().catch(() => undefined);
     throw new ModelPackageError(
       response.status === 404 ? 'MODEL_FILE_MISSING' : 'MODEL_DOWNLOAD_FAILED',
       `downloading ${file} from ${redactQuery(url)} answered ${response.status}`,
