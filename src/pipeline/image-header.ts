@@ -84,7 +84,11 @@ function looksLikeSvg(b: Uint8Array): boolean {
 export function readImageHeader(b: Uint8Array): ImageHeader {
   if (b.length === 0) throw new InvalidInputError('IMAGE_EMPTY', 'the image is empty (0 bytes)');
   const format = sniffImageFormat(b);
-  if (format === null) throw new InvalidInputError('IMAGE_FORMAT_UNSUPPORTED', `the bytes are not an image edgeseg decodes (${ALLOWED})`);
+  if (format === null) {
+    // The common way to get here: an image URL that a single-page-app host answers with its index.html.
+    const what = /^\s*<(!doctype html|html)[\s>]/i.test(new TextDecoder().decode(b.subarray(0, 64))) ? 'an HTML page, not an image' : 'not an image edgeseg decodes';
+    throw new InvalidInputError('IMAGE_FORMAT_UNSUPPORTED', `the bytes are ${what} (${ALLOWED})`);
+  }
   if (!(IMAGE_FORMATS as readonly string[]).includes(format)) {
     throw new InvalidInputError('IMAGE_FORMAT_UNSUPPORTED', `${formatName(format)} images are not decoded; send ${ALLOWED}`);
   }

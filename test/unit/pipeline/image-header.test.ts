@@ -58,6 +58,8 @@ describe('bad images are refused from the header, or left for the decoder to fai
     const svg = badImages(s).find((b) => b.name === 'an SVG')!.bytes;
     expect(() => readImageHeader(svg)).toThrow('SVG images are not decoded; send JPEG, PNG, WebP, GIF, AVIF or TIFF');
     expect(() => readImageHeader(pngSized(s.png, 0, 0))).toThrow('the PNG header says the image is 0×0');
+    const page = badImages(s).find((b) => b.name.startsWith('an HTML page'))!.bytes;
+    expect(() => readImageHeader(page)).toThrow('the bytes are an HTML page, not an image (JPEG, PNG, WebP, GIF, AVIF or TIFF)');
   });
 });
 
