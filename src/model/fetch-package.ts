@@ -90,7 +90,8 @@ export async function fetchFile(
 ): Promise<Uint8Array | null> {
   throwIfAborted(options.signal);
   const cached = options.cache ? await options.cache.get(url) : null;
-  if (cached) {
+  // An HTML page that an older edgeseg kept for a file is not the file: asked for again.
+  if (cached && !isHtmlPage(cached)) {
     options.onProgress?.({ file, loaded: cached.length, total: cached.length, cached: true });
     return cached;
   }
