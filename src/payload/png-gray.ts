@@ -89,23 +89,42 @@ function unfilter(rows: Uint8Array, width: number, height: number): Uint8Array {
   const stride = width + 1;
   for (let y = 0; y < height; y++) {
     const filter = rows[y * stride]!;
-    const src = y * stride + 1;
+    const s = y * stride + 1;
     const o = y * width;
-    const up = (x: number) => (y > 0 ? out[o - width + x]! : 0);
-    const left = (x: number) => (x > 0 ? out[o + x - 1]! : 0);
+    // The row above; the first row's is all zeros, which `first` stands for.
+    const first = y === 0;
+    const u = o - width;
     switch (filter) {
-      case 0: out.set(rows.subarray(src, src + width), o); break;
-      case 1: for (let x = 0; x < width; x++) out[o + x] = (rows[src + x]! + left(x)) & 255; break;
-      case 2: for (let x = 0; x < width; x++) out[o + x] = (rows[src + x]! + up(x)) & 255; break;
-      case 3: for (let x = 0; x < width; x++) out[o + x] = (rows[src + x]! + ((left(x) + up(x)) >> 1)) & 255; break;
+      case 0:
+        out.set(rows.subarray(s, s + width), o);
+        break;
+      case 1:
+        out[o] = rows[s]!;
+        for (let x = 1; x < width; x++) out[o + x] = (rows[s + x]! + out[o + x - 1]!) & 255;
+        break;
+      case 2:
+        if (first) out.set(rows.subarray(s, s + width), o);
+        else for (let x = 0; x < width; x++) out[o + x] = (rows[s + x]! + out[u + x]!) & 255;
+        break;
+      case 3:
+        out[o] = (rows[s]! + (first ? 0 : out[u]! >> 1)) & 255;
+        for (let x = 1; x < width; x++) out[o + x] = (rows[s + x]! + ((out[o + x - 1]! + (first ? 0 : out[u + x]!)) >> 1)) & 255;
+        break;
       case 4:
-        for (let x = 0; x < width; x++) {
-          const a = left(x), b = up(x), c = x > 0 && y > 0 ? out[o - width + x - 1]! : 0;
-          const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
-          out[o + x] = (rows[src + x]! + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c)) & 255;
+        // Paeth with no row above is Sub; with no pixel to the left, Up.
+        out[o] = (rows[s]! + (first ? 0 : out[u]!)) & 255;
+        for (let x = 1; x < width; x++) {
+          const a = out[o + x - 1]!;
+          const b = first ? 0 : out[u + x]!;
+          const c = first ? 0 : out[u + x - 1]!;
+          const pa = Math.abs(b - c);
+          const pb = Math.abs(a - c);
+          const pc = Math.abs(a + b - 2 * c);
+          out[o + x] = (rows[s + x]! + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c)) & 255;
         }
         break;
-      default: throw new InvalidInputError('PAYLOAD_INVALID', `the segmentation mask PNG has an unknown row filter ${filter}`);
+      default:
+        throw new InvalidInputError('PAYLOAD_INVALID', `the segmentation mask PNG has an unknown row filter ${filter}`);
     }
   }
   return out;
