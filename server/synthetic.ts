@@ -3,7 +3,6 @@
 // The provider is reached over its real HTTP API (OpenAI-compatible); its key lives in workspace settings.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import sharp from 'sharp';
 import { decodeImage } from '../src/node/decode-image.js';
 import { colorBin, COLOR_BINS } from './embedding.js';
 import { badRequest, checkFields, HttpError, notFound } from './http.js';
@@ -83,12 +82,14 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
   const images: ImageState[] = [];
   for (const item of generated.data) {
     const bytes = Buffer.from(item.b64_json!, 'base64');
-    const meta = await sharp(bytes).metadata().catch(() => null);
-    if (!meta?.width || !meta.height) throw new HttpError(502, 'the image provider answered with an undecodable image', 'ProviderError');
+    // Through the decoder's allow-list: the provider's host is a setting, and its bytes are untrusted.
+    const pixels = await decodeImage(bytes).catch((cause: unknown) => {
+      throw new HttpError(502, `the image provider answered with an image edgeseg does not decode: ${(cause as Error).message}`, 'ProviderError');
+    });
+    const meta = { width: pixels.width, height: pixels.height };
     const id = randomBytes(10).toString('hex');
     const file = `files/${ws.url}/${project.url}/images/${id}.png`;
     await writeAtomic(store.path(file), bytes);
-    const pixels = await decodeImage(bytes);
     const { embedding, classes } = await options.embed(pixels.data as Uint8Array, pixels.width, pixels.height);
     images.push({ id, name: `synthetic-${id}.png`, file, width: meta.width, height: meta.height, split: null, tags: ['synthetic'], batch: null, created: Date.now(), owner: 'synthetic-image', classes, embedding });
   }

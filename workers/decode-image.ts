@@ -2,7 +2,7 @@
 // to RGBA, with EXIF orientation applied and the pixel limit checked from the header first.
 import { InvalidInputError } from '../src/errors/index.js';
 import type { PixelImage, YCbCrImage } from '../src/pipeline/index.js';
-import { readImageHeader, type ImageHeader } from './image-header.js';
+import { checkPixelCount, formatName, readImageHeader, type ImageHeader } from '../src/pipeline/image-header.js';
 import type { WorkerImage } from './protocol.js';
 
 let canvas: OffscreenCanvas | null = null;
@@ -56,17 +56,18 @@ export async function decodeInWorker(image: WorkerImage, maxPixels: number): Pro
 }
 
 async function decodeBytes(bytes: Uint8Array, maxPixels: number): Promise<{ pixels: PixelImage | YCbCrImage; encoded: Uint8Array }> {
-  if (bytes.length === 0) throw new InvalidInputError('IMAGE_EMPTY', 'the image is empty (0 bytes)');
+  // The allow-list and the header's size are checked before the browser's decoders see the bytes.
   const header = readImageHeader(bytes);
-  if (header.width !== undefined && header.height !== undefined) checkPixels(header.width, header.height, maxPixels);
+  if (header.width !== undefined && header.height !== undefined) checkPixelCount(header.width, header.height, maxPixels);
   const planes = await jpegPlanes(bytes, header);
   if (planes) return { pixels: planes, encoded: bytes };
   let bitmap: ImageBitmap;
   try {
     bitmap = await createImageBitmap(new Blob([bytes as BlobPart]), { imageOrientation: 'from-image', premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
   } catch (cause) {
-    if (header.format === 'unknown') throw new InvalidInputError('IMAGE_FORMAT_UNSUPPORTED', 'the bytes are not an image format this browser can decode', { cause });
-    throw new InvalidInputError('IMAGE_DECODE_FAILED', `the ${header.format.toUpperCase()} image could not be decoded (corrupt or truncated)`, { cause });
+    // Of the allowed formats only TIFF lacks a decoder in most browsers (Safari has one).
+    if (header.format === 'tiff') throw new InvalidInputError('IMAGE_FORMAT_UNSUPPORTED', 'this browser could not decode the TIFF image (only Safari reads TIFF; or it is corrupt)', { cause });
+    throw new InvalidInputError('IMAGE_DECODE_FAILED', `the ${formatName(header.format)} image could not be decoded (corrupt or truncated)`, { cause });
   }
   try {
     checkPixels(bitmap.width, bitmap.height, maxPixels);
@@ -137,11 +138,10 @@ export async function jpegPlanes(bytes: Uint8Array, header: ImageHeader): Promis
   }
 }
 
+/** A decoded source's size: 0×0 is an empty image (a header that says so is a corrupt one, refused earlier). */
 function checkPixels(width: number, height: number, maxPixels: number): void {
   if (!(width > 0 && height > 0)) throw new InvalidInputError('IMAGE_EMPTY', `the image is ${width}×${height}: nothing to segment`);
-  if (width * height > maxPixels) {
-    throw new InvalidInputError('IMAGE_TOO_LARGE', `the image has ${width}×${height} = ${(width * height / 1e6).toFixed(1)} megapixels; the limit is ${(maxPixels / 1e6).toFixed(1)}`);
-  }
+  checkPixelCount(width, height, maxPixels);
 }
 
 /** The pixels of anything a canvas can draw, through a reused OffscreenCanvas. */

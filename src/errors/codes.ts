@@ -2,11 +2,11 @@
 
 /** Problems with what the caller passed in (an image, an option). */
 export type InvalidInputCode =
-  /** The bytes are not a decodable image: corrupt, truncated, or empty. */
+  /** The bytes are not a decodable image: corrupt, truncated, or a header that says a zero or negative size. */
   | 'IMAGE_DECODE_FAILED'
-  /** The source is empty (0 bytes, or a 0×0 image). */
+  /** The source is empty (0 bytes, or decoded pixels that are 0×0). */
   | 'IMAGE_EMPTY'
-  /** The bytes are an image format that this environment cannot decode. */
+  /** The bytes are not JPEG, PNG, WebP, GIF, AVIF or TIFF (or TIFF in a browser that has no decoder for it). */
   | 'IMAGE_FORMAT_UNSUPPORTED'
   /** The image has more pixels than `maxPixels` allows (default 50 megapixels). */
   | 'IMAGE_TOO_LARGE'

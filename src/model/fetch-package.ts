@@ -27,7 +27,10 @@ export interface FetchPackageOptions {
  */
 export async function fetchPackageFiles(baseUrl: string, options: FetchPackageOptions = {}): Promise<PackageFiles> {
   const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`, absoluteBase()).toString();
-  const get = (name: string, required: boolean) => fetchFile(new URL(name, base).toString(), name, required, options);
+  // Why each optional file counts as absent, so that a package missing a needed one says what the host did.
+  const absent = new Map<string, Absence>();
+  const get = (name: string, required: boolean) =>
+    fetchFile(new URL(name, base).toString(), name, required, { ...options, onAbsent: (why) => absent.set(name, why) });
   // Which files the package has, remembered in the cache: offline, probing for an absent file would fail.
   const manifestUrl = new URL(MANIFEST, base).toString();
   const known = options.cache ? await options.cache.get(manifestUrl) : null;
@@ -45,9 +48,9 @@ export async function fetchPackageFiles(baseUrl: string, options: FetchPackageOp
   const [{ config, env }, names, type] = await Promise.all([configuration, get('class_names.txt', false), get('model_type.json', false)]);
   if (config) files['inference_config.json'] = config;
   else if (env) files['environment.json'] = env;
-  else throw new ModelPackageError('MODEL_FILE_MISSING', `no inference_config.json or environment.json under ${redactQuery(base)}`);
+  else throw new ModelPackageError('MODEL_FILE_MISSING', `no inference_config.json or environment.json under ${redactQuery(base)}${hostSaid(absent, 'inference_config.json', 'environment.json')}`);
   if (names) files['class_names.txt'] = names;
-  else if (config) throw new ModelPackageError('MODEL_FILE_MISSING', `class_names.txt is missing under ${redactQuery(base)}`);
+  else if (config) throw new ModelPackageError('MODEL_FILE_MISSING', `class_names.txt is missing under ${redactQuery(base)}${hostSaid(absent, 'class_names.txt')}`);
   if (type) files['model_type.json'] = type;
   files['weights.onnx'] = (await weights)!;
   if (options.cache) await options.cache.put(manifestUrl, new TextEncoder().encode(JSON.stringify(Object.keys(files))));
@@ -57,11 +60,38 @@ export async function fetchPackageFiles(baseUrl: string, options: FetchPackageOp
 /** The cache entry, beside a package's files, that lists them. */
 const MANIFEST = '.edgeseg-package.json';
 
-/** One file by URL, through the cache; null when optional and absent (404). */
-export async function fetchFile(url: string, file: string, required: boolean, options: FetchPackageOptions): Promise<Uint8Array | null> {
+/** Why an optional file counts as absent. */
+export type Absence = 'status 404' | 'status 403' | 'status 410' | 'an empty body' | 'an HTML page';
+
+/** Statuses that static hosts answer for a file they do not have (403: object stores without a listing). */
+const ABSENT_STATUSES = new Set([403, 404, 410]);
+
+const SPA_HINT = 'an HTML page, not the file (often a single-page-app fallback: the host serves index.html for paths it does not have)';
+
+/** What the host answered for the files named, where it answered each the same way. */
+function hostSaid(absent: Map<string, Absence>, ...names: string[]): string {
+  const why = new Set(names.map((n) => absent.get(n)));
+  const [only] = why;
+  if (why.size !== 1 || only === undefined) return '';
+  return `: the host answered ${only === 'an HTML page' ? SPA_HINT : only}`;
+}
+
+/**
+ * One file by URL, through the cache. An optional file that the host answers with 403, 404 or 410, an empty
+ * body or an HTML page is absent (null), as static hosts answer for files they lack; a required one that
+ * answers an HTML page is MODEL_FILE_MISSING. Content types are not looked at: hosts get them wrong, the
+ * bytes decide.
+ */
+export async function fetchFile(
+  url: string,
+  file: string,
+  required: boolean,
+  options: FetchPackageOptions & { onAbsent?: (why: Absence) => void },
+): Promise<Uint8Array | null> {
   throwIfAborted(options.signal);
   const cached = options.cache ? await options.cache.get(url) : null;
-  if (cached) {
+  // An HTML page that an older edgeseg kept for a file is not the file: asked for again.
+  if (cached && !isHtmlPage(cached)) {
     options.onProgress?.({ file, loaded: cached.length, total: cached.length, cached: true });
     return cached;
   }
@@ -73,16 +103,35 @@ export async function fetchFile(url: string, file: string, required: boolean, op
     if (options.signal?.aborted) throw new EdgesegAbortError(undefined, { cause });
     throw new ModelPackageError('MODEL_DOWNLOAD_FAILED', `could not download ${file} from ${redactQuery(url)}: ${(cause as Error).message}`, { cause });
   }
-  if (response.status === 404 && !required) return null;
+  const absent = (why: Absence) => {
+    options.onAbsent?.(why);
+    return null;
+  };
+  if (!required && ABSENT_STATUSES.has(response.status)) {
+    void response.body?.cancel().catch(() => undefined);
+    return absent(`status ${response.status}` as Absence);
+  }
   if (!response.ok) {
+    void response.body?.cancel().catch(() => undefined);
     throw new ModelPackageError(
       response.status === 404 ? 'MODEL_FILE_MISSING' : 'MODEL_DOWNLOAD_FAILED',
       `downloading ${file} from ${redactQuery(url)} answered ${response.status}`,
     );
   }
   const bytes = await readWithProgress(response, file, options);
+  if (isHtmlPage(bytes)) {
+    if (!required) return absent('an HTML page');
+    throw new ModelPackageError('MODEL_FILE_MISSING', `${file} is missing at ${redactQuery(url)}: the host answered ${SPA_HINT}`);
+  }
+  if (bytes.length === 0 && !required) return absent('an empty body');
   if (options.cache) await options.cache.put(url, bytes);
   return bytes;
+}
+
+/** An HTML document's opening (after a BOM and whitespace): no file of a package starts like one. */
+export function isHtmlPage(bytes: Uint8Array): boolean {
+  const head = new TextDecoder().decode(bytes.subarray(0, 256)).replace(/^\uFEFF/, '').trimStart();
+  return /^<(!doctype\s+html|html|head|body|meta|title|script|link|style|!--)[\s>/]/i.test(head);
 }
 
 async function readWithProgress(response: Response, file: string, options: FetchPackageOptions): Promise<Uint8Array> {

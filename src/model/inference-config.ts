@@ -1,7 +1,7 @@
 // The current export's inference_config.json, mapped onto the pipeline's PreprocessSpec.
 // Field names and meanings follow the platform's InferenceConfig (network_input, image_pre_processing).
 import type { PreprocessSpec, ResizeMode } from '../pipeline/types.js';
-import { invalid, numberField, objectField, parseJsonFile, positiveIntegerField } from './json-file.js';
+import { invalid, numberField, objectField, parseJsonFile, inputSideField } from './json-file.js';
 import { parseImageSteps } from './preprocessing-steps.js';
 
 // `fit-longer-edge` cannot be honoured by a model with a fixed input size: the reference's ONNX
@@ -20,8 +20,8 @@ export function parseInferenceConfig(bytes: Uint8Array | string): PreprocessSpec
   const config = parseJsonFile(file, bytes);
   const input = objectField(file, 'network_input', config.network_input);
   const size = objectField(file, 'network_input.training_input_size', input.training_input_size);
-  const width = positiveIntegerField(file, 'training_input_size.width', size.width);
-  const height = positiveIntegerField(file, 'training_input_size.height', size.height);
+  const width = inputSideField(file, 'training_input_size.width', size.width);
+  const height = inputSideField(file, 'training_input_size.height', size.height);
   const channels = input.input_channels ?? 3;
   if (channels !== 3) throw invalid(file, `input_channels must be 3, got ${JSON.stringify(channels)}`);
   const resizeMode = input.resize_mode;

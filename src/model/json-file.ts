@@ -32,6 +32,19 @@ export function positiveIntegerField(file: string, path: string, value: unknown)
   return n;
 }
 
+/**
+ * The largest network input side a package may ask for: far above what the platform trains (≤ 2048), and
+ * small enough that the input tensor can be allocated (8192² × 3 floats is 805 MB).
+ */
+export const MAX_INPUT_SIDE = 8192;
+
+/** A network input side: a positive integer up to MAX_INPUT_SIDE. */
+export function inputSideField(file: string, path: string, value: unknown): number {
+  const n = positiveIntegerField(file, path, value);
+  if (n > MAX_INPUT_SIDE) throw invalid(file, `${path} must be at most ${MAX_INPUT_SIDE}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
 export function enabled(step: unknown): boolean {
   return typeof step === 'object' && step !== null && (step as { enabled?: unknown }).enabled === true;
 }

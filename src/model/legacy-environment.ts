@@ -1,6 +1,6 @@
 // The legacy export's environment.json, mapped onto the pipeline's PreprocessSpec (see docs/design.md).
 import type { PreprocessSpec, ResizeMode } from '../pipeline/types.js';
-import { invalid, objectField, parseJsonFile, positiveIntegerField } from './json-file.js';
+import { invalid, objectField, parseJsonFile, inputSideField } from './json-file.js';
 import { parseImageSteps } from './preprocessing-steps.js';
 
 /** ImageNet statistics: the reference's legacy DeepLabV3+ normalises with them. */
@@ -44,8 +44,8 @@ export function parseLegacyEnvironment(bytes: Uint8Array | string): LegacyEnviro
     const known = typeof format === 'string' ? RESIZE_FORMATS[format] : undefined;
     if (known) [mode, paddingValue] = known;
     else warnings.push(`unknown resize format ${JSON.stringify(format)}: using "Stretch to", as the platform's server does`);
-    if (resize.width !== undefined) width = positiveIntegerField(file, 'PREPROCESSING.resize.width', resize.width);
-    if (resize.height !== undefined) height = positiveIntegerField(file, 'PREPROCESSING.resize.height', resize.height);
+    if (resize.width !== undefined) width = inputSideField(file, 'PREPROCESSING.resize.width', resize.width);
+    if (resize.height !== undefined) height = inputSideField(file, 'PREPROCESSING.resize.height', resize.height);
   }
   const colors: Record<string, string> = {};
   if (env.COLORS !== undefined) {

@@ -4,6 +4,7 @@ import { backgroundClassId, checkClassNames, parseClassNames } from './class-nam
 import { parseInferenceConfig } from './inference-config.js';
 import { parseJsonFile } from './json-file.js';
 import { parseLegacyEnvironment } from './legacy-environment.js';
+import { checkOnnxModel } from './onnx-bytes.js';
 import type { ModelSpec, PackageFiles } from './types.js';
 
 /** The files a package may have; the first three are needed (one of the two configs). */
@@ -23,6 +24,7 @@ export interface ParsedPackage {
 export function parseModelPackage(files: PackageFiles): ParsedPackage {
   const weights = files['weights.onnx'];
   if (!weights || weights.length === 0) throw missing('weights.onnx');
+  checkOnnxModel(weights);
   const text = (name: string) => new TextDecoder().decode(files[name]);
   const { task, modelType } = parseModelType(files['model_type.json']);
   if (files['inference_config.json']) {

@@ -1,7 +1,8 @@
-// Image decoding for Node: JPEG, PNG, WebP, GIF, AVIF, TIFF… through libvips (sharp), EXIF orientation
-// applied, the pixel limit checked from the header before any pixel is decoded.
+// Image decoding for Node: the allowed formats (JPEG, PNG, WebP, GIF, AVIF, TIFF) through libvips (sharp),
+// EXIF orientation applied; format, size and pixel limit checked from the header before libvips sees it.
 import sharp, { type Metadata } from 'sharp';
 import { InvalidInputError } from '../errors/index.js';
+import { checkPixelCount, formatName, readImageHeader, type ImageFormat } from '../pipeline/image-header.js';
 import type { PixelImage } from '../pipeline/types.js';
 
 /** Default pixel limit: 50 megapixels. */
@@ -18,31 +19,35 @@ export interface DecodeOptions {
  */
 export async function decodeImage(bytes: Uint8Array, options: DecodeOptions = {}): Promise<PixelImage> {
   const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
-  if (bytes.length === 0) throw new InvalidInputError('IMAGE_EMPTY', 'the image is empty (0 bytes)');
+  // libvips picks its loader from the bytes: only bytes that start with an allowed signature reach it, so
+  // its SVG, PDF and other loaders never see untrusted input.
+  const header = readImageHeader(bytes);
+  if (header.width !== undefined && header.height !== undefined) checkPixelCount(header.width, header.height, maxPixels);
   const input = () => sharp(bytes, { limitInputPixels: false, failOn: 'error', ignoreIcc: true, autoOrient: true, animated: false });
   let meta: Metadata;
   try {
     meta = await input().metadata();
   } catch (cause) {
-    throw decodeError(cause);
+    throw decodeError(header.format, cause);
+  }
+  if (meta.format !== SHARP_FORMAT[header.format]) {
+    throw new InvalidInputError('IMAGE_FORMAT_UNSUPPORTED', `the bytes start as ${formatName(header.format)} but decode as ${String(meta.format)}`);
   }
   const { width, height } = meta;
-  if (!width || !height) throw new InvalidInputError('IMAGE_EMPTY', 'the image has no pixels');
-  if (width * height > maxPixels) {
-    throw new InvalidInputError(
-      'IMAGE_TOO_LARGE',
-      `the image has ${width}×${height} = ${(width * height / 1e6).toFixed(1)} megapixels; the limit is ${(maxPixels / 1e6).toFixed(1)}`,
-    );
-  }
+  if (!(width > 0 && height > 0)) throw new InvalidInputError('IMAGE_DECODE_FAILED', `the ${formatName(header.format)} image is ${width}×${height}`);
+  checkPixelCount(width, height, maxPixels);
   try {
     const { data, info } = await input().removeAlpha().toColourspace('srgb').raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
     const pixels = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     if (info.channels === 3) return { data: pixels, width: info.width, height: info.height, channels: 3 };
     return { data: toRgb(pixels, info.channels), width: info.width, height: info.height, channels: 3 };
   } catch (cause) {
-    throw decodeError(cause);
+    throw decodeError(header.format, cause);
   }
 }
+
+/** The name sharp's metadata gives each allowed format (AVIF is read by libheif). */
+const SHARP_FORMAT: Record<ImageFormat, string> = { jpeg: 'jpeg', png: 'png', webp: 'webp', gif: 'gif', avif: 'heif', tiff: 'tiff' };
 
 function toRgb(data: Uint8Array, channels: number): Uint8Array {
   const n = data.length / channels;
@@ -56,10 +61,8 @@ function toRgb(data: Uint8Array, channels: number): Uint8Array {
   return out;
 }
 
-function decodeError(cause: unknown): InvalidInputError {
-  const message = cause instanceof Error ? cause.message : String(cause);
-  if (/unsupported image format/i.test(message)) {
-    return new InvalidInputError('IMAGE_FORMAT_UNSUPPORTED', 'the bytes are not an image format edgeseg can decode', { cause });
-  }
-  return new InvalidInputError('IMAGE_DECODE_FAILED', `the image could not be decoded (corrupt or truncated): ${message}`, { cause });
+function decodeError(format: ImageFormat, cause: unknown): InvalidInputError {
+  // The signature was one libvips reads, so any failure here is a corrupt or truncated file.
+  const message = cause instanceof Error ? cause.message.split('\n')[0]! : String(cause);
+  return new InvalidInputError('IMAGE_DECODE_FAILED', `the ${formatName(format)} image could not be decoded (corrupt or truncated): ${message}`, { cause });
 }

@@ -22,3 +22,4 @@ export * from '../payload/index.js';
 export type { ModelSpec, PackageFiles, DownloadProgress } from '../model/index.js';
 export { parseModelPackage, classColors } from '../model/index.js';
 export type { PixelImage, PreprocessSpec } from '../pipeline/index.js';
+export { IMAGE_FORMATS, type ImageFormat } from '../pipeline/image-header.js';

@@ -2,6 +2,7 @@
 // `confidence_mask` and `present_class_ids`); callers always get the flat payload, checked.
 import { InvalidInputError } from '../errors/index.js';
 import { base64ToBytes } from './base64.js';
+import { readMaskHeader } from './png-header.js';
 import { decodeMaskPng } from './png-gray.js';
 import type { SegmentationPayload } from './types.js';
 
@@ -25,10 +26,18 @@ export function normalizeHostedPayload(body: unknown): SegmentationPayload {
   const width = image.width;
   const height = image.height;
   if (!isSize(width) || !isSize(height)) invalid('image.width and image.height must be positive integers');
-  const decoded = decodeMaskPng(base64ToBytes(mask));
-  if (decoded.width !== width || decoded.height !== height) {
-    invalid(`the mask is ${decoded.width}×${decoded.height} but image says ${width}×${height}`);
+  let png: Uint8Array;
+  try {
+    png = base64ToBytes(mask);
+  } catch {
+    invalid('segmentation_mask is not base64');
   }
+  // The sizes agree before anything is inflated.
+  const header = readMaskHeader(png);
+  if (header.width !== width || header.height !== height) {
+    invalid(`the mask is ${header.width}×${header.height} but image says ${width}×${height}`);
+  }
+  decodeMaskPng(png);
   return { segmentation_mask: mask.startsWith('data:') ? mask.slice(mask.indexOf(',') + 1) : mask, class_map, image: { width, height } };
 }
 

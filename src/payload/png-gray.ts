@@ -3,6 +3,7 @@
 // upng-js cannot write colour type 0, and a mask written as RGBA or palette would not be the payload the
 // hosted route returns (PIL mode "L"). Rows are stored unfiltered: the mask-specialised deflate below
 // matches each row against the one above, which is what the PNG "Up" filter would have bought.
+import { Unzlib } from 'fflate';
 import UPNG from 'upng-js';
 import { InvalidInputError } from '../errors/index.js';
 import { deflateMaskRows } from './deflate-mask.js';
@@ -35,9 +36,101 @@ export function encodeMaskPng(classIds: Uint8Array, width: number, height: numbe
   return png;
 }
 
-/** Reads an 8-bit grayscale PNG mask back to class ids. Any other PNG layout is refused. */
+/** Masks with more pixels are refused before any is inflated: 2²⁸, five times the default image limit. */
+export const MAX_MASK_PIXELS = 2 ** 28;
+
+/**
+ * Reads an 8-bit grayscale PNG mask back to class ids. Any other PNG layout is refused, and so is a mask
+ * whose image data is not exactly its header's size (longer or shorter), checked as it inflates: a header
+ * that lies, or a deflate bomb, costs no more memory than the mask it claims to be.
+ */
 export function decodeMaskPng(png: Uint8Array): { classIds: Uint8Array; width: number; height: number } {
-  readMaskHeader(png);
+  const { width, height } = readMaskHeader(png);
+  if (!(width > 0 && height > 0) || width * height > MAX_MASK_PIXELS) {
+    throw new InvalidInputError('PAYLOAD_INVALID', `the segmentation mask PNG says it is ${width}×${height}`);
+  }
+  // Interlaced masks are rare (no encoder the platform uses writes them): upng-js reads those.
+  if (png[28] !== 0) return decodeInterlaced(png, width, height);
+  const stride = width + 1;
+  const rows = new Uint8Array(stride * height);
+  let filled = 0;
+  const inflater = new Unzlib((data) => {
+    if (filled + data.length > rows.length) throw new InvalidInputError('PAYLOAD_INVALID', `the segmentation mask PNG holds more data than ${width}×${height} pixels`);
+    rows.set(data, filled);
+    filled += data.length;
+  });
+  try {
+    for (const data of idatChunks(png)) inflater.push(data);
+    inflater.push(new Uint8Array(0), true);
+  } catch (cause) {
+    if (cause instanceof InvalidInputError) throw cause;
+    throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask is not a readable PNG', { cause });
+  }
+  if (filled !== rows.length) throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask PNG is truncated');
+  return { classIds: unfilter(rows, width, height), width, height };
+}
+
+/** The data of each IDAT chunk, in order; refuses chunks that run past the end. */
+function* idatChunks(png: Uint8Array): Generator<Uint8Array> {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  for (let at = PNG_SIGNATURE.length; at + 12 <= png.length; ) {
+    const length = view.getUint32(at);
+    if (length > png.length - at - 12) throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask PNG is truncated');
+    const type = String.fromCharCode(png[at + 4]!, png[at + 5]!, png[at + 6]!, png[at + 7]!);
+    if (type === 'IDAT') yield png.subarray(at + 8, at + 8 + length);
+    if (type === 'IEND') return;
+    at += 12 + length;
+  }
+}
+
+/** PNG's row filters undone for one byte per pixel (None, Sub, Up, Average, Paeth); class ids out. */
+function unfilter(rows: Uint8Array, width: number, height: number): Uint8Array {
+  const out = new Uint8Array(width * height);
+  const stride = width + 1;
+  for (let y = 0; y < height; y++) {
+    const filter = rows[y * stride]!;
+    const s = y * stride + 1;
+    const o = y * width;
+    // The row above; the first row's is all zeros, which `first` stands for.
+    const first = y === 0;
+    const u = o - width;
+    switch (filter) {
+      case 0:
+        out.set(rows.subarray(s, s + width), o);
+        break;
+      case 1:
+        out[o] = rows[s]!;
+        for (let x = 1; x < width; x++) out[o + x] = (rows[s + x]! + out[o + x - 1]!) & 255;
+        break;
+      case 2:
+        if (first) out.set(rows.subarray(s, s + width), o);
+        else for (let x = 0; x < width; x++) out[o + x] = (rows[s + x]! + out[u + x]!) & 255;
+        break;
+      case 3:
+        out[o] = (rows[s]! + (first ? 0 : out[u]! >> 1)) & 255;
+        for (let x = 1; x < width; x++) out[o + x] = (rows[s + x]! + ((out[o + x - 1]! + (first ? 0 : out[u + x]!)) >> 1)) & 255;
+        break;
+      case 4:
+        // Paeth with no row above is Sub; with no pixel to the left, Up.
+        out[o] = (rows[s]! + (first ? 0 : out[u]!)) & 255;
+        for (let x = 1; x < width; x++) {
+          const a = out[o + x - 1]!;
+          const b = first ? 0 : out[u + x]!;
+          const c = first ? 0 : out[u + x - 1]!;
+          const pa = Math.abs(b - c);
+          const pb = Math.abs(a - c);
+          const pc = Math.abs(a + b - 2 * c);
+          out[o + x] = (rows[s + x]! + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c)) & 255;
+        }
+        break;
+      default:
+        throw new InvalidInputError('PAYLOAD_INVALID', `the segmentation mask PNG has an unknown row filter ${filter}`);
+    }
+  }
+  return out;
+}
+
+function decodeInterlaced(png: Uint8Array, width: number, height: number): { classIds: Uint8Array; width: number; height: number } {
   let image: ReturnType<typeof UPNG.decode>;
   try {
     image = UPNG.decode(png.buffer.slice(png.byteOffset, png.byteOffset + png.byteLength) as ArrayBuffer);
@@ -45,10 +138,8 @@ export function decodeMaskPng(png: Uint8Array): { classIds: Uint8Array; width: n
     throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask is not a readable PNG', { cause });
   }
   const data = new Uint8Array(image.data as ArrayBuffer);
-  if (data.length < image.width * image.height) {
-    throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask PNG is truncated');
-  }
-  return { classIds: data.subarray(0, image.width * image.height), width: image.width, height: image.height };
+  if (data.length < width * height) throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask PNG is truncated');
+  return { classIds: data.subarray(0, width * height), width, height };
 }
 
 function chunk(type: string, data: Uint8Array): Uint8Array {

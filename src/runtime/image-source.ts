@@ -1,6 +1,7 @@
 // Every kind of image a page has, turned into what the worker (by transfer) or the hosted route takes.
 import { InvalidInputError } from '../errors/index.js';
 import { base64ToBytes } from '../payload/base64.js';
+import { readImageHeader } from '../pipeline/image-header.js';
 import type { WorkerImage } from '../../workers/protocol.js';
 import { isBase64Image } from './image-string.js';
 
@@ -77,14 +78,19 @@ export async function toWorkerImage(source: ImageSource): Promise<{ image: Worke
 
 /** What the hosted route takes: a URL, or encoded bytes (pixels are encoded as a lossless PNG). */
 export async function toHostedImage(source: ImageSource): Promise<string | Uint8Array | Blob> {
+  // Encoded images go through the same allow-list as in the worker and in Node, so a format edgeseg
+  // refuses is refused with the same code whichever backend answers.
   if (typeof source === 'string') {
     const text = source.trim();
-    if (isBase64Image(text)) return base64ToBytes(text);
+    if (isBase64Image(text)) return checked(base64ToBytes(text));
     return new URL(text, globalThis.location?.href).toString();
   }
-  if (has('Blob') && source instanceof Blob) return source;
-  if (source instanceof ArrayBuffer) return new Uint8Array(source);
-  if (source instanceof Uint8Array) return source;
+  if (has('Blob') && source instanceof Blob) {
+    readImageHeader(new Uint8Array(await source.arrayBuffer()));
+    return source;
+  }
+  if (source instanceof ArrayBuffer) return checked(new Uint8Array(source));
+  if (source instanceof Uint8Array) return checked(source);
   const bitmap = await toWorkerImage(source);
   const image = bitmap.image;
   const width = image.kind === 'pixels' ? image.width : image.kind === 'bitmap' ? image.bitmap.width : image.kind === 'frame' ? image.frame.displayWidth : 0;
@@ -95,6 +101,11 @@ export async function toHostedImage(source: ImageSource): Promise<string | Uint8
   else if (image.kind === 'bitmap') ctx.drawImage(image.bitmap, 0, 0);
   else if (image.kind === 'frame') ctx.drawImage(image.frame, 0, 0);
   return canvas.convertToBlob({ type: 'image/png' });
+}
+
+function checked(bytes: Uint8Array): Uint8Array {
+  readImageHeader(bytes);
+  return bytes;
 }
 
 function describe(value: unknown): string {

@@ -162,6 +162,7 @@ export class Segmenter {
   }
 
   async #startFrom(first: number): Promise<void> {
+    let last: unknown;
     for (let i = first; i < this.#order.length; i++) {
       const name = this.#order[i]!;
       try {
@@ -169,13 +170,17 @@ export class Segmenter {
         this.#index = i;
         return;
       } catch (error) {
+        last = error;
         this.#fallbacks.push({ backend: name, code: (error as { code?: string }).code ?? 'BACKEND_UNAVAILABLE', message: (error as Error).message });
       }
     }
     this.#backend = null;
+    // The last backend's error, with its code, as the cause: a package that no backend can load (a
+    // MODEL_FILE_MISSING, say) is then told from backends that cannot run here without reading the message.
     throw new BackendError(
       'NO_BACKEND',
       `no backend could run the model: ${this.#fallbacks.filter((f) => f.code !== 'NOT_ISOLATED').map((f) => `${f.backend}: ${f.message}`).join('; ')}`,
+      last === undefined ? {} : { cause: last },
     );
   }
 

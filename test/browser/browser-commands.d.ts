@@ -2,6 +2,7 @@
 import type { ScriptedAnswer } from '../fixtures/platform-test-server.js';
 import type { SegmentationPayload } from '../../src/payload/index.js';
 import type { RecordedRequestJson } from './commands.js';
+import type { HostHabit } from '../fixtures/hostile-host.js';
 
 declare module 'vitest/browser' {
   interface BrowserCommands {
@@ -9,6 +10,8 @@ declare module 'vitest/browser' {
     nodeSegment: (model: string, image: string, confidence: number) => Promise<SegmentationPayload>;
     /** onnxruntime-node's first output for an NCHW float32 input (base64), with the model file `model`. */
     nativeRun: (model: string, input: string, dims: number[]) => Promise<string>;
+    /** Serves test/fixtures/models as a host with `habit` would (files named in `hide` missing); returns its URL. */
+    startHostileHost: (habit: HostHabit, hide?: string[]) => Promise<string>;
     testServerUrl: () => Promise<string>;
     startModelServer: () => Promise<string>;
     localPlatform: () => Promise<{ baseUrl: string; inferenceUrl: string; apiKey: string }>;

@@ -5,6 +5,7 @@ import { createSegmenter, type NodeSegmenter } from '../../src/node/index.js';
 import type { SegmentationPayload } from '../../src/payload/index.js';
 import { startTestServer, type ScriptedAnswer, type TestServer } from '../fixtures/platform-test-server.js';
 import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
+import { startHostileHost, type HostHabit, type HostileHost } from '../fixtures/hostile-host.js';
 import { ROOT, TINY } from '../helpers/paths.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ const state = globalThis as {
   __edgesegModelServer?: StaticServer | null;
   __edgesegSegmenters?: Map<string, Promise<NodeSegmenter>>;
   __edgesegLocalPlatform?: Promise<PlatformServer>;
+  __edgesegHostileHosts?: HostileHost[];
 };
 const testServer = () => (state.__edgesegTestServer ??= startTestServer());
 
@@ -67,6 +69,12 @@ export const scriptServerCommands = {
   }) as BrowserCommand<[]>,
   nodeSegment,
   nativeRun,
+  /** Serves test/fixtures/models with a real host's `habit` (SPA fallback, 403, …); returns its URL. */
+  startHostileHost: (async (_ctx, habit: HostHabit, hide: string[] = []) => {
+    const host = await startHostileHost(join(ROOT, 'test', 'fixtures', 'models'), habit, hide);
+    (state.__edgesegHostileHosts ??= []).push(host);
+    return host.url;
+  }) as BrowserCommand<[HostHabit, string[]?]>,
   testServerUrl: (async () => (await testServer()).url) as BrowserCommand<[]>,
   scriptTestServer: (async (_ctx, route: string, answers: ScriptedAnswer[]) => {
     (await testServer()).script(route, ...answers);
@@ -77,6 +85,7 @@ export const scriptServerCommands = {
 };
 
 export async function closeCommandServers(): Promise<void> {
+  for (const host of state.__edgesegHostileHosts?.splice(0) ?? []) await host.close();
   for (const seg of segmenters.values()) await (await seg).dispose();
   await state.__edgesegModelServer?.close();
   state.__edgesegModelServer = null;

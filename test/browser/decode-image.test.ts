@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { ycbcrToRgb } from '../../src/pipeline/index.js';
 import { decodeInWorker, draw, jpegPlanes, opaquePixels } from '../../workers/decode-image.js';
-import { readImageHeader } from '../../workers/image-header.js';
+import { readImageHeader } from '../../src/pipeline/image-header.js';
 
 const url = (file: string) => `/test/fixtures/reference/data/${file}`;
 const options = { imageOrientation: 'from-image', premultiplyAlpha: 'none', colorSpaceConversion: 'none' } as const;

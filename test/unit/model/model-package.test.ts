@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { ROOT, TINY } from '../../helpers/paths.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
-const weights = new Uint8Array([1, 2, 3]);
+// The smallest ModelProto shape: ir_version 7 and an empty graph.
+const weights = new Uint8Array([0x08, 0x07, 0x3a, 0x00]);
 const classes = enc('background\ncircle\nrectangle\n');
 const legacy = (pre: unknown, extra: Record<string, unknown> = {}): PackageFiles => ({
   'weights.onnx': weights,
@@ -168,4 +169,11 @@ describe('checkModelShapes', () => {
     const files = { ...(await readPackageDir(TINY('tiny-legacy'))), 'weights.onnx': new Uint8Array(await readFile(join(ROOT, 'test', 'fixtures', 'models', 'bad-input.onnx'))) };
     expect(await createSegmenter({ model: { files } }).catch((e) => e.code)).toBe('MODEL_INPUT_SHAPE');
   });
+});
+
+test('an input size no tensor could hold is refused at parse time', () => {
+  const pkg = (size: unknown) => legacy(JSON.stringify({ resize: { enabled: true, format: 'Stretch to', width: size, height: '64' } }));
+  expect(codeOf(() => parseModelPackage(pkg('8192')))).toBe('no error');
+  expect(codeOf(() => parseModelPackage(pkg('100000')))).toBe('MODEL_CONFIG_INVALID');
+  expect(codeOf(() => parseModelPackage(pkg(2 ** 53)))).toBe('MODEL_CONFIG_INVALID');
 });

@@ -1,0 +1,240 @@
+// The one allow-list of encoded image formats, and the reading of an image's format and size from its
+// bytes before any decoder sees them. Shared by Node (libvips) and the browser worker: no DOM, no sharp.
+import { InvalidInputError } from '../errors/index.js';
+
+/** The formats edgeseg decodes, everywhere. Anything else is refused before a decoder is reached. */
+export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'avif', 'tiff'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+
+/**
+ * Formats recognised by their signature and refused: decoders exist for some of them (browsers read BMP
+ * and ICO, libvips has SVG and PDF loaders), but those loaders are not meant for untrusted input, and
+ * one list for every environment means an image works in the browser exactly where it works in Node.
+ */
+export type RefusedFormat = 'bmp' | 'ico' | 'svg' | 'pdf' | 'heic' | 'heif' | 'jxl' | 'jp2' | 'psd' | 'bigtiff';
+
+const NAMES: Record<ImageFormat | RefusedFormat, string> = {
+  jpeg: 'JPEG', png: 'PNG', webp: 'WebP', gif: 'GIF', avif: 'AVIF', tiff: 'TIFF',
+  bmp: 'BMP', ico: 'ICO', svg: 'SVG', pdf: 'PDF', heic: 'HEIC', heif: 'HEIF', jxl: 'JPEG XL', jp2: 'JPEG 2000', psd: 'PSD', bigtiff: 'BigTIFF',
+};
+
+/** The format's usual name (`WebP`, `JPEG XL`), for messages. */
+export const formatName = (format: ImageFormat | RefusedFormat): string => NAMES[format];
+
+const ALLOWED = `${IMAGE_FORMATS.slice(0, -1).map(formatName).join(', ')} or ${formatName('tiff')}`;
+
+export interface ImageHeader {
+  format: ImageFormat;
+  /** Undefined where the header keeps its size deeper than this reads (an AVIF without `ispe`). */
+  width?: number;
+  height?: number;
+  /** JPEG: the frame's colour components (1 gray, 3 YCbCr or RGB, 4 CMYK or YCCK). */
+  components?: number;
+  /** JPEG: the EXIF orientation (1–8) where an Exif segment before the frame gives one. */
+  orientation?: number;
+}
+
+const AVIF_BRANDS = new Set(['avif', 'avis']);
+const HEIC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'hevm', 'hevs']);
+
+/** The format whose signature the bytes start with, allowed or refused; null when none is known. */
+export function sniffImageFormat(b: Uint8Array): ImageFormat | RefusedFormat | null {
+  const at = (offset: number, ...bytes: number[]) => bytes.every((v, i) => b[offset + i] === v);
+  const ascii = (offset: number, s: string) => b.length >= offset + s.length && at(offset, ...Array.from(s, (c) => c.charCodeAt(0)));
+  if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'png';
+  if (at(0, 0xff, 0xd8, 0xff)) return 'jpeg';
+  if (ascii(0, 'GIF87a') || ascii(0, 'GIF89a')) return 'gif';
+  if (ascii(0, 'RIFF') && ascii(8, 'WEBP')) return 'webp';
+  if (at(0, 0x49, 0x49, 0x2a, 0x00) || at(0, 0x4d, 0x4d, 0x00, 0x2a)) return 'tiff';
+  if (at(0, 0x49, 0x49, 0x2b, 0x00) || at(0, 0x4d, 0x4d, 0x00, 0x2b)) return 'bigtiff';
+  if (ascii(4, 'ftyp')) return isoBrand(b);
+  if (ascii(0, 'BM')) return 'bmp';
+  if (at(0, 0x00, 0x00, 0x01, 0x00) || at(0, 0x00, 0x00, 0x02, 0x00)) return 'ico';
+  if (ascii(0, '%PDF')) return 'pdf';
+  if (ascii(0, '8BPS')) return 'psd';
+  // JPEG XL's container only: its bare codestream's two bytes (ff 0a) are the base64 of `/wo`, a common path start.
+  if (at(0, 0x00, 0x00, 0x00, 0x0c, 0x4a, 0x58, 0x4c, 0x20)) return 'jxl';
+  if (at(0, 0x00, 0x00, 0x00, 0x0c, 0x6a, 0x50, 0x20, 0x20) || at(0, 0xff, 0x4f, 0xff, 0x51)) return 'jp2';
+  if (looksLikeSvg(b)) return 'svg';
+  return null;
+}
+
+/** An ISO base media file (`ftyp` box): AVIF when its major or a compatible brand says so. */
+function isoBrand(b: Uint8Array): 'avif' | 'heic' | 'heif' {
+  const size = Math.min(u32be(b, 0), b.length);
+  const brands = [brand(b, 8)];
+  for (let i = 16; i + 4 <= size; i += 4) brands.push(brand(b, i));
+  if (brands.some((x) => AVIF_BRANDS.has(x))) return 'avif';
+  if (brands.some((x) => HEIC_BRANDS.has(x))) return 'heic';
+  return 'heif';
+}
+
+/** `<svg` as the root element: after an optional BOM, XML declaration, comments and SVG doctype. */
+function looksLikeSvg(b: Uint8Array): boolean {
+  if (b[0] !== 0x3c && b[0] !== 0xef && b[0] !== 0x20 && b[0] !== 0x09 && b[0] !== 0x0a && b[0] !== 0x0d) return false;
+  const text = new TextDecoder().decode(b.subarray(0, 4096)).replace(/^\uFEFF/, '');
+  return /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*|<!doctype svg[^>]*>\s*)*<svg[\s>]/i.test(text);
+}
+
+/**
+ * The image's format and size from its first bytes, before anything decodes it. Refuses, with a coded
+ * error: no bytes (`IMAGE_EMPTY`), a format outside the allow-list (`IMAGE_FORMAT_UNSUPPORTED`), and a
+ * header that is cut short or gives a zero or negative size (`IMAGE_DECODE_FAILED`).
+ */
+export function readImageHeader(b: Uint8Array): ImageHeader {
+  if (b.length === 0) throw new InvalidInputError('IMAGE_EMPTY', 'the image is empty (0 bytes)');
+  const format = sniffImageFormat(b);
+  if (format === null) {
+    // The common way to get here: an image URL that a single-page-app host answers with its index.html.
+    const what = /^\s*<(!doctype html|html)[\s>]/i.test(new TextDecoder().decode(b.subarray(0, 64))) ? 'an HTML page, not an image' : 'not an image edgeseg decodes';
+    throw new InvalidInputError('IMAGE_FORMAT_UNSUPPORTED', `the bytes are ${what} (${ALLOWED})`);
+  }
+  if (!(IMAGE_FORMATS as readonly string[]).includes(format)) {
+    throw new InvalidInputError('IMAGE_FORMAT_UNSUPPORTED', `${formatName(format)} images are not decoded; send ${ALLOWED}`);
+  }
+  const header = SIZE_READERS[format as ImageFormat](b);
+  if (header.width !== undefined && header.height !== undefined && !(header.width > 0 && header.height > 0)) {
+    throw new InvalidInputError('IMAGE_DECODE_FAILED', `the ${formatName(header.format)} header says the image is ${header.width}×${header.height}`);
+  }
+  return header;
+}
+
+/** Refuses an image over the pixel limit, from its size alone (a header's, or a decoded image's). */
+export function checkPixelCount(width: number, height: number, maxPixels: number): void {
+  if (width * height > maxPixels) {
+    throw new InvalidInputError(
+      'IMAGE_TOO_LARGE',
+      `the image has ${width}×${height} = ${((width * height) / 1e6).toFixed(1)} megapixels; the limit is ${(maxPixels / 1e6).toFixed(1)}`,
+    );
+  }
+}
+
+const truncated = (format: ImageFormat, what: string) =>
+  new InvalidInputError('IMAGE_DECODE_FAILED', `the ${formatName(format)} image is cut short or corrupt: ${what}`);
+
+const u16be = (b: Uint8Array, i: number) => (b[i]! << 8) | b[i + 1]!;
+const u16le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8);
+const u24le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16);
+const u32be = (b: Uint8Array, i: number) => b[i]! * 0x1000000 + ((b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!);
+/** A signed 32-bit value: PNG, for one, allows sizes up to 2³¹ − 1, so a larger one is a negative size. */
+const i32be = (b: Uint8Array, i: number) => (b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!;
+const brand = (b: Uint8Array, i: number) => String.fromCharCode(b[i] ?? 0, b[i + 1] ?? 0, b[i + 2] ?? 0, b[i + 3] ?? 0);
+
+const SIZE_READERS: Record<ImageFormat, (b: Uint8Array) => ImageHeader> = {
+  png(b) {
+    if (b.length < 24 || brand(b, 12) !== 'IHDR') throw truncated('png', 'no IHDR chunk after the signature');
+    return { format: 'png', width: i32be(b, 16), height: i32be(b, 20) };
+  },
+  jpeg(b) {
+    // Walk the markers to the frame header (SOF0–SOF15, except DHT, JPG, DAC).
+    let i = 2;
+    let orientation: number | undefined;
+    while (i + 9 < b.length) {
+      if (b[i] !== 0xff) {
+        i++;
+        continue;
+      }
+      const marker = b[i + 1]!;
+      if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0xff) {
+        i += marker === 0xff ? 1 : 2;
+        continue;
+      }
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+        return { format: 'jpeg', height: u16be(b, i + 5), width: u16be(b, i + 7), components: b[i + 9]!, ...(orientation ? { orientation } : {}) };
+      }
+      if (marker === 0xe1 && brand(b, i + 4) === 'Exif' && b[i + 8] === 0 && b[i + 9] === 0) {
+        orientation = exifOrientation(b.subarray(i + 10, i + 2 + u16be(b, i + 2)));
+      }
+      i += 2 + u16be(b, i + 2);
+    }
+    throw truncated('jpeg', 'no frame header');
+  },
+  gif(b) {
+    if (b.length < 10) throw truncated('gif', 'no logical screen size');
+    return { format: 'gif', width: u16le(b, 6), height: u16le(b, 8) };
+  },
+  webp(b) {
+    if (b.length < 30) throw truncated('webp', 'no image chunk');
+    const chunk = brand(b, 12);
+    if (chunk === 'VP8 ') return { format: 'webp', width: u16le(b, 26) & 0x3fff, height: u16le(b, 28) & 0x3fff };
+    if (chunk === 'VP8L') {
+      const bits = b[21]! | (b[22]! << 8) | (b[23]! << 16) | (b[24]! << 24);
+      return { format: 'webp', width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
+    }
+    if (chunk === 'VP8X') return { format: 'webp', width: u24le(b, 24) + 1, height: u24le(b, 27) + 1 };
+    throw truncated('webp', `its first chunk is ${JSON.stringify(chunk)}, not VP8, VP8L or VP8X`);
+  },
+  tiff(b) {
+    const little = b[0] === 0x49;
+    const u16 = (i: number) => (little ? u16le(b, i) : u16be(b, i));
+    const u32 = (i: number) => (little ? u16le(b, i) + u16le(b, i + 2) * 0x10000 : u32be(b, i));
+    if (b.length < 8) throw truncated('tiff', 'no first directory');
+    const ifd = u32(4);
+    if (ifd < 8 || ifd + 2 > b.length) throw truncated('tiff', 'the first directory lies outside the file');
+    let width: number | undefined;
+    let height: number | undefined;
+    for (let k = 0, n = u16(ifd); k < n; k++) {
+      const e = ifd + 2 + 12 * k;
+      if (e + 12 > b.length) break;
+      const tag = u16(e);
+      // ImageWidth, ImageLength: SHORT (3) or LONG (4), the value in the entry itself.
+      if (tag === 256 || tag === 257) {
+        const value = u16(e + 2) === 3 ? u16(e + 8) : u32(e + 8);
+        if (tag === 256) width = value;
+        else height = value;
+      }
+    }
+    if (width === undefined || height === undefined) throw truncated('tiff', 'the first directory gives no width and height');
+    return { format: 'tiff', width, height };
+  },
+  avif(b) {
+    // The size is in the `ispe` property: meta → iprp → ipco → ispe. Absent, the decoder finds out.
+    const ispe = findBox(b, 0, b.length, ['meta', 'iprp', 'ipco', 'ispe']);
+    if (ispe === null) return { format: 'avif' };
+    if (ispe.end - ispe.start < 12) throw truncated('avif', 'its ispe property is too short');
+    return { format: 'avif', width: u32be(b, ispe.start + 4), height: u32be(b, ispe.start + 8) };
+  },
+};
+
+/** The payload range of the box at `path` (each step a child of the one before), walking ISO-BMFF boxes. */
+function findBox(b: Uint8Array, start: number, end: number, path: string[]): { start: number; end: number } | null {
+  const [name, ...rest] = path;
+  for (let i = start; i + 8 <= end; ) {
+    let size = u32be(b, i);
+    let header = 8;
+    if (size === 1) {
+      if (i + 16 > end) return null;
+      size = u32be(b, i + 8) * 0x100000000 + u32be(b, i + 12);
+      header = 16;
+    } else if (size === 0) size = end - i;
+    if (size < header || i + size > end) return null;
+    if (brand(b, i + 4) === name) {
+      // `meta` is a full box: four bytes of version and flags before its children.
+      const payload = i + header + (name === 'meta' ? 4 : 0);
+      return rest.length === 0 ? { start: payload, end: i + size } : findBox(b, payload, i + size, rest);
+    }
+    i += size;
+  }
+  return null;
+}
+
+/** Tag 0x0112 of the first IFD of an Exif block (a TIFF structure), if it is there and in range. */
+function exifOrientation(tiff: Uint8Array): number | undefined {
+  if (tiff.length < 8) return undefined;
+  const little = tiff[0] === 0x49 && tiff[1] === 0x49;
+  if (!little && !(tiff[0] === 0x4d && tiff[1] === 0x4d)) return undefined;
+  const u16 = (i: number) => (little ? tiff[i]! | (tiff[i + 1]! << 8) : (tiff[i]! << 8) | tiff[i + 1]!);
+  const u32 = (i: number) => (little ? u16(i) + u16(i + 2) * 65536 : u16(i) * 65536 + u16(i + 2));
+  const ifd = u32(4);
+  if (ifd + 2 > tiff.length) return undefined;
+  const entries = u16(ifd);
+  for (let k = 0; k < entries; k++) {
+    const e = ifd + 2 + 12 * k;
+    if (e + 12 > tiff.length) return undefined;
+    if (u16(e) === 0x0112) {
+      const value = u16(e + 8);
+      return value >= 1 && value <= 8 ? value : undefined;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,44 @@
+// Model packages on hosts as they are, in Chromium: a single-page-app fallback that answers index.html for
+// every file it lacks, wrong content types, and a host that answers every path with its page.
+import { describe, expect, test } from 'vitest';
+import { commands } from 'vitest/browser';
+import { createSegmenter, ModelPackageError } from '../../src/index.js';
+import { expectSamePayload } from './same-payload.js';
+
+const SAMPLE = 'test/fixtures/images/sample.png';
+const sample = async () => new Uint8Array(await (await fetch(`/${SAMPLE}`)).arrayBuffer());
+
+describe('a package on a host with a single-page-app fallback loads', () => {
+  const cases: [string, 'spa-fallback' | 'wrong-types', string[]][] = [
+    ['tiny-legacy', 'spa-fallback', ['model_type.json']],
+    ['tiny-current', 'spa-fallback', []],
+    ['tiny-legacy', 'wrong-types', []],
+  ];
+  test.each(cases)('%s on a %s host (hidden: %j): the Node payload', async (name, habit, hide) => {
+    const host = await commands.startHostileHost(habit, hide);
+    const seg = await createSegmenter({ model: `${host}/${name}/`, backends: ['wasm'], cache: false });
+    try {
+      const node = await commands.nodeSegment(`test/fixtures/models/${name}`, SAMPLE, 50);
+      expectSamePayload(`${name} from a ${habit} host`, await seg.segment(await sample()), node);
+    } finally {
+      await seg.dispose();
+    }
+  });
+});
+
+test('a model URL whose every file is an HTML page: MODEL_FILE_MISSING naming the URL, no key, no hang', async () => {
+  const host = await commands.startHostileHost('all-html');
+  const error = await createSegmenter({ model: `${host}/tiny-legacy/?api_key=sekret-key-123`, backends: ['wasm'], cache: false }).catch((e: unknown) => e);
+  // No backend could load it: the reason of each is the package's.
+  expect(error).toMatchObject({ code: 'NO_BACKEND' });
+  expect((error as Error).cause).toBeInstanceOf(ModelPackageError);
+  expect((error as Error).cause).toMatchObject({ code: 'MODEL_FILE_MISSING' });
+  const message = (error as Error).message;
+  expect(message).toContain(`${host}/tiny-legacy/`);
+  expect(message).toContain('the host answered an HTML page, not the file (often a single-page-app fallback');
+  expect(message).not.toContain('sekret-key-123');
+  // The page keeps working: a good package loads next.
+  const seg = await createSegmenter({ model: '/test/fixtures/models/tiny-legacy/', backends: ['wasm'], cache: false });
+  expect((await seg.segment(await sample())).image).toEqual({ width: 24, height: 16 });
+  await seg.dispose();
+});

@@ -1,0 +1,40 @@
+// The command line with a model URL on hosts as they are: a single-page-app fallback loads; a host that
+// answers every path with its page is exit 4 (model package problem), saying so, the key masked.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startHostileHost, type HostileHost } from '../fixtures/hostile-host.js';
+import { ensureBuilt, runCli } from '../helpers/built-cli.js';
+import { ROOT } from '../helpers/paths.js';
+
+let cache: string;
+const hosts: HostileHost[] = [];
+beforeAll(() => {
+  ensureBuilt();
+  cache = mkdtempSync(join(tmpdir(), 'edgeseg-cli-hosts-'));
+});
+afterAll(async () => {
+  for (const host of hosts) await host.close();
+  rmSync(cache, { recursive: true, force: true });
+});
+const host = async (habit: 'spa-fallback' | 'all-html') => {
+  const h = await startHostileHost(join(ROOT, 'test', 'fixtures', 'models'), habit);
+  hosts.push(h);
+  return h.url;
+};
+
+test('edgeseg info on a single-page-app host: the package, with its absent files absent', async () => {
+  const r = await runCli(['info', '--model', `${await host('spa-fallback')}/tiny-current/`, '--json'], { env: { EDGESEG_CACHE_DIR: join(cache, 'a') } });
+  expect(r.code).toBe(0);
+  expect(JSON.parse(r.stdout.toString())).toMatchObject({ task: null, modelType: null, classes: expect.arrayContaining(['background']) });
+});
+
+test('edgeseg segment with a model URL whose every file is an HTML page: exit 4, MODEL_FILE_MISSING, key masked', async () => {
+  const url = `${await host('all-html')}/tiny-legacy/?api_key=sekret-key-123`;
+  const r = await runCli(['segment', join(ROOT, 'test', 'fixtures', 'images', 'sample.png'), '--model', url], { env: { EDGESEG_CACHE_DIR: join(cache, 'b') } });
+  expect(r.code).toBe(4);
+  expect(r.stderr).toContain('MODEL_FILE_MISSING');
+  expect(r.stderr).toContain('the host answered an HTML page');
+  expect(r.stderr).not.toContain('sekret-key-123');
+});
