@@ -2,6 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../src/node/bundled-model.js';
@@ -62,6 +63,26 @@ export interface PlatformServer {
   close(): Promise<void>;
 }
 
+/**
+ * What Node answers by itself (a request it cannot parse, headers too large, a request too slow to
+ * arrive), in the platform's JSON error shape, so that every failure carries a code.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const response = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || response?.headersSent || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, type, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'RequestTimeout', 'the request did not arrive in time']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'HeadersTooLarge', 'the request headers are too large']
+        : [400, 'Bad Request', 'MalformedRequest', 'the request is not well-formed HTTP'];
+  const body = JSON.stringify({ error: { message, type, code: type } });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
+
 export function defaultDataDir(): string {
   return process.env.EDGESEG_DATA_DIR ?? join(homedir(), '.local', 'share', 'edgeseg', 'platform');
 }
@@ -108,7 +129,12 @@ export async function startPlatformServer(options: PlatformServerOptions = {}): 
   const requestTimeout = options.requestTimeoutMs ?? 120_000;
   // Node checks the two timeouts every connectionsCheckingInterval (30 s by default): often enough that a
   // connection which sends half a request and waits is closed near its deadline, not half a minute later.
-  const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, headersTimeout / 4)) }, (req, res) => handler(req, res));
+  const server = createServer(
+    // No Host is refused by the handler (a JSON 403 HostNotAllowed), like a foreign one, not by Node's bare 400.
+    { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, headersTimeout / 4)), requireHostHeader: false },
+    (req, res) => handler(req, res),
+  );
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', resolve);

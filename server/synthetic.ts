@@ -40,6 +40,12 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
   if (body.n !== undefined && body.n !== null && (typeof body.n !== 'number' || !Number.isSafeInteger(body.n) || body.n < 1 || body.n > MAX_IMAGES)) {
     throw badRequest(`n must be a whole number in 1..${MAX_IMAGES}, got ${JSON.stringify(body.n) ?? String(body.n)}`, 'n is how many images to generate; dall-e-3 makes 1 a request', 'n');
   }
+  if (body.image !== undefined && body.image !== null) {
+    const type = body.image_type;
+    if (type !== 'id' && type !== 'url' && type !== 'base64') throw badRequest('image_type must be id, url or base64 when image is given', undefined, 'image_type');
+    // Only web URLs go to the provider: it fetches them itself, and a file: or javascript: URL is no image.
+    if (type === 'url' && !/^https?:\/\//i.test(body.image as string)) throw badRequest('an image URL must be http or https', undefined, 'image');
+  }
   const key = ws.settings.providerApiKey;
   if (!key) {
     throw new HttpError(400, 'no image provider key is configured for this workspace', 'ProviderNotConfigured', 'set it in the workspace settings: PUT /{workspace}/settings {"providerApiKey": "…"}');
@@ -47,9 +53,8 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
   const project = pickProject(ws, body.project_url as string | undefined);
   const base = (ws.settings.providerBaseUrl ?? DEFAULT_PROVIDER_URL).replace(/\/+$/, '');
   let caption: string | undefined;
-  if (body.image !== undefined) {
+  if (body.image !== undefined && body.image !== null) {
     const type = body.image_type;
-    if (type !== 'id' && type !== 'url' && type !== 'base64') throw badRequest('image_type must be id, url or base64 when image is given');
     const image = body.image as string;
     if (type === 'id') {
       const cached = ws.captions[image];
@@ -64,7 +69,6 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
         });
       }
     } else if (type === 'url') {
-      if (!/^https?:\/\//i.test(image)) throw badRequest('an image URL must be http or https');
       caption = await describe(base, key, ws, image, options);
     } else {
       const bytes = Buffer.from(image.replace(/^data:[^,]*,/, ''), 'base64');
