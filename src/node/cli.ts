@@ -206,6 +206,13 @@ async function serve(args: string[], io: Io): Promise<number> {
     ...(values['public-url'] ? { publicUrl: values['public-url'] as string } : {}),
     ...(values.quiet ? {} : { log: (line: string) => io.err(`${line}\n`) }),
   });
+  // Listening for the signals before the banner says the server is up: whoever reads the banner may stop
+  // it at once, and a signal that came before its handler would kill the process instead of closing it.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
   io.out(
     [
       'edgeseg local platform',
@@ -218,11 +225,7 @@ async function serve(args: string[], io: Io): Promise<number> {
       '',
     ].join('\n'),
   );
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopped;
   await server.close();
   return EXIT.ok;
 }
