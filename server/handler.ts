@@ -240,10 +240,18 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     return ws;
   };
 
-  const handler = ((req: IncomingMessage, res: ServerResponse, next?: () => void) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    // The path as sent: URL parsing would resolve "%2e%2e" segments before we could refuse them.
-    const rawPath = (req.url ?? '/').split('?')[0]!;
+  const failed = (res: ServerResponse, error: unknown) => {
+    if (error instanceof HttpError) return sendError(res, error);
+    options.log?.(redact(`error: ${(error as Error)?.stack ?? String(error)}`));
+    sendError(res, new HttpError(500, 'the local platform failed on this request', 'InternalError'));
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse, next?: () => void) => {
+    // The path as sent: URL parsing would resolve "%2e%2e" segments before we could refuse them, and
+    // throws on some (`//?x`, a scheme-relative URL without a host).
+    const [rawPath = '/', query = ''] = (req.url ?? '/').split(/\?(.*)/s);
+    const url = new URL('http://localhost/');
+    url.search = query;
     if (prefix && rawPath !== prefix && !rawPath.startsWith(`${prefix}/`)) {
       if (next) return next();
       return sendError(res, notFound('not a platform route'));
@@ -276,11 +284,16 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     } catch (error) {
       return sendError(res, error as HttpError);
     }
-    route(req, res, url, parts).catch((error: unknown) => {
-      if (error instanceof HttpError) return sendError(res, error);
-      options.log?.(redact(`error: ${(error as Error)?.stack ?? String(error)}`));
-      sendError(res, new HttpError(500, 'the local platform failed on this request', 'InternalError'));
-    });
+    route(req, res, url, parts).catch((error: unknown) => failed(res, error));
+  };
+
+  // Whatever the handler throws is answered: a throw in a request listener would end the process.
+  const handler = ((req: IncomingMessage, res: ServerResponse, next?: () => void) => {
+    try {
+      handle(req, res, next);
+    } catch (error) {
+      failed(res, error);
+    }
   }) as PlatformHandler;
   handler.close = () => segmenters.close();
   return handler;

@@ -101,7 +101,7 @@ describe('the key', () => {
       expect(same.headers['cache-control']).toBe('no-store');
       expect(same.headers['access-control-allow-origin']).toBeUndefined();
       // A page elsewhere, even on another loopback port (which the other routes grant CORS), is refused.
-      for (const headers of [
+      for (const headers of <Record<string, string>[]>[
         { 'sec-fetch-site': 'cross-site', origin: 'https://attacker.example' },
         { 'sec-fetch-site': 'same-site', origin: 'http://localhost:9999' },
         { origin: 'http://127.0.0.1:1' },
