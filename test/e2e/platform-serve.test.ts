@@ -142,7 +142,7 @@ test('a SIGKILL in the middle of writes loses nothing that was answered: setting
   ];
   await new Promise<void>((resolve, reject) => {
     const check = setInterval(() => {
-      if (settingsAcked >= 20 && images.length >= 3 && exports.length === 2) {
+      if (settingsAcked >= 10 && images.length >= 2 && exports.length === 2) {
         clearInterval(check);
         resolve();
       }
