@@ -256,6 +256,10 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
       if (next) return next();
       return sendError(res, notFound('not a platform route'));
     }
+    // Refusals are logged too: they are what a user debugging a refused page needs to see.
+    const started = Date.now();
+    // Signatures are masked like keys: a logged file URL would otherwise grant the file to whoever reads the log.
+    res.on('finish', () => options.log?.(redact(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started} ms`).replace(/(\bsig=|\/signed\.\d+\.)[0-9a-f]+/g, '$1***')));
     // Before anything else: a rebound name gets nothing, not even CORS headers.
     if (!access.hostAllowed(req)) {
       return sendError(res, new HttpError(403, 'this server answers only requests addressed to it (its own address, a loopback name, or its public URL)', 'HostNotAllowed', 'reach it as 127.0.0.1 or localhost, or start it with --public-url naming the host clients use'));
@@ -275,9 +279,6 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
       res.writeHead(204).end();
       return;
     }
-    const started = Date.now();
-    // Signatures are masked like keys: a logged file URL would otherwise grant the file to whoever reads the log.
-    res.on('finish', () => options.log?.(redact(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started} ms`).replace(/(\bsig=|\/signed\.\d+\.)[0-9a-f]+/g, '$1***')));
     let parts: string[];
     try {
       parts = pathParts(rawPath.slice(prefix.length));
