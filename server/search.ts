@@ -81,7 +81,8 @@ function pick(i: ImageState, fields: string[], imageUrl: (image: ImageState) => 
       case 'embedding': return i.embedding;
       // Extensions: where to fetch the image (signed), and the ranking score (null when nothing ranks).
       case 'image_url': return imageUrl(i);
-      default: return score === undefined ? null : Math.round(score * 1e6) / 1e6;
+      case 'score': return score === undefined ? null : Math.round(score * 1e6) / 1e6;
+      default: throw new Error(`unchecked search field ${field}`);
     }
   };
   return Object.fromEntries(fields.map((f) => [f, value(f)]));
