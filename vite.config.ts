@@ -15,6 +15,10 @@ function localPlatform(): Plugin {
   const mount = async (server: ViteDevServer | PreviewServer) => {
     const platform = await openPlatform({
       prefix: '/api',
+      // The demo page learns the key from /api/local-key; pages of other origins never can.
+      shareKeyWithPages: true,
+      // Origins besides loopback ones that may call /api, comma-separated (as `edgeseg serve --allow-origin`).
+      ...(process.env.EDGESEG_ALLOW_ORIGIN ? { allowOrigins: process.env.EDGESEG_ALLOW_ORIGIN.split(',').map((o) => o.trim()).filter(Boolean) } : {}),
       dataDir: process.env.EDGESEG_DATA_DIR ?? join(import.meta.dirname, '.data', 'platform'),
       ...(process.env.EDGESEG_MODEL_DIR ? { modelDir: process.env.EDGESEG_MODEL_DIR } : {}),
     });

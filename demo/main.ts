@@ -3,7 +3,7 @@ import {
   base64ToBytes, classColors, createSegmenter, PlatformClient, rawFromPayload,
   type RawSegmentation, type RuntimeBackendName, type SegmentationPayload, type Segmenter,
 } from 'edgeseg';
-import { describeError, setUpCatalog, setUpKeyPanel, setUpSearch, setUpSynthetic, setUpTabs } from './platform-panels.js';
+import { describeError, imageUrlOf, setUpCatalog, setUpKeyPanel, setUpSearch, setUpSynthetic, setUpTabs } from './platform-panels.js';
 import { escapeHtml, paintClassIds, Viewer, type ShownResult } from './viewer.js';
 
 const WORKSPACE = 'edgeseg-demo';
@@ -11,11 +11,23 @@ const PROJECT = 'shapes';
 const VERSION = 2;
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 
-// Settings: the local platform on this origin by default; stored when changed.
+// Settings: the local platform on this origin by default, with the key it hands this origin's pages;
+// stored when changed.
 const settings = {
   baseUrl: localStorage.getItem('edgeseg.baseUrl') ?? `${location.origin}/api`,
-  apiKey: localStorage.getItem('edgeseg.apiKey') ?? 'edgeseg-local-key',
+  apiKey: localStorage.getItem('edgeseg.apiKey') ?? (await localPlatformKey()),
 };
+
+/** The key of the local platform that `npm start` mounts at /api; a placeholder where none answers (a static build). */
+async function localPlatformKey(): Promise<string> {
+  try {
+    const answer = await fetch('/api/local-key');
+    if (answer.ok) return ((await answer.json()) as { apiKey: string }).apiKey;
+  } catch {
+    // No platform here: the page still segments with the bundled model.
+  }
+  return 'no-local-platform';
+}
 let platform = makePlatform();
 function makePlatform(): PlatformClient {
   return new PlatformClient({ apiKey: settings.apiKey, baseUrl: settings.baseUrl, inferenceUrl: `${settings.baseUrl}/infer` });
@@ -329,9 +341,11 @@ async function loadGallery(): Promise<void> {
         b.dataset.id = r.id;
         b.setAttribute('role', 'listitem');
         b.title = `${r.name} — ${(r.tags ?? []).join(', ')}`;
-        const img = Object.assign(document.createElement('img'), { alt: r.name ?? r.id, loading: 'lazy', crossOrigin: 'anonymous', src: r.image_url as string });
+        const url = imageUrlOf({ platform: () => platform, workspace: () => WORKSPACE, project: PROJECT }, r.id);
+        const img = Object.assign(document.createElement('img'), { alt: r.name, loading: 'lazy', crossOrigin: 'anonymous' });
+        void url.then((u) => (img.src = u), () => (img.alt = `${r.name} (unavailable)`));
         b.append(img);
-        b.addEventListener('click', () => void openUrl(r.image_url as string, r.id));
+        b.addEventListener('click', () => void url.then((u) => openUrl(u, r.id)));
         gallery.append(b);
       }
       more.hidden = gallery.children.length >= value.total;

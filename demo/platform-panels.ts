@@ -142,7 +142,7 @@ export function setUpSearch(ctx: PanelContext): { search: (query: SearchQuery) =
   const results = $('#search-results');
   const summary = $('#search-summary');
   const more = $<HTMLButtonElement>('#search-more');
-  let pages: AsyncGenerator<{ offset: number; total: number; results: SearchResult[] }> | null = null;
+  let pages: AsyncGenerator<{ offset: number; total: number; results: Shown[] }> | null = null;
 
   const classSelect = $<HTMLSelectElement>('#s-class');
   const fillClasses = () => {
@@ -175,7 +175,7 @@ export function setUpSearch(ctx: PanelContext): { search: (query: SearchQuery) =
     fillClasses();
     results.replaceChildren();
     summary.textContent = 'Searching…';
-    pages = ctx.platform().searchAll(ctx.workspace(), ctx.project, { fields: ['id', 'name', 'tags', 'split'], ...query });
+    pages = ctx.platform().searchAll(ctx.workspace(), ctx.project, { ...query, fields: ['id', 'name', 'tags', 'score'] });
     void nextPage();
   };
 
@@ -199,8 +199,16 @@ export function setUpSearch(ctx: PanelContext): { search: (query: SearchQuery) =
   return { search };
 }
 
-function thumbnail(r: SearchResult, ctx: PanelContext): HTMLElement {
-  const url = r.image_url as string;
+type Shown = Partial<SearchResult<'name' | 'tags' | 'score'>> & { id: string };
+
+/** A signed URL of a platform image's bytes, from the image route (search results carry none). */
+export async function imageUrlOf(ctx: Pick<PanelContext, 'platform' | 'workspace' | 'project'>, id: string): Promise<string> {
+  return (await ctx.platform().image(ctx.workspace(), ctx.project, id)).image.urls.original;
+}
+
+/** `url` where it is known already (a generated image), else asked of the image route. */
+function thumbnail(r: Shown, ctx: PanelContext, known?: string): HTMLElement {
+  const url = known === undefined ? imageUrlOf(ctx, r.id) : Promise.resolve(known);
   const button = document.createElement('button');
   button.type = 'button';
   button.title = `${r.name ?? r.id}${Array.isArray(r.tags) ? ` — ${(r.tags as string[]).join(', ')}` : ''}${typeof r.score === 'number' ? ` — score ${r.score.toFixed(3)}` : ''}`;
@@ -210,9 +218,9 @@ function thumbnail(r: SearchResult, ctx: PanelContext): HTMLElement {
   img.alt = String(r.name ?? r.id);
   img.loading = 'lazy';
   img.crossOrigin = 'anonymous';
-  img.src = url;
+  void url.then((u) => (img.src = u), () => (img.alt = `${img.alt} (unavailable)`));
   button.append(img);
-  button.addEventListener('click', () => ctx.openImage(url, r.id));
+  button.addEventListener('click', () => void url.then((u) => ctx.openImage(u, r.id)));
   return button;
 }
 
@@ -237,7 +245,7 @@ export function setUpSynthetic(ctx: PanelContext): void {
     try {
       const answer = await ctx.platform().generateSyntheticImage(request);
       out.classList.remove('error');
-      out.replaceChildren(document.createTextNode(`prompt sent: ${answer.prompt}\n`), ...answer.images.map((i) => thumbnail({ id: i.id, name: i.name, image_url: i.url }, ctx)));
+      out.replaceChildren(document.createTextNode(`prompt sent: ${answer.prompt}\n`), ...answer.images.map((i) => thumbnail({ id: i.id, name: i.name }, ctx, i.url)));
     } catch (error) {
       showResult(out, describeError(error), true);
     }

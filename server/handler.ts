@@ -6,9 +6,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { PACKAGE_FILES } from '../src/model/index.js';
 import { redact } from '../src/platform/redact.js';
+import { createAccessPolicy } from './access.js';
 import { imageEmbedding } from './embedding.js';
 import { EXPORT_FORMATS, exportToken } from './exports.js';
-import { badRequest, checkFields, HttpError, notFound, readJson, sendError, sendJson, setCommonHeaders } from './http.js';
+import { badRequest, checkFields, HttpError, notFound, readJson, sendError, sendJson, setCorsHeaders, setResourcePolicy } from './http.js';
 import { hostedSegmentation, Segmenters, type InferenceLimits } from './inference.js';
 import { projectRecord, versionRecord, workspaceRecord, type Urls } from './records.js';
 import { search } from './search.js';
@@ -22,8 +23,18 @@ export interface PlatformHandlerOptions {
   signer: UrlSigner;
   /** Mount point, e.g. `/api` inside the demo's dev server; '' standalone. */
   prefix?: string;
-  /** The base URL clients use (for links in answers); default: from the request's Host header. */
+  /**
+   * The base URL clients use (for links in answers); default: from the request's Host header. Its host is
+   * answered besides loopback names and the server's own address (see access.ts).
+   */
   publicUrl?: string;
+  /** Origins granted CORS on the keyed routes besides loopback ones (`--allow-origin`). */
+  allowOrigins?: readonly string[];
+  /**
+   * Answer `GET {prefix}/local-key` with the default workspace's key, to pages on this server's own origin
+   * only: how the demo that `npm start` serves learns the key. Default false (`edgeseg serve` has no page).
+   */
+  shareKeyWithPages?: boolean;
   /** Bytes of a JSON body. Default 1 MB. */
   maxJsonBytes?: number;
   limits?: Partial<InferenceLimits>;
@@ -36,7 +47,10 @@ export type PlatformHandler = ((req: IncomingMessage, res: ServerResponse, next?
 };
 
 /** Path segments that are the local platform's own routes, not workspace names. */
-export const RESERVED = new Set(['ort', 'infer', 'synthetic-image', 'model-files', 'image-files', 'exports']);
+export const RESERVED = new Set(['ort', 'infer', 'synthetic-image', 'model-files', 'image-files', 'exports', 'local-key']);
+
+/** The routes reached by signed URLs: the signature is the credential, so any origin may read them. */
+const FILE_ROUTES = new Set(['model-files', 'image-files', 'exports']);
 
 /** A model package folder's signature as a path segment: `signed.{expires}.{sig}`. */
 const SIGNED_SEGMENT = /^signed\.(\d+)\.([0-9a-f]+)$/;
@@ -47,6 +61,7 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
   const maxJson = options.maxJsonBytes ?? 1_000_000;
   const limits: InferenceLimits = { maxImageBytes: 20_000_000, maxPixels: 50_000_000, fetchTimeoutMs: 10_000, ...options.limits };
   const segmenters = new Segmenters(store, limits);
+  const access = createAccessPolicy({ ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}), ...(options.allowOrigins ? { allowOrigins: options.allowOrigins } : {}) });
 
   const urlsOf = (req: IncomingMessage): Urls => {
     const base = options.publicUrl ? options.publicUrl.replace(/\/+$/, '') : `http://${req.headers.host ?? '127.0.0.1'}${prefix}`;
@@ -71,8 +86,7 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
   };
 
   /** Embedding of a new image: the model's own output where the project has a trained version. */
-  const embedFor = (ws: WorkspaceState, projectUrl: string | undefined) => async (rgb: Uint8Array, width: number, height: number) => {
-    const project = ws.projects.find((p) => p.url === projectUrl) ?? ws.projects[0]!;
+  const embedFor = (ws: WorkspaceState, project: ProjectState) => async (rgb: Uint8Array, width: number, height: number) => {
     const version = [...project.versions].reverse().find((v) => v.model);
     const background = project.classes.indexOf('background');
     if (!version) return { embedding: colorOnlyEmbedding(rgb, project.classes.length - 1), classes: [] };
@@ -120,6 +134,14 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
       return sendFile(res, store.path(entry.file), 'application/zip', third);
     }
 
+    if (first === 'local-key' && parts.length === 1 && method === 'GET' && options.shareKeyWithPages) {
+      // Only for a page of this origin: the host check has already refused rebound names, and a page on
+      // another origin (even a loopback one, which the keyed routes grant CORS) is refused here.
+      if (!access.sameOrigin(req)) throw new HttpError(403, 'the key is given only to pages of this origin', 'OriginNotAllowed');
+      const ws = store.state.workspaces[0]!;
+      res.setHeader('cache-control', 'no-store');
+      return sendJson(res, 200, { apiKey: ws.apiKey, workspace: ws.url });
+    }
     if (parts.length === 0 && (method === 'GET' || method === 'POST')) {
       const ws = authenticate(url);
       return sendJson(res, 200, { welcome: 'Welcome to the edgeseg local platform.', instructions: 'You are successfully authenticated.', docs: 'https://github.com/ (see the edgeseg README: "The local platform")', workspace: ws.url });
@@ -128,7 +150,7 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
       if (method !== 'POST') throw new HttpError(405, 'use POST', 'MethodNotAllowed');
       const ws = authenticate(url);
       const body = await readJson(req, maxJson + 30_000_000);
-      return sendJson(res, 200, await syntheticImage(store, ws, body, { maxImageBytes: limits.maxImageBytes, fetchTimeoutMs: limits.fetchTimeoutMs, embed: embedFor(ws, body.project_url as string | undefined), imageUrl: (project, image) => imageUrl(urls, ws, project.url)(image) }));
+      return sendJson(res, 200, await syntheticImage(store, ws, body, { maxImageBytes: limits.maxImageBytes, fetchTimeoutMs: limits.fetchTimeoutMs, embed: (project) => embedFor(ws, project), imageUrl: (project, image) => imageUrl(urls, ws, project.url)(image) }));
     }
     if (first === 'infer' && parts.length === 3) {
       if (method !== 'POST') throw new HttpError(405, 'use POST', 'MethodNotAllowed');
@@ -218,33 +240,61 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     return ws;
   };
 
-  const handler = ((req: IncomingMessage, res: ServerResponse, next?: () => void) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    // The path as sent: URL parsing would resolve "%2e%2e" segments before we could refuse them.
-    const rawPath = (req.url ?? '/').split('?')[0]!;
+  const failed = (res: ServerResponse, error: unknown) => {
+    if (error instanceof HttpError) return sendError(res, error);
+    options.log?.(redact(`error: ${(error as Error)?.stack ?? String(error)}`));
+    sendError(res, new HttpError(500, 'the local platform failed on this request', 'InternalError'));
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse, next?: () => void) => {
+    // The path as sent: URL parsing would resolve "%2e%2e" segments before we could refuse them, and
+    // throws on some (`//?x`, a scheme-relative URL without a host).
+    const [rawPath = '/', query = ''] = (req.url ?? '/').split(/\?(.*)/s);
+    const url = new URL('http://localhost/');
+    url.search = query;
     if (prefix && rawPath !== prefix && !rawPath.startsWith(`${prefix}/`)) {
       if (next) return next();
       return sendError(res, notFound('not a platform route'));
     }
-    setCommonHeaders(res);
+    // Refusals are logged too: they are what a user debugging a refused page needs to see.
+    const started = Date.now();
+    // Signatures are masked like keys: a logged file URL would otherwise grant the file to whoever reads the log.
+    res.on('finish', () => options.log?.(redact(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started} ms`).replace(/(\bsig=|\/signed\.\d+\.)[0-9a-f]+/g, '$1***')));
+    // Before anything else: a rebound name gets nothing, not even CORS headers.
+    if (!access.hostAllowed(req)) {
+      return sendError(res, new HttpError(403, 'this server answers only requests addressed to it (its own address, a loopback name, or its public URL)', 'HostNotAllowed', 'reach it as 127.0.0.1 or localhost, or start it with --public-url naming the host clients use'));
+    }
+    const firstSegment = rawPath.slice(prefix.length).split('/').find((s) => s.length > 0);
+    const origin = req.headers.origin;
+    if (firstSegment !== undefined && FILE_ROUTES.has(firstSegment)) {
+      setCorsHeaders(res, '*');
+      setResourcePolicy(res);
+    } else if (origin !== undefined) {
+      if (!access.originAllowed(origin, req)) {
+        return sendError(res, new HttpError(403, 'this origin may not call the local platform', 'OriginNotAllowed', 'pages on loopback origins may; name others with --allow-origin'));
+      }
+      setCorsHeaders(res, origin);
+    }
     if (req.method === 'OPTIONS') {
       res.writeHead(204).end();
       return;
     }
-    const started = Date.now();
-    // Signatures are masked like keys: a logged file URL would otherwise grant the file to whoever reads the log.
-    res.on('finish', () => options.log?.(redact(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started} ms`).replace(/(\bsig=|\/signed\.\d+\.)[0-9a-f]+/g, '$1***')));
     let parts: string[];
     try {
       parts = pathParts(rawPath.slice(prefix.length));
     } catch (error) {
       return sendError(res, error as HttpError);
     }
-    route(req, res, url, parts).catch((error: unknown) => {
-      if (error instanceof HttpError) return sendError(res, error);
-      options.log?.(redact(`error: ${(error as Error)?.stack ?? String(error)}`));
-      sendError(res, new HttpError(500, 'the local platform failed on this request', 'InternalError'));
-    });
+    route(req, res, url, parts).catch((error: unknown) => failed(res, error));
+  };
+
+  // Whatever the handler throws is answered: a throw in a request listener would end the process.
+  const handler = ((req: IncomingMessage, res: ServerResponse, next?: () => void) => {
+    try {
+      handle(req, res, next);
+    } catch (error) {
+      failed(res, error);
+    }
   }) as PlatformHandler;
   handler.close = () => segmenters.close();
   return handler;
@@ -273,7 +323,7 @@ function findProject(ws: WorkspaceState, url: string) {
 
 function findVersion(ws: WorkspaceState, projectUrl: string, number: string) {
   const project = findProject(ws, projectUrl);
-  if (!/^\d+$/.test(number)) throw badRequest(`a version is a number, got ${JSON.stringify(number)}`);
+  if (!/^\d{1,9}$/.test(number)) throw badRequest(`a version is a whole number in 1..999999999, got ${JSON.stringify(number.slice(0, 40))}`, undefined, 'version');
   const version = project.versions.find((v) => v.number === Number(number));
   if (!version) throw notFound(`no version ${number} of ${projectUrl}`);
   return version;

@@ -1,27 +1,43 @@
 // HTTP plumbing of the local platform: the platform's error shape, bounded bodies, CORS, isolation.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** An error answered as `{ error: { message, type, hint } }` with its status. */
+/**
+ * An error answered as `{ error: { message, type, code, hint?, field? } }` with its status: `type` as the
+ * platform names it, `code` the same stable string (what clients branch on), `field` the request field at
+ * fault where there is one.
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly type: string,
     readonly hint?: string,
+    readonly field?: string,
   ) {
     super(message);
   }
 }
 
-export const badRequest = (message: string, hint?: string) => new HttpError(400, message, 'ValidationError', hint);
+export const badRequest = (message: string, hint?: string, field?: string) => new HttpError(400, message, 'ValidationError', hint, field);
 export const notFound = (message: string, hint?: string) => new HttpError(404, message, 'NotFound', hint);
 
-/** Headers on every answer: browsers on any origin may call the platform, and read its files from isolated pages. */
-export function setCommonHeaders(res: ServerResponse): void {
-  res.setHeader('access-control-allow-origin', '*');
+/**
+ * CORS headers. `origin` is the origin granted: `*` on the signed file routes (the signature is the
+ * credential, and isolated pages on any origin load model files), the caller's own origin on the keyed
+ * routes when the access policy allows it, none otherwise (the browser then withholds the answer).
+ */
+export function setCorsHeaders(res: ServerResponse, origin: string | null): void {
+  if (origin === null) return;
+  res.setHeader('access-control-allow-origin', origin);
+  if (origin !== '*') res.setHeader('vary', 'Origin');
   res.setHeader('access-control-allow-methods', 'GET, POST, PUT, OPTIONS');
   res.setHeader('access-control-allow-headers', 'content-type, authorization');
   res.setHeader('access-control-expose-headers', 'retry-after, content-length');
+  res.setHeader('access-control-max-age', '600');
+}
+
+/** Isolated pages on any origin may embed the files (the answers to keyed routes need CORS anyway). */
+export function setResourcePolicy(res: ServerResponse): void {
   res.setHeader('cross-origin-resource-policy', 'cross-origin');
 }
 
@@ -42,7 +58,8 @@ export function sendError(res: ServerResponse, error: HttpError): void {
     res.destroy();
     return;
   }
-  sendJson(res, error.status, { error: { message: error.message, type: error.type, ...(error.hint ? { hint: error.hint } : {}) } });
+  const { status, message, type, hint, field } = error;
+  sendJson(res, status, { error: { message, type, code: type, ...(hint ? { hint } : {}), ...(field ? { field } : {}) } });
 }
 
 /** The request body, refused with 413 beyond `limit` bytes (and the rest of the upload not read). */
@@ -59,17 +76,65 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   return Buffer.concat(chunks);
 }
 
+/** Deeper than this, a JSON body is refused before it is parsed: no route takes more than a few levels. */
+export const MAX_JSON_DEPTH = 32;
+
 export async function readJson(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
   const body = await readBody(req, limit);
   if (body.length === 0) return {};
+  let text: string;
+  try {
+    // Fatal: a replacement character would otherwise stand silently for bytes the client meant.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    throw badRequest('the request body is not UTF-8 text', 'send JSON encoded as UTF-8');
+  }
+  if (jsonDepth(text) > MAX_JSON_DEPTH) throw badRequest(`the request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   let value: unknown;
   try {
-    value = JSON.parse(body.toString('utf8'));
+    value = JSON.parse(text);
   } catch {
     throw badRequest('the request body is not valid JSON');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('the request body must be a JSON object');
   return value as Record<string, unknown>;
+}
+
+/** The deepest nesting of arrays and objects in JSON text (brackets inside strings do not count). */
+function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/**
+ * A whole number in `[min, max]` (both within the safe integers), or `fallback` when absent. Anything
+ * else (a fraction, 1e30, a string, Infinity from 1e400) is a 400 naming the field.
+ */
+export function integerField(value: unknown, field: string, range: { min: number; max: number }, fallback: number): number {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < range.min || value > range.max) {
+    throw badRequest(`${field} must be a whole number in ${range.min}..${range.max}, got ${JSON.stringify(value) ?? String(value)}`, undefined, field);
+  }
+  return value;
+}
+
+/** A string of at most `maxLength` characters, or undefined when absent. */
+export function stringField(value: unknown, field: string, maxLength: number): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw badRequest(`${field} must be a string`, undefined, field);
+  if (value.length > maxLength) throw badRequest(`${field} is ${value.length} characters; the limit is ${maxLength}`, undefined, field);
+  return value;
 }
 
 /** Checks the types of the fields a route knows; unknown fields of the wrong type are refused. */
@@ -79,6 +144,6 @@ export function checkFields(body: Record<string, unknown>, types: Record<string,
     if (v === undefined || v === null) continue;
     const ok =
       type === 'string[]' ? Array.isArray(v) && v.every((x) => typeof x === 'string') : type === 'string|boolean' ? typeof v === 'string' || typeof v === 'boolean' : typeof v === type;
-    if (!ok) throw badRequest(`${key} must be ${type === 'string[]' ? 'a list of strings' : `a ${type.replace('|', ' or ')}`}`);
+    if (!ok) throw badRequest(`${key} must be ${type === 'string[]' ? 'a list of strings' : `a ${type.replace('|', ' or ')}`}`, undefined, key);
   }
 }

@@ -1,11 +1,13 @@
 // POST /{workspace}/{project}/search: filters, ranking by image or text similarity, fields, paging.
-import { SEARCH_FIELDS } from '../src/platform/types.js';
+import { DEFAULT_SEARCH_FIELDS, SEARCH_EXTENSIONS, SEARCH_FIELDS } from '../src/platform/types.js';
 import { cosine, promptEmbedding } from './embedding.js';
-import { badRequest, checkFields, notFound } from './http.js';
+import { badRequest, checkFields, integerField, notFound, stringField } from './http.js';
 import type { ImageState, ProjectState } from './store.js';
 
 export const MAX_LIMIT = 250;
 export const DEFAULT_LIMIT = 50;
+/** The longest prompt, tag, class name, batch id or image reference taken. */
+export const MAX_TEXT_LENGTH = 1000;
 
 export interface SearchAnswer {
   offset: number;
@@ -20,14 +22,15 @@ export interface SearchAnswer {
  * break by creation time (newest first), then id.
  */
 export function search(project: ProjectState, body: Record<string, unknown>, imageUrl: (image: ImageState) => string): SearchAnswer {
-  checkFields(body, { prompt: 'string', like_image: 'string', tag: 'string', class_name: 'string', in_dataset: 'string|boolean', batch: 'boolean', batch_id: 'string', fields: 'string[]', offset: 'number', limit: 'number' });
-  const offset = body.offset === undefined ? 0 : (body.offset as number);
-  const limit = body.limit === undefined ? DEFAULT_LIMIT : (body.limit as number);
-  if (!Number.isInteger(offset) || offset < 0) throw badRequest('offset must be an integer ≥ 0');
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw badRequest(`limit must be an integer in 1..${MAX_LIMIT}`, `ask for at most ${MAX_LIMIT} results a page and page with offset`);
-  const fields = (body.fields as string[] | undefined) ?? ['id', 'created'];
-  const unknown = fields.filter((f) => !(SEARCH_FIELDS as readonly string[]).includes(f));
-  if (unknown.length) throw badRequest(`unknown fields: ${unknown.join(', ')}`, `fields may be ${SEARCH_FIELDS.join(', ')}`);
+  checkFields(body, { in_dataset: 'string|boolean', batch: 'boolean', fields: 'string[]' });
+  for (const field of ['prompt', 'like_image', 'tag', 'class_name', 'batch_id'] as const) stringField(body[field], field, MAX_TEXT_LENGTH);
+  if (typeof body.in_dataset === 'string') stringField(body.in_dataset, 'in_dataset', MAX_TEXT_LENGTH);
+  // Past the last safe integer a page would be empty anyway; bounded so that 1e30 is refused, not echoed.
+  const offset = integerField(body.offset, 'offset', { min: 0, max: Number.MAX_SAFE_INTEGER }, 0);
+  const limit = integerField(body.limit, 'limit', { min: 1, max: MAX_LIMIT }, DEFAULT_LIMIT);
+  const fields = [...new Set((body.fields as string[] | undefined) ?? DEFAULT_SEARCH_FIELDS)];
+  const unknown = fields.filter((f) => !(SEARCH_FIELDS as readonly string[]).includes(f) && !(SEARCH_EXTENSIONS as readonly string[]).includes(f));
+  if (unknown.length) throw badRequest(`unknown fields: ${unknown.join(', ')}`, `fields may be ${SEARCH_FIELDS.join(', ')} (and, on the local platform, ${SEARCH_EXTENSIONS.join(', ')})`, 'fields');
 
   let images = project.images.filter((i) => matches(i, body));
   const background = project.classes.indexOf('background');
@@ -63,22 +66,24 @@ function matches(i: ImageState, q: Record<string, unknown>): boolean {
   return true;
 }
 
+/** Exactly the fields asked for: the platform's, and the local extensions only when named. */
 function pick(i: ImageState, fields: string[], imageUrl: (image: ImageState) => string, score: number | undefined): Record<string, unknown> {
-  const all: Record<string, unknown> = {
-    id: i.id,
-    name: i.name,
-    created: i.created / 1000,
-    split: i.split,
-    tags: i.tags,
-    owner: i.owner,
-    labels: i.classes,
-    annotations: { classes: Object.fromEntries(i.classes.map((c) => [c, 1])), width: i.width, height: i.height },
-    embedding: i.embedding,
+  const value = (field: string): unknown => {
+    switch (field) {
+      case 'id': return i.id;
+      case 'name': return i.name;
+      case 'created': return i.created / 1000;
+      case 'split': return i.split;
+      case 'tags': return i.tags;
+      case 'owner': return i.owner;
+      case 'labels': return i.classes;
+      case 'annotations': return { classes: Object.fromEntries(i.classes.map((c) => [c, 1])), width: i.width, height: i.height };
+      case 'embedding': return i.embedding;
+      // Extensions: where to fetch the image (signed), and the ranking score (null when nothing ranks).
+      case 'image_url': return imageUrl(i);
+      case 'score': return score === undefined ? null : Math.round(score * 1e6) / 1e6;
+      default: throw new Error(`unchecked search field ${field}`);
+    }
   };
-  const out: Record<string, unknown> = {};
-  for (const f of fields) out[f] = all[f];
-  // Not one of the platform's fields: where to fetch the image, and the ranking score, for convenience.
-  out.image_url = imageUrl(i);
-  if (score !== undefined) out.score = Math.round(score * 1e6) / 1e6;
-  return out;
+  return Object.fromEntries(fields.map((f) => [f, value(f)]));
 }

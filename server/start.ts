@@ -1,6 +1,8 @@
 // Starts the local platform on loopback: `edgeseg serve`, tests, and anything that wants the routes.
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../src/node/bundled-model.js';
@@ -9,8 +11,16 @@ import { seedDefault } from './seed.js';
 import { loadSigningSecret, UrlSigner } from './signing.js';
 import { Store } from './store.js';
 
-/** The default workspace's key when none is given (printed at start, documented in the README). */
-export const DEFAULT_API_KEY = 'edgeseg-local-key';
+/** A new workspace key: 192 random bits, URL-safe. */
+export function newApiKey(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/**
+ * SHA-256 of the one key that every data directory was once seeded with: a directory still holding it
+ * gets a random key at its next start (the hash, so that the old key itself appears nowhere).
+ */
+const RETIRED_KEY_SHA256 = 'f69431f2ebdca3c23adb9611814b28d803059a1d40a32261b4761e432c15e1c0';
 
 export interface PlatformServerOptions {
   /** Default 8787; 0 picks a free port. */
@@ -21,9 +31,13 @@ export interface PlatformServerOptions {
   dataDir?: string;
   /**
    * The default workspace's key: set (and saved) on every start, so it replaces the key the data directory
-   * had. Default: the key the data directory already has, or `edgeseg-local-key` when it is first seeded.
+   * had. Default: the key the data directory already has, or a random one (192 bits) when it is first seeded.
    */
   apiKey?: string;
+  /** The base URL clients use where it is not a loopback one: links name it, and its host is answered. */
+  publicUrl?: string;
+  /** Origins granted CORS besides loopback ones (`--allow-origin`). */
+  allowOrigins?: readonly string[];
   /** The trained model of the default project's version 2. Default: the bundled shapes model. */
   modelDir?: string;
   /** The sample images of the default project. Default: the bundled samples. */
@@ -32,6 +46,10 @@ export interface PlatformServerOptions {
   limits?: Parameters<typeof createPlatformHandler>[0]['limits'];
   /** How long the signed file URLs that the server hands out stay valid, in seconds. Default one day. */
   signedUrlTtlS?: number;
+  /** Time for a client to send a request's headers; slower connections are closed (408). Default 10 s. */
+  headersTimeoutMs?: number;
+  /** Time for a client to send a whole request, body included. Default 120 s. */
+  requestTimeoutMs?: number;
 }
 
 export interface PlatformServer {
@@ -45,23 +63,48 @@ export interface PlatformServer {
   close(): Promise<void>;
 }
 
+/**
+ * What Node answers by itself (a request it cannot parse, headers too large, a request too slow to
+ * arrive), in the platform's JSON error shape, so that every failure carries a code.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const response = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || response?.headersSent || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, type, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'RequestTimeout', 'the request did not arrive in time']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'HeadersTooLarge', 'the request headers are too large']
+        : [400, 'Bad Request', 'MalformedRequest', 'the request is not well-formed HTTP'];
+  const body = JSON.stringify({ error: { message, type, code: type } });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
+
 export function defaultDataDir(): string {
   return process.env.EDGESEG_DATA_DIR ?? join(homedir(), '.local', 'share', 'edgeseg', 'platform');
 }
 
 /** Opens (seeding on first use) the data directory and returns the platform's listener for it. */
-export async function openPlatform(options: Omit<PlatformServerOptions, 'port' | 'host'> & { prefix?: string; publicUrl?: string } = {}) {
+export async function openPlatform(options: Omit<PlatformServerOptions, 'port' | 'host' | 'headersTimeoutMs' | 'requestTimeoutMs'> & { prefix?: string; shareKeyWithPages?: boolean } = {}) {
   const dataDir = options.dataDir ?? defaultDataDir();
   const root = packageRoot();
   const store = await Store.open(dataDir, ({ dir }) =>
     seedDefault(dir, {
-      apiKey: options.apiKey ?? DEFAULT_API_KEY,
+      apiKey: options.apiKey ?? newApiKey(),
       samplesDir: options.samplesDir ?? join(root, 'models', 'shapes', 'samples'),
       modelDir: options.modelDir ?? 'bundled',
       peopleSamplesDir: join(root, 'models', 'people', 'samples'),
     }),
   );
   const workspace = store.state.workspaces[0]!;
+  if (options.apiKey === undefined && createHash('sha256').update(workspace.apiKey).digest('hex') === RETIRED_KEY_SHA256) {
+    await store.update(() => {
+      workspace.apiKey = newApiKey();
+    });
+  }
   if (options.apiKey !== undefined && options.apiKey !== workspace.apiKey) {
     // Keys identify workspaces: one key for two would let either read the other.
     if (!options.apiKey.trim()) throw new Error('the API key cannot be empty');
@@ -77,6 +120,8 @@ export async function openPlatform(options: Omit<PlatformServerOptions, 'port' |
     signer,
     ...(options.prefix ? { prefix: options.prefix } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    ...(options.allowOrigins ? { allowOrigins: options.allowOrigins } : {}),
+    ...(options.shareKeyWithPages ? { shareKeyWithPages: true } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
   });
@@ -85,7 +130,16 @@ export async function openPlatform(options: Omit<PlatformServerOptions, 'port' |
 
 export async function startPlatformServer(options: PlatformServerOptions = {}): Promise<PlatformServer> {
   const { handler, apiKey, dataDir, store } = await openPlatform(options);
-  const server = createServer((req, res) => handler(req, res));
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = options.requestTimeoutMs ?? 120_000;
+  // Node checks the two timeouts every connectionsCheckingInterval (30 s by default): often enough that a
+  // connection which sends half a request and waits is closed near its deadline, not half a minute later.
+  const server = createServer(
+    // No Host is refused by the handler (a JSON 403 HostNotAllowed), like a foreign one, not by Node's bare 400.
+    { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, headersTimeout / 4)), requireHostHeader: false },
+    (req, res) => handler(req, res),
+  );
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', resolve);

@@ -5,33 +5,45 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { decodeImage } from '../src/node/decode-image.js';
 import { colorBin, COLOR_BINS } from './embedding.js';
-import { badRequest, checkFields, HttpError, notFound } from './http.js';
+import { badRequest, checkFields, HttpError, notFound, stringField } from './http.js';
 import { writeAtomic, type ImageState, type ProjectState, type Store, type WorkspaceState } from './store.js';
 
 export const DEFAULT_PROVIDER_URL = 'https://api.openai.com/v1';
 /** Added to the prompt unless `unmodified_prompt`, as the platform documents it: for photorealism. */
 export const PHOTOREALISM = 'Photorealistic photograph, natural lighting, realistic textures, sharp focus, high detail.';
 export const CAPTION_PROMPT = 'Describe this image in detail for an image generation model: the objects, their shapes, colours, positions and the background. Answer with the description only.';
+/** The longest prompt taken (the provider's limit for dall-e-3). */
+export const MAX_PROMPT_LENGTH = 4000;
+/** The most images one request may ask for (the provider API's limit). */
+export const MAX_IMAGES = 10;
 const DEFAULTS = { model: 'dall-e-3', style: 'natural', size: '1024x1024', quality: 'hd', n: 1 } as const;
 
 export interface SyntheticOptions {
   maxImageBytes: number;
   fetchTimeoutMs: number;
-  /** Embeds a new image for search (the model's own output where a trained version exists). */
-  embed: (rgb: Uint8Array, width: number, height: number) => Promise<{ embedding: number[]; classes: string[] }>;
+  /** Embeds a new image of `project` for search (the model's own output where a trained version exists). */
+  embed: (project: ProjectState) => (rgb: Uint8Array, width: number, height: number) => Promise<{ embedding: number[]; classes: string[] }>;
   /** The (signed) URL at which a stored image is served. */
   imageUrl: (project: ProjectState, image: ImageState) => string;
 }
 
 export async function syntheticImage(store: Store, ws: WorkspaceState, body: Record<string, unknown>, options: SyntheticOptions) {
-  checkFields(body, { prompt: 'string', image: 'string', image_type: 'string', project_url: 'string', model: 'string', style: 'string', size: 'string', quality: 'string', n: 'number', force_caption_regenerate: 'boolean', unmodified_prompt: 'boolean' });
-  const prompt = (body.prompt as string | undefined)?.trim();
-  if (!prompt) throw badRequest('prompt is required');
+  checkFields(body, { image: 'string', image_type: 'string', project_url: 'string', model: 'string', style: 'string', size: 'string', quality: 'string', force_caption_regenerate: 'boolean', unmodified_prompt: 'boolean' });
+  // The provider's own limit (dall-e-3: 4000 characters): longer is refused here, before anything is billed.
+  const prompt = stringField(body.prompt, 'prompt', MAX_PROMPT_LENGTH)?.trim();
+  if (!prompt) throw badRequest('prompt is required', undefined, 'prompt');
+  for (const field of ['model', 'style', 'size', 'quality', 'project_url', 'image_type'] as const) stringField(body[field], field, 200);
   // Checked here, not left to the provider: a fraction or a zero would otherwise reach it and be billed
-  // or refused with a message about its API rather than this route. No upper bound of our own: the
-  // platform documents none, and each provider model has its own (dall-e-3: 1), which it reports.
-  if (body.n !== undefined && body.n !== null && (!Number.isInteger(body.n) || (body.n as number) < 1)) {
-    throw badRequest(`n must be a whole number ≥ 1, got ${JSON.stringify(body.n)}`, 'n is how many images to generate; dall-e-3 makes 1 a request');
+  // or refused with a message about its API rather than this route. The upper bound is the provider API's
+  // own (n ≤ 10); each model may have a lower one (dall-e-3: 1), which the provider reports.
+  if (body.n !== undefined && body.n !== null && (typeof body.n !== 'number' || !Number.isSafeInteger(body.n) || body.n < 1 || body.n > MAX_IMAGES)) {
+    throw badRequest(`n must be a whole number in 1..${MAX_IMAGES}, got ${JSON.stringify(body.n) ?? String(body.n)}`, 'n is how many images to generate; dall-e-3 makes 1 a request', 'n');
+  }
+  if (body.image !== undefined && body.image !== null) {
+    const type = body.image_type;
+    if (type !== 'id' && type !== 'url' && type !== 'base64') throw badRequest('image_type must be id, url or base64 when image is given', undefined, 'image_type');
+    // Only web URLs go to the provider: it fetches them itself, and a file: or javascript: URL is no image.
+    if (type === 'url' && !/^https?:\/\//i.test(body.image as string)) throw badRequest('an image URL must be http or https', undefined, 'image');
   }
   const key = ws.settings.providerApiKey;
   if (!key) {
@@ -40,9 +52,8 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
   const project = pickProject(ws, body.project_url as string | undefined);
   const base = (ws.settings.providerBaseUrl ?? DEFAULT_PROVIDER_URL).replace(/\/+$/, '');
   let caption: string | undefined;
-  if (body.image !== undefined) {
+  if (body.image !== undefined && body.image !== null) {
     const type = body.image_type;
-    if (type !== 'id' && type !== 'url' && type !== 'base64') throw badRequest('image_type must be id, url or base64 when image is given');
     const image = body.image as string;
     if (type === 'id') {
       const cached = ws.captions[image];
@@ -57,7 +68,6 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
         });
       }
     } else if (type === 'url') {
-      if (!/^https?:\/\//i.test(image)) throw badRequest('an image URL must be http or https');
       caption = await describe(base, key, ws, image, options);
     } else {
       const bytes = Buffer.from(image.replace(/^data:[^,]*,/, ''), 'base64');
@@ -90,7 +100,7 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
     const id = randomBytes(10).toString('hex');
     const file = `files/${ws.url}/${project.url}/images/${id}.png`;
     await writeAtomic(store.path(file), bytes);
-    const { embedding, classes } = await options.embed(pixels.data as Uint8Array, pixels.width, pixels.height);
+    const { embedding, classes } = await options.embed(project)(pixels.data as Uint8Array, pixels.width, pixels.height);
     images.push({ id, name: `synthetic-${id}.png`, file, width: meta.width, height: meta.height, split: null, tags: ['synthetic'], batch: null, created: Date.now(), owner: 'synthetic-image', classes, embedding });
   }
   await store.update(() => {

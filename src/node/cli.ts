@@ -41,7 +41,11 @@ Usage:
   edgeseg info [--model <name|dir|url>] [--json]
       The model's classes, input size and preprocessing.
   edgeseg serve [--port 8787] [--host 127.0.0.1] [--data <dir>] [--api-key <key>]
-      The local platform: every route of the platform on loopback.
+                [--allow-origin <origin>]... [--public-url <url>]
+      The local platform: every route of the platform on loopback. A new data directory gets a
+      random key (printed at start). Pages on loopback origins may call it; --allow-origin grants
+      another origin (repeatable). Requests must be addressed to it (127.0.0.1, localhost, its
+      --host address, or the host of --public-url).
   edgeseg --help | --version
 
 --model names a bundled model: people (the default: people in photos, 256×256), people-landscape
@@ -263,7 +267,10 @@ async function info(args: string[], io: Io): Promise<number> {
 }
 
 async function serve(args: string[], io: Io): Promise<number> {
-  const { values } = parse(args, { port: { type: 'string', short: 'p' }, host: { type: 'string' }, data: { type: 'string', short: 'd' }, 'api-key': { type: 'string' }, quiet: { type: 'boolean', short: 'q' } });
+  const { values } = parse(args, {
+    port: { type: 'string', short: 'p' }, host: { type: 'string' }, data: { type: 'string', short: 'd' }, 'api-key': { type: 'string' }, quiet: { type: 'boolean', short: 'q' },
+    'allow-origin': { type: 'string', multiple: true }, 'public-url': { type: 'string' },
+  });
   if (values.help) {
     io.out(`${HELP}\n`);
     return EXIT.ok;
@@ -271,13 +278,29 @@ async function serve(args: string[], io: Io): Promise<number> {
   const port = numberOption('port', values.port) ?? 8787;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535, got ${values.port}`);
   // Loaded on demand: the platform is a server, the rest of the CLI does not need it.
-  const { startPlatformServer } = await import('../../server/start.js');
+  const [{ startPlatformServer }, { normalizeOrigin }] = await Promise.all([import('../../server/start.js'), import('../../server/access.js')]);
+  let allowOrigins: string[];
+  try {
+    allowOrigins = ((values['allow-origin'] as string[] | undefined) ?? []).map(normalizeOrigin);
+    if (values['public-url'] !== undefined) normalizeOrigin(values['public-url'] as string);
+  } catch (error) {
+    throw new UsageError(`--allow-origin and --public-url take http(s) URLs: ${(error as Error).message}`);
+  }
   const server = await startPlatformServer({
     port,
     host: (values.host as string | undefined) ?? '127.0.0.1',
     ...(values.data ? { dataDir: values.data as string } : {}),
     ...(values['api-key'] ? { apiKey: values['api-key'] as string } : {}),
+    ...(allowOrigins.length ? { allowOrigins } : {}),
+    ...(values['public-url'] ? { publicUrl: values['public-url'] as string } : {}),
     ...(values.quiet ? {} : { log: (line: string) => io.err(`${line}\n`) }),
+  });
+  // Listening for the signals before the banner says the server is up: whoever reads the banner may stop
+  // it at once, and a signal that came before its handler would kill the process instead of closing it.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
   });
   io.out(
     [
@@ -286,15 +309,12 @@ async function serve(args: string[], io: Io): Promise<number> {
       `  inference_url  ${server.inferenceUrl}`,
       `  api key        ${server.apiKey}   (workspace edgeseg-demo, project shapes, versions 1 and 2)`,
       `  data           ${server.dataDir}`,
+      `  CORS           loopback origins${allowOrigins.length ? `, ${allowOrigins.join(', ')}` : ''}`,
       'Ctrl-C stops it.',
       '',
     ].join('\n'),
   );
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopped;
   await server.close();
   return EXIT.ok;
 }

@@ -7,12 +7,16 @@ import { AbortedError, InvalidRequestError } from './errors/index.js';
 import { requestJson, type HttpSettings, type ParseAnswer, type RequestSpec } from './http.js';
 import { redact } from './redact.js';
 import {
+  SEARCH_EXTENSIONS,
   SEARCH_FIELDS,
+  type DefaultSearchField,
   type ExportAnswer,
+  type ImageAnswer,
   type OrtAnswer,
   type ProjectAnswer,
   type RootInfo,
   type SearchPage,
+  type SearchFieldName,
   type SearchQuery,
   type SyntheticImageAnswer,
   type SyntheticImageRequest,
@@ -94,16 +98,21 @@ export class PlatformClient {
   }
 
   /** One page of images, filtered and ranked. Rules are checked before the request is sent. */
-  async search(workspace: string, project: string, query: SearchQuery = {}, options: CallOptions = {}): Promise<SearchPage> {
+  async search<F extends SearchFieldName = DefaultSearchField>(workspace: string, project: string, query: SearchQuery<F> = {}, options: CallOptions = {}): Promise<SearchPage<F>> {
     checkSearch(query);
-    return this.#request({ method: 'POST', url: `${this.#path(workspace, project)}/search`, json: query, retryable: true, ...signalOf(options) }, searchPage);
+    return this.#request({ method: 'POST', url: `${this.#path(workspace, project)}/search`, json: query, retryable: true, ...signalOf(options) }, searchPage<F>);
+  }
+
+  /** One image's record, with a signed URL of its bytes (`urls.original`): what to fetch an image by. */
+  async image(workspace: string, project: string, image: string, options: CallOptions = {}): Promise<ImageAnswer> {
+    return this.#get(this.#path(workspace, project, 'images', image), options);
   }
 
   /**
    * Every page of a search, as the platform's Python client pages: `offset` advances by `limit`, and it
    * stops on a short page or when `total` is reached.
    */
-  async *searchAll(workspace: string, project: string, query: SearchQuery = {}, options: CallOptions = {}): AsyncGenerator<SearchPage> {
+  async *searchAll<F extends SearchFieldName = DefaultSearchField>(workspace: string, project: string, query: SearchQuery<F> = {}, options: CallOptions = {}): AsyncGenerator<SearchPage<F>> {
     const limit = query.limit ?? 50;
     let offset = query.offset ?? 0;
     for (;;) {
@@ -203,16 +212,16 @@ function signalOf(options: CallOptions): { signal?: AbortSignal } {
 }
 
 /** A search answer that searchAll can page through: `results` an array, `total` a number when given. */
-function searchPage(body: object): SearchPage {
+function searchPage<F extends SearchFieldName>(body: object): SearchPage<F> {
   const page = body as Partial<Record<keyof SearchPage, unknown>>;
   if (!Array.isArray(page.results)) throw new Error('a search page must have a `results` array');
   if (page.total !== undefined && (typeof page.total !== 'number' || !Number.isFinite(page.total))) {
     throw new Error(`a search page's \`total\` must be a number, got ${JSON.stringify(page.total)}`);
   }
-  return body as SearchPage;
+  return body as SearchPage<F>;
 }
 
-function checkSearch(q: SearchQuery): void {
+function checkSearch(q: SearchQuery<SearchFieldName>): void {
   if (typeof q !== 'object' || q === null) throw new InvalidRequestError('the search query must be an object');
   if (q.limit !== undefined && (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 250)) {
     throw new InvalidRequestError(`search limit must be an integer in 1..250, got ${JSON.stringify(q.limit)}`);
@@ -222,8 +231,9 @@ function checkSearch(q: SearchQuery): void {
   }
   if (q.fields !== undefined) {
     if (!Array.isArray(q.fields)) throw new InvalidRequestError('search fields must be an array');
-    const unknown = q.fields.filter((f) => !(SEARCH_FIELDS as readonly string[]).includes(f));
-    if (unknown.length) throw new InvalidRequestError(`unknown search fields ${unknown.join(', ')}; allowed: ${SEARCH_FIELDS.join(', ')}`);
+    const allowed: readonly string[] = [...SEARCH_FIELDS, ...SEARCH_EXTENSIONS];
+    const unknown = q.fields.filter((f) => !allowed.includes(f));
+    if (unknown.length) throw new InvalidRequestError(`unknown search fields ${unknown.join(', ')}; allowed: ${SEARCH_FIELDS.join(', ')} (local platform: also ${SEARCH_EXTENSIONS.join(', ')})`);
   }
   if (q.in_dataset !== undefined && typeof q.in_dataset !== 'string' && typeof q.in_dataset !== 'boolean') {
     throw new InvalidRequestError('in_dataset must be a string or a boolean');

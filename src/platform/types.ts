@@ -97,8 +97,18 @@ export type ExportAnswer = { export: { link: string; format?: string; size?: num
 /** Fields a search can return. */
 export const SEARCH_FIELDS = ['id', 'name', 'annotations', 'labels', 'split', 'tags', 'owner', 'embedding', 'created'] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
+/** What a search returns when `fields` is not given. */
+export const DEFAULT_SEARCH_FIELDS = ['id', 'created'] as const satisfies readonly SearchField[];
+export type DefaultSearchField = (typeof DEFAULT_SEARCH_FIELDS)[number];
+/**
+ * Fields only the local platform (`edgeseg serve`) returns, and only when named in `fields`: `image_url`,
+ * a signed URL of the image's bytes; `score`, the ranking similarity (null without `prompt`/`like_image`).
+ */
+export const SEARCH_EXTENSIONS = ['image_url', 'score'] as const;
+export type SearchExtension = (typeof SEARCH_EXTENSIONS)[number];
+export type SearchFieldName = SearchField | SearchExtension;
 
-export interface SearchQuery {
+export interface SearchQuery<F extends SearchFieldName = SearchFieldName> {
   /** Rank by similarity to this text. */
   prompt?: string;
   /** Rank by similarity to this image (an image id of the project). */
@@ -113,27 +123,55 @@ export interface SearchQuery {
   in_dataset?: string | boolean;
   batch?: boolean;
   batch_id?: string;
-  /** Default `["id", "created"]`. */
-  fields?: SearchField[];
+  /** Default `["id", "created"]`. The local platform also takes the `SEARCH_EXTENSIONS`. */
+  fields?: F[];
 }
 
-export interface SearchResult {
+/** Every field a search result can carry, with its type. */
+export interface SearchValues {
   id: string;
-  name?: string;
-  created?: number;
-  split?: string;
-  tags?: string[];
-  owner?: string;
-  labels?: string[];
-  annotations?: unknown;
-  embedding?: number[];
-  [field: string]: unknown;
+  name: string;
+  /** Unix seconds. */
+  created: number;
+  /** train / valid / test; null when the image is not in the dataset. */
+  split: string | null;
+  tags: string[];
+  owner: string;
+  labels: string[];
+  annotations: unknown;
+  embedding: number[];
+  /** Local platform extension: a signed URL of the image's bytes. */
+  image_url: string;
+  /** Local platform extension: the ranking similarity; null when nothing ranks. */
+  score: number | null;
 }
 
-export interface SearchPage {
+/** One image of a search page: exactly the fields asked for (`id` and `created` by default). */
+export type SearchResult<F extends SearchFieldName = SearchFieldName> = Pick<SearchValues, F>;
+
+export interface SearchPage<F extends SearchFieldName = SearchFieldName> {
   offset: number;
   total: number;
-  results: SearchResult[];
+  results: SearchResult<F>[];
+}
+
+/** `GET /{workspace}/{project}/images/{id}`: one image's record. */
+export interface ImageAnswer {
+  image: {
+    id: string;
+    name: string;
+    width: number;
+    height: number;
+    split: string | null;
+    tags: string[];
+    batch: string | null;
+    /** Unix seconds. */
+    created: number;
+    owner: string;
+    labels: string[];
+    /** `original`: a signed URL of the image's bytes (it expires; ask again for a fresh one). */
+    urls: { original: string };
+  };
 }
 
 export interface SyntheticImageRequest {

@@ -52,16 +52,18 @@ describe('prompt ranking', () => {
 
   test('a prompt with only unknown words names nothing: newest first, no score', () => {
     expect(promptEmbedding('zebra crossing at dawn', classes, 0).known).toBe(false);
-    const answer = search(project, { prompt: 'zebra crossing at dawn', fields: ['id'] }, url);
+    const answer = search(project, { prompt: 'zebra crossing at dawn', fields: ['id', 'image_url', 'score'] }, url);
     expect(answer.results).toEqual([
-      { id: 'newest', image_url: '/files/newest' },
-      { id: 'middle', image_url: '/files/middle' },
-      { id: 'oldest', image_url: '/files/oldest' },
+      { id: 'newest', image_url: '/files/newest', score: null },
+      { id: 'middle', image_url: '/files/middle', score: null },
+      { id: 'oldest', image_url: '/files/oldest', score: null },
     ]);
+    // Without the extensions named, only the fields asked for.
+    expect(search(project, { prompt: 'zebra crossing at dawn', fields: ['id'] }, url).results).toEqual([{ id: 'newest' }, { id: 'middle' }, { id: 'oldest' }]);
   });
 
   test('a known word ranks by cosine similarity instead, whatever the age', () => {
-    const answer = search(project, { prompt: 'zebra with stars', fields: ['id'] }, url);
+    const answer = search(project, { prompt: 'zebra with stars', fields: ['id', 'score'] }, url);
     expect(answer.results.map((r) => [r.id, r.score])).toEqual([['oldest', 1], ['newest', 0.8], ['middle', 0]]);
   });
 });
