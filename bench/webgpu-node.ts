@@ -17,7 +17,9 @@
 // Checks: edgeseg's class ids against the CPU reference (onnxruntime-node where it loads, else Python's
 // onnxruntime: the full graph on the CPU, then classIdsFromLogits, as the hosted route computes them),
 // and the model-alone logits against the CPU's. For images larger than the tensor, the GPU preprocessing
-// pass is also timed and compared (bit for bit) with the CPU's, to see whether taking them would pay.
+// pass is also timed and compared (bit for bit) with the CPU's, to see whether taking them would pay, and
+// again on crops of the largest image from 640×480 up (the sweep). Session creation is split into the
+// device and onnxruntime's InferenceSession.create.
 //
 // Environment: EDGESEG_ORT_WASM (onnxruntime-web's asyncify .wasm, when not in node_modules),
 // EDGESEG_PYTHON (default python3: the fallback decoder, OpenCV, and the fallback reference),
@@ -47,11 +49,14 @@ const MODEL_KEYS = (arg('models') ?? 'shapes,lraspp').split(',') as (keyof typeo
 const SIZES = (arg('sizes') ?? IMAGE_SIZES.join(',')).split(',');
 const OUT_DIR = arg('out') ?? join(ROOT, 'bench', 'out');
 const PYTHON = process.env.EDGESEG_PYTHON ?? 'python3';
+/** Image sizes of the GPU-preprocessing sweep (crops of the largest image). */
+const SWEEP = [[640, 480], [1024, 768], [1280, 960], [1920, 1440], [2560, 1920], [4032, 3024]] as const;
 const now = () => performance.now();
 
 // Dawn's GPU objects in place of the browser's, before onnxruntime-web is loaded (it looks for them).
 Object.assign(globalThis, globals);
 const gpu = create((process.env.EDGESEG_DAWN_FLAGS ?? '').split(' ').filter(Boolean));
+// hardwareConcurrency: onnxruntime-web derives its default thread count from it (the runner sets 1).
 Object.defineProperty(globalThis, 'navigator', { value: { gpu, hardwareConcurrency: 1 }, configurable: true });
 // Dawn's writeBuffer refuses SharedArrayBuffer-backed data, which is what onnxruntime-web's threaded wasm
 // memory is: such data is copied into a plain buffer first (a copy a browser does not need).
@@ -60,11 +65,29 @@ const writeBuffer = GPUQueueClass.prototype.writeBuffer;
 GPUQueueClass.prototype.writeBuffer = function (this: GPUQueue, buffer: GPUBuffer, offset: number, data: BufferSource | SharedArrayBuffer, ...rest: number[]) {
   if (data instanceof SharedArrayBuffer) data = new Uint8Array(data).slice().buffer;
   else if (ArrayBuffer.isView(data) && data.buffer instanceof SharedArrayBuffer) {
-    const View = data.constructor as new (a: ArrayBufferView) => ArrayBufferView;
+    const View = data.constructor as new (a: ArrayBufferView) => ArrayBufferView<ArrayBuffer>;
     data = new View(data);
   }
   return (writeBuffer as (...a: unknown[]) => void).call(this, buffer, offset, data, ...rest);
 } as GPUQueue['writeBuffer'];
+
+/** Time spent in the calls a backend's creation is made of (adapter, device, session), summed per name. */
+const spans: Record<string, number> = {};
+function timeCalls(owner: object, key: string, name: string): void {
+  const target = owner as Record<string, (...a: unknown[]) => Promise<unknown>>;
+  const call = target[key]!;
+  target[key] = async function (this: unknown, ...a: unknown[]) {
+    const t0 = now();
+    try {
+      return await call.apply(this, a);
+    } finally {
+      spans[name] = (spans[name] ?? 0) + now() - t0;
+    }
+  };
+}
+const gpuGlobals = globals as unknown as { GPU: { prototype: object }; GPUAdapter: { prototype: object } };
+timeCalls(gpuGlobals.GPU.prototype, 'requestAdapter', 'requestAdapter');
+timeCalls(gpuGlobals.GPUAdapter.prototype, 'requestDevice', 'requestDevice');
 
 type OrtWeb = typeof import('onnxruntime-web');
 async function ortWeb(): Promise<OrtWeb> {
@@ -72,6 +95,7 @@ async function ortWeb(): Promise<OrtWeb> {
   // onnxruntime-web cannot fetch it.
   const ort = (await import('onnxruntime-web/webgpu')) as unknown as OrtWeb;
   if (!ort.env.wasm.wasmBinary) {
+    timeCalls(ort.InferenceSession, 'create', 'session');
     const path = process.env.EDGESEG_ORT_WASM ?? createRequire(import.meta.url).resolve('onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm');
     ort.env.wasm.wasmBinary = readFileSync(path);
   }
@@ -186,6 +210,10 @@ async function main() {
   const started = now();
   const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
   if (!adapter) throw new Error('Dawn found no GPU adapter (no GPU, or no Vulkan loader and driver)');
+  // What the first session of a process pays besides the session itself: a device, and compiling
+  // onnxruntime's wasm (V8's baseline compile here, as a browser without a cached copy does).
+  (await adapter.requestDevice()).destroy();
+  const startup = { adapterAndDevice: now() - started, wasmCompile: 0 };
   const info = adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean; driver?: string };
   const adapterInfo = {
     vendor: info.vendor, architecture: info.architecture, device: info.device, description: info.description,
@@ -195,18 +223,25 @@ async function main() {
   };
   console.log(`adapter: ${JSON.stringify(adapterInfo)}`);
   const ort = await ortWeb();
+  const t = now();
+  await WebAssembly.compile(ort.env.wasm.wasmBinary as Uint8Array<ArrayBuffer>);
+  startup.wasmCompile = now() - t;
+  console.log(`startup: ${JSON.stringify(startup)}`);
   const confidence = DEFAULT_CONFIDENCE;
   const rows: Row[] = [];
-  const sessions: Record<string, { edgesegCreate: number; aloneCreate: number; edgesegFirst: number; aloneFirst: number }> = {};
+  const sweep: ({ model: string; image: string; sourceMB: number; tensorMB: number } & Awaited<ReturnType<typeof largeImage>>)[] = [];
+  const sessions: Record<string, { edgesegCreate: number; aloneCreate: number; edgesegFirst: number; aloneFirst: number; edgesegSpans: Record<string, number> }> = {};
   let reference = '';
 
   for (const key of MODEL_KEYS) {
     const m = MODELS[key];
     const parsed = parseModelPackage(await readPackageDir(m.dir));
     // edgeseg's backend, as the worker creates it (adapter, device, session with GPU-located logits).
+    for (const k of Object.keys(spans)) spans[k] = 0;
     let t = now();
     const { runner } = await createWebgpuRunner(parsed.weights, 1);
     const edgesegCreate = now() - t;
+    const edgesegSpans = { ...spans };
     const spec = checkModelShapes(parsed.spec, runner.io);
     const model = { preprocess: spec.preprocess, classCount: spec.classNames.length, backgroundClassId: spec.backgroundClassId };
     const classMap = classMapOf(spec.classNames);
@@ -245,8 +280,8 @@ async function main() {
     t = now();
     await alone(cpuInputs[0]!.tensor, dims);
     const aloneFirst = now() - t;
-    sessions[m.label] = { edgesegCreate, aloneCreate, edgesegFirst, aloneFirst };
-    console.log(`${m.label}: session creation edgeseg ${ms(edgesegCreate)} ms (first mask ${ms(edgesegFirst)}), model alone ${ms(aloneCreate)} ms (first run ${ms(aloneFirst)}); reference ${ref.runtime}`);
+    sessions[m.label] = { edgesegCreate, aloneCreate, edgesegFirst, aloneFirst, edgesegSpans };
+    console.log(`${m.label}: session creation edgeseg ${ms(edgesegCreate)} ms (${Object.entries(edgesegSpans).map(([k, v]) => `${k} ${ms(v)}`).join(', ')}) (first mask ${ms(edgesegFirst)}), model alone ${ms(aloneCreate)} ms (first run ${ms(aloneFirst)}); reference ${ref.runtime}`);
 
     for (const [i, { size, pixels }] of images.entries()) {
       const { tensor, meta } = cpuInputs[i]!;
@@ -264,8 +299,9 @@ async function main() {
         },
         edgeseg: async () => {
           const r = await segmentRaw(pixels);
+          const t1 = now();
           buildPayload({ classIds: r.classIds, width: r.width, height: r.height, class_map: classMap });
-          return null;
+          return { encode: now() - t1 };
         },
         alone: async () => {
           aloneOut = await alone(tensor, dims);
@@ -309,6 +345,15 @@ async function main() {
           (row.largeImage ? ` · large image: CPU preprocess + upload ${spread(row.largeImage.cpu)}, GPU pass ${spread(row.largeImage.gpu)} (tensors equal: ${row.largeImage.tensorsEqual})` : ''),
       );
     }
+    // The GPU pass against the CPU's by image size: crops of the largest image.
+    const largest = images.reduce((a, b) => (a.pixels.width * a.pixels.height >= b.pixels.width * b.pixels.height ? a : b)).pixels;
+    for (const [w, h] of SWEEP) {
+      if (w > largest.width || h > largest.height) continue;
+      const crop = cropOf(largest, w, h);
+      const r = await largeImage(device, crop, spec.preprocess, preprocess(crop, spec.preprocess).tensor, 20, 3);
+      sweep.push({ model: m.label, image: `${w}x${h}`, sourceMB: crop.data.byteLength / 1e6, tensorMB: (4 * input.length) / 1e6, ...r });
+      console.log(`GPU preprocessing ${m.label} ${w}x${h} (${(crop.data.byteLength / 1e6).toFixed(1)} MB RGB): CPU + upload ${spread(r.cpu)}, GPU pass ${spread(r.gpu)}, equal ${r.tensorsEqual}`);
+    }
     await session.release();
     await runner.dispose();
   }
@@ -316,9 +361,11 @@ async function main() {
   const results = {
     date: new Date().toISOString(),
     node: process.version,
-    onnxruntimeWeb: ort.env.versions.web,
+    onnxruntimeWeb: ort.env.versions.web ?? '?',
     adapter: adapterInfo,
     reference,
+    startup,
+    sweep,
     runs: RUNS,
     warmup: WARMUP,
     confidence,
@@ -338,14 +385,14 @@ async function main() {
  * the GPU (preprocess() + writeBuffer + the queue done) against the GPU pass forced (its bytes uploaded +
  * the shader), and whether the two tensors are equal bit for bit.
  */
-async function largeImage(device: GPUDevice, pixels: PixelImage, spec: Parameters<typeof preprocess>[1], cpuTensor: Float32Array) {
+async function largeImage(device: GPUDevice, pixels: PixelImage, spec: Parameters<typeof preprocess>[1], cpuTensor: Float32Array, runs = RUNS, warmup = WARMUP) {
   const pre = new GpuPreprocessor(device, { anySize: true });
   const out = new Float32Array(cpuTensor.length);
   const target = device.createBuffer({ size: cpuTensor.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
   const cpu: number[] = [];
   const gpuTimes: number[] = [];
   let last: GPUBuffer | null = null;
-  for (let n = -WARMUP; n < RUNS; n++) {
+  for (let n = -warmup; n < runs; n++) {
     let t0 = now();
     preprocess(pixels, spec, out);
     device.queue.writeBuffer(target, 0, out);
@@ -371,9 +418,19 @@ async function largeImage(device: GPUDevice, pixels: PixelImage, spec: Parameter
   return { cpu: summarize(cpu), gpu: summarize(gpuTimes), tensorsEqual };
 }
 
+/** The top-left `width × height` of an image, as an image of its own. */
+function cropOf(image: PixelImage, width: number, height: number): PixelImage {
+  const c = image.channels;
+  const data = new Uint8Array(width * height * c);
+  for (let y = 0; y < height; y++) data.set(image.data.subarray(y * image.width * c, (y * image.width + width) * c), y * width * c);
+  return { data, width, height, channels: c };
+}
+
 function report(r: {
   date: string; node: string; onnxruntimeWeb: string; adapter: Record<string, unknown>; reference: string; runs: number; warmup: number;
-  sessions: Record<string, { edgesegCreate: number; aloneCreate: number; edgesegFirst: number; aloneFirst: number }>; rows: Row[]; seconds: number;
+  sessions: Record<string, { edgesegCreate: number; aloneCreate: number; edgesegFirst: number; aloneFirst: number; edgesegSpans: Record<string, number> }>; rows: Row[]; seconds: number;
+  startup: { adapterAndDevice: number; wasmCompile: number };
+  sweep: { model: string; image: string; sourceMB: number; tensorMB: number; cpu: Summary; gpu: Summary; tensorsEqual: boolean }[];
 }): string {
   const a = r.adapter as { vendor: string; architecture: string; device: string; description: string; isFallbackAdapter: boolean; features: string[] };
   const out = [
@@ -386,14 +443,21 @@ function report(r: {
       r.rows.map((w) => [w.model, w.image, spread(w.edgeseg), spread(w.raw), spread(w.alone), w.ratio.toFixed(2), w.rawRatio.toFixed(2), w.gpuPreprocess ? 'yes' : 'no (CPU)', `${(100 * w.equalShare).toFixed(4)}%`, `${w.aloneLogits.relative.toExponential(1)}, ${w.aloneLogits.maxAbs.toExponential(1)}`]),
     ),
     '\nStages of segmentRaw(), ms (median); `run` submits the model\'s GPU work, `postprocess` waits for it and the shader:\n',
-    table(['model', 'image', 'preprocess', 'run', 'postprocess'], r.rows.map((w) => [w.model, w.image, ms(w.stages.preprocess ?? 0), ms(w.stages.run ?? 0), ms(w.stages.postprocess ?? 0)])),
+    table(['model', 'image', 'preprocess', 'run', 'postprocess', 'encode (segment() only: PNG + base64)'], r.rows.map((w) => [w.model, w.image, ms(w.stages.preprocess ?? 0), ms(w.stages.run ?? 0), ms(w.stages.postprocess ?? 0), ms(w.stages.encode ?? 0)])),
     '\nSession creation (edgeseg: adapter, device and session; the model alone: the session on that device), ms:\n',
-    table(['model', 'edgeseg createWebgpuRunner', 'first mask', 'model alone create', 'first run'], Object.entries(r.sessions).map(([k, s]) => [k, ms(s.edgesegCreate), ms(s.edgesegFirst), ms(s.aloneCreate), ms(s.aloneFirst)])),
+    table(['model', 'edgeseg createWebgpuRunner', 'of which requestDevice', 'of which InferenceSession.create', 'first mask', 'model alone create', 'first run'],
+      Object.entries(r.sessions).map(([k, s]) => [k, ms(s.edgesegCreate), ms(s.edgesegSpans.requestDevice ?? 0), ms(s.edgesegSpans.session ?? 0), ms(s.edgesegFirst), ms(s.aloneCreate), ms(s.aloneFirst)])),
+    `\nBefore the first session: adapter + a device ${ms(r.startup.adapterAndDevice)} ms; compiling onnxruntime-web's wasm (WebAssembly.compile) ${ms(r.startup.wasmCompile)} ms. Models in the order above, in one process: the first session pays for the process's first pipelines.`,
   ];
   const large = r.rows.filter((w) => w.largeImage);
   if (large.length) {
     out.push('\nImages the CPU preprocesses today (larger than the tensor): the CPU path to a tensor on the GPU (preprocess() + writeBuffer) against the GPU pass forced (the image bytes uploaded + the shader), ms:\n');
     out.push(table(['model', 'image', 'CPU preprocess + upload', 'GPU pass (forced)', 'tensors equal'], large.map((w) => [w.model, w.image, spread(w.largeImage!.cpu), spread(w.largeImage!.gpu), w.largeImage!.tensorsEqual ? 'yes' : 'NO'])));
+  }
+  if (r.sweep.length) {
+    out.push('\nGPU preprocessing by image size (top-left crops of the largest image, RGB), 20 runs after 3: the CPU path (preprocess() + writeBuffer of the tensor) against the GPU pass forced (writeBuffer of the image + the shader), ms:\n');
+    out.push(table(['model', 'image', 'image MB', 'tensor MB', 'CPU preprocess + upload', 'GPU pass', 'GPU ÷ CPU', 'tensors equal'],
+      r.sweep.map((w) => [w.model, w.image, w.sourceMB.toFixed(1), w.tensorMB.toFixed(1), spread(w.cpu), spread(w.gpu), (w.gpu.median / w.cpu.median).toFixed(2), w.tensorsEqual ? 'yes' : 'NO'])));
   }
   return out.join('\n');
 }
