@@ -92,12 +92,15 @@ export interface GpuInput {
 export class GpuPreprocessor {
   readonly #device: GPUDevice;
   readonly #pass: ComputePass;
+  readonly #anySize: boolean;
   /** Set when a pass was rejected (device limits): preprocessing stays on the CPU from then on. */
   #failed = false;
 
-  constructor(device: GPUDevice) {
+  /** `anySize`: take images larger than the tensor too (the benchmark measures whether that would pay). */
+  constructor(device: GPUDevice, options: { anySize?: boolean } = {}) {
     this.#device = device;
     this.#pass = new ComputePass(device, SHADER);
+    this.#anySize = options.anySize ?? false;
   }
 
   /** The network input on the GPU, or null where the CPU preprocesses this image (see the top). */
@@ -105,7 +108,7 @@ export class GpuPreprocessor {
     if (this.#failed || spec.grayscale || spec.contrast !== null || spec.resize.mode === 'center-crop') return null;
     const source = sourceOf(image);
     const { width: W, height: H } = spec.resize;
-    if (!source || source.bytes.byteLength > 3 * W * H * 4) return null;
+    if (!source || (!this.#anySize && source.bytes.byteLength > 3 * W * H * 4)) return null;
     const { crop, geometry, tables, order, meta } = inputPlan(image.width, image.height, spec);
     const axis = (a: ReturnType<typeof linearAxis>) => {
       const out = new Int32Array(a.index0.length * 4);

@@ -90,4 +90,11 @@ describe('what stays on the CPU', () => {
     expect(small).not.toBeNull();
     small!.buffer.destroy();
   });
+
+  test('anySize (the benchmark\'s) takes the larger image, and writes the CPU tensor', async () => {
+    const image = rgba(97, 96);
+    const gpu = await new GpuPreprocessor(device, { anySize: true }).prepare(image, base);
+    expect(gpu).not.toBeNull();
+    expect(await readBack(gpu!.buffer)).toEqual(preprocess(image, base).tensor);
+  });
 });
