@@ -1,6 +1,7 @@
 // Image decoding for Node: JPEG, PNG, WebP, GIF, AVIF, TIFF… through libvips (sharp), EXIF orientation
 // applied, the pixel limit checked from the header before any pixel is decoded.
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
+import { sharp } from './native-modules.js';
 import { InvalidInputError } from '../errors/index.js';
 import type { PixelImage } from '../pipeline/types.js';
 

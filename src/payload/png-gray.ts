@@ -2,8 +2,9 @@
 //
 // upng-js cannot write colour type 0, and a mask written as RGBA or palette would not be the payload the
 // hosted route returns (PIL mode "L"). Rows are stored unfiltered: the mask-specialised deflate below
-// matches each row against the one above, which is what the PNG "Up" filter would have bought.
-import UPNG from 'upng-js';
+// matches each row against the one above, which is what the PNG "Up" filter would have bought. The reader
+// is ours too (fflate inflates): a CommonJS PNG library in the browser entry breaks bundlers' ESM imports.
+import { unzlibSync } from 'fflate';
 import { InvalidInputError } from '../errors/index.js';
 import { deflateMaskRows } from './deflate-mask.js';
 import { PNG_SIGNATURE, readMaskHeader } from './png-header.js';
@@ -37,18 +38,73 @@ export function encodeMaskPng(classIds: Uint8Array, width: number, height: numbe
 
 /** Reads an 8-bit grayscale PNG mask back to class ids. Any other PNG layout is refused. */
 export function decodeMaskPng(png: Uint8Array): { classIds: Uint8Array; width: number; height: number } {
-  readMaskHeader(png);
-  let image: ReturnType<typeof UPNG.decode>;
+  const { width, height } = readMaskHeader(png);
+  if (png[28] !== 0) throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask PNG is interlaced; masks are written without interlacing');
+  let rows: Uint8Array;
   try {
-    image = UPNG.decode(png.buffer.slice(png.byteOffset, png.byteOffset + png.byteLength) as ArrayBuffer);
+    rows = unzlibSync(idatStream(png));
   } catch (cause) {
     throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask is not a readable PNG', { cause });
   }
-  const data = new Uint8Array(image.data as ArrayBuffer);
-  if (data.length < image.width * image.height) {
-    throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask PNG is truncated');
+  const stride = width + 1;
+  if (rows.length < stride * height) throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask PNG is truncated');
+  return { classIds: unfilterRows(rows, width, height), width, height };
+}
+
+/** The concatenated data of the IDAT chunks. */
+function idatStream(png: Uint8Array): Uint8Array {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  const parts: Uint8Array[] = [];
+  for (let at = PNG_SIGNATURE.length; at + 8 <= png.length; ) {
+    const length = view.getUint32(at);
+    const type = String.fromCharCode(png[at + 4]!, png[at + 5]!, png[at + 6]!, png[at + 7]!);
+    if (at + 12 + length > png.length) throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask PNG is truncated');
+    if (type === 'IDAT') parts.push(png.subarray(at + 8, at + 8 + length));
+    if (type === 'IEND') break;
+    at += 12 + length;
   }
-  return { classIds: data.subarray(0, image.width * image.height), width: image.width, height: image.height };
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}
+
+/** Undoes the PNG row filters (one byte per pixel) of `height` rows, each led by its filter type. */
+function unfilterRows(rows: Uint8Array, width: number, height: number): Uint8Array {
+  const out = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const filter = rows[y * (width + 1)]!;
+    const src = y * (width + 1) + 1;
+    const row = y * width;
+    const up = row - width;
+    for (let x = 0; x < width; x++) {
+      const a = x > 0 ? out[row + x - 1]! : 0;
+      const b = y > 0 ? out[up + x]! : 0;
+      const c = x > 0 && y > 0 ? out[up + x - 1]! : 0;
+      let predicted: number;
+      switch (filter) {
+        case 0: predicted = 0; break;
+        case 1: predicted = a; break;
+        case 2: predicted = b; break;
+        case 3: predicted = (a + b) >> 1; break;
+        case 4: predicted = paeth(a, b, c); break;
+        default: throw new InvalidInputError('PAYLOAD_INVALID', `the segmentation mask PNG has an unknown row filter (${filter})`);
+      }
+      out[row + x] = (rows[src + x]! + predicted) & 255;
+    }
+  }
+  return out;
+}
+
+function paeth(a: number, b: number, c: number): number {
+  const p = a + b - c;
+  const pa = Math.abs(p - a);
+  const pb = Math.abs(p - b);
+  const pc = Math.abs(p - c);
+  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
 function chunk(type: string, data: Uint8Array): Uint8Array {

@@ -1,0 +1,65 @@
+// No bundler: edgeseg's browser build copied as a folder (as a CDN serves it) and imported by a page's
+// <script type="module"> through an import map; the worker and onnxruntime-web's files are found beside it.
+import { cpSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
+import { expectCliPayload } from './expect-payload.js';
+import { startModelHost } from './model-host.js';
+import { closeBrowser, runPage } from './run-page.js';
+
+const { appDir, cliPayload } = inject('packed');
+const site = join(appDir, 'out-no-bundler');
+let isolated: StaticServer;
+let plain: StaticServer;
+let models: Awaited<ReturnType<typeof startModelHost>>;
+const page = (server: StaticServer, query = '') => runPage(`${server.url}/?model=${encodeURIComponent(models.modelUrl)}${query}`);
+
+beforeAll(async () => {
+  mkdirSync(site, { recursive: true });
+  cpSync(join(appDir, 'index.nobundler.html'), join(site, 'index.html'));
+  cpSync(join(appDir, 'main.js'), join(site, 'main.js'));
+  cpSync(join(appDir, 'public'), site, { recursive: true });
+  cpSync(join(appDir, 'node_modules', 'edgeseg', 'dist', 'browser'), join(site, 'edgeseg'), { recursive: true });
+  // onnxruntime-web's modules without their binaries: a WASM path that is half there.
+  mkdirSync(join(site, 'half'));
+  for (const file of ['ort.wasm.bundle.min.mjs', 'ort.webgpu.bundle.min.mjs']) cpSync(join(site, 'edgeseg', file), join(site, 'half', file));
+  // A static host set up for single-page apps: a path it lacks answers index.html.
+  isolated = await startStaticServer(site, { isolate: true, spaFallback: true });
+  plain = await startStaticServer(site, { spaFallback: true });
+  models = await startModelHost(appDir);
+});
+afterAll(async () => {
+  await closeBrowser();
+  await isolated?.close();
+  await plain?.close();
+  await models?.close();
+});
+
+describe('edgeseg without a bundler', () => {
+  test('a cross-origin isolated page segments on two WASM threads: the command line\'s payload', async () => {
+    const result = await page(isolated, '&threads=2');
+    expectCliPayload(result, cliPayload);
+    expect(result).toMatchObject({ isolated: true, backend: 'wasm', numThreads: 2, fallbacks: [] });
+  });
+
+  test('a page that is not cross-origin isolated runs one thread and says so (NOT_ISOLATED)', async () => {
+    const result = await page(plain);
+    expectCliPayload(result, cliPayload);
+    expect(result).toMatchObject({ isolated: false, backend: 'wasm', numThreads: 1 });
+    expect(result.fallbacks).toEqual([{ backend: 'wasm', code: 'NOT_ISOLATED', message: expect.stringContaining('COOP/COEP') }]);
+  });
+
+  test('wasmPaths where the host answers its SPA page: RUNTIME_FILE_MISSING naming the module, and the page still segments', async () => {
+    const result = await page(isolated, '&wasmPaths=/nowhere/');
+    expect(result.error).toMatchObject({ code: 'NO_BACKEND' });
+    expect(result.error!.message).toContain(`wasm: [RUNTIME_FILE_MISSING] edgeseg's onnxruntime-web's ES module at ${isolated.url}/nowhere/ort.wasm.bundle.min.mjs answered an HTML page`);
+    expectCliPayload(result, cliPayload);
+  });
+
+  test('wasmPaths with the module but no binary: RUNTIME_FILE_MISSING naming the binary', async () => {
+    const result = await page(isolated, '&wasmPaths=/half/');
+    expect(result.error!.message).toContain(`wasm: [RUNTIME_FILE_MISSING] edgeseg's onnxruntime-web's WASM binary at ${isolated.url}/half/ort-wasm-simd-threaded.wasm answered an HTML page`);
+    expectCliPayload(result, cliPayload);
+  });
+});

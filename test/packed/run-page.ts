@@ -1,0 +1,50 @@
+// Drives a browser for the packed-package tests: open a page, wait until it publishes its outcome on
+// `window.edgesegResult`, return it. The only browser-specific part of those tests (Chromium here; a
+// Firefox or WebKit twin of this function runs the same tests in those engines).
+import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.js';
+
+export interface PagePayload {
+  segmentation_mask: string;
+  class_map: Record<string, string>;
+  image: { width: number; height: number };
+}
+
+/** What the test app publishes (test/packed/app/main.js). */
+export interface PageResult {
+  isolated: boolean;
+  payload?: PagePayload;
+  backend?: string;
+  numThreads?: number;
+  fallbacks?: Array<{ backend: string; code: string; message: string }>;
+  /** The first attempt's error, where the query asked for a broken setup. */
+  error?: { name: string; code?: string; message: string };
+  /** The app itself failed (even the defaults did not segment). */
+  failed?: { name: string; code?: string; message: string };
+  /** The page's console errors and uncaught exceptions, for a failure's report. */
+  console: string[];
+}
+
+let browser: Promise<Browser> | null = null;
+
+export async function runPage(url: string, timeoutMs = 120_000): Promise<PageResult> {
+  browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const page = await (await browser).newPage();
+  const console: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && console.push(m.text()));
+  page.on('pageerror', (e) => console.push(`uncaught: ${e.message}`));
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => 'edgesegResult' in window, null, { timeout: timeoutMs });
+    const result = await page.evaluate(() => (window as unknown as { edgesegResult: Omit<PageResult, 'console'> }).edgesegResult);
+    return { ...result, console };
+  } finally {
+    await page.close();
+  }
+}
+
+export async function closeBrowser(): Promise<void> {
+  const open = browser;
+  browser = null;
+  await (await open)?.close();
+}
