@@ -13,7 +13,7 @@ const site = join(appDir, 'out-no-bundler');
 let isolated: StaticServer;
 let plain: StaticServer;
 let models: Awaited<ReturnType<typeof startModelHost>>;
-const page = (server: StaticServer, query = '') => runPage(`${server.url}/?model=${encodeURIComponent(models.modelUrl)}${query}`);
+const page = (server: StaticServer, query = '', webgpu = false) => runPage(`${server.url}/?model=${encodeURIComponent(models.modelUrl)}${query}`, { webgpu });
 
 beforeAll(async () => {
   mkdirSync(site, { recursive: true });
@@ -41,6 +41,12 @@ describe('edgeseg without a bundler', () => {
     const result = await page(isolated, '&threads=2');
     expectCliPayload(result, cliPayload);
     expect(result).toMatchObject({ isolated: true, backend: 'wasm', numThreads: 2, fallbacks: [] });
+  });
+
+  test('WebGPU, where the browser has an adapter: onnxruntime-web\'s WebGPU build found beside the entry too', async () => {
+    const result = await page(isolated, '&backends=webgpu', true);
+    expectCliPayload(result, cliPayload);
+    expect(result).toMatchObject({ backend: 'webgpu', fallbacks: [] });
   });
 
   test('a page that is not cross-origin isolated runs one thread and says so (NOT_ISOLATED)', async () => {

@@ -2,7 +2,7 @@
 // `window.edgesegResult`, return it. The only browser-specific part of those tests (Chromium here; a
 // Firefox or WebKit twin of this function runs the same tests in those engines).
 import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_WEBGPU_ARGS } from '../chromium.js';
 
 export interface PagePayload {
   segmentation_mask: string;
@@ -25,11 +25,17 @@ export interface PageResult {
   console: string[];
 }
 
-let browser: Promise<Browser> | null = null;
+export interface RunPageOptions {
+  /** A browser with a WebGPU adapter (Chromium: SwiftShader's). */
+  webgpu?: boolean;
+  timeoutMs?: number;
+}
 
-export async function runPage(url: string, timeoutMs = 120_000): Promise<PageResult> {
-  browser ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  const page = await (await browser).newPage();
+const browsers = new Map<boolean, Promise<Browser>>();
+
+export async function runPage(url: string, { webgpu = false, timeoutMs = 120_000 }: RunPageOptions = {}): Promise<PageResult> {
+  if (!browsers.has(webgpu)) browsers.set(webgpu, chromium.launch({ executablePath: CHROMIUM_PATH, args: webgpu ? CHROMIUM_WEBGPU_ARGS : CHROMIUM_ARGS }));
+  const page = await (await browsers.get(webgpu)!).newPage();
   const console: string[] = [];
   page.on('console', (m) => m.type() === 'error' && console.push(m.text()));
   page.on('pageerror', (e) => console.push(`uncaught: ${e.message}`));
@@ -44,7 +50,7 @@ export async function runPage(url: string, timeoutMs = 120_000): Promise<PageRes
 }
 
 export async function closeBrowser(): Promise<void> {
-  const open = browser;
-  browser = null;
-  await (await open)?.close();
+  const open = [...browsers.values()];
+  browsers.clear();
+  await Promise.all(open.map(async (b) => (await b).close()));
 }
