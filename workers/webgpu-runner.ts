@@ -33,7 +33,13 @@ export async function createWebgpuRunner(weights: Uint8Array, numThreads: number
     },
   });
   let lost: string | null = null;
-  const ort = (await importOrt('webgpu', files)) as OrtWebgpu;
+  let ort: OrtWebgpu;
+  try {
+    ort = (await importOrt('webgpu', files)) as OrtWebgpu;
+  } catch (error) {
+    device.destroy();
+    throw error;
+  }
   ort.env.wasm.numThreads = numThreads;
   ort.env.wasm.proxy = false;
   ort.env.webgpu.device = device;

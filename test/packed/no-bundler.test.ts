@@ -24,6 +24,9 @@ beforeAll(async () => {
   // onnxruntime-web's modules without their binaries: a WASM path that is half there.
   mkdirSync(join(site, 'half'));
   for (const file of ['ort.wasm.bundle.min.mjs', 'ort.webgpu.bundle.min.mjs']) cpSync(join(site, 'edgeseg', file), join(site, 'half', file));
+  // The WASM build's files alone: WebGPU's are missing there.
+  mkdirSync(join(site, 'wasm-only'));
+  for (const file of ['ort.wasm.bundle.min.mjs', 'ort-wasm-simd-threaded.wasm']) cpSync(join(site, 'edgeseg', file), join(site, 'wasm-only', file));
   // A static host set up for single-page apps: a path it lacks answers index.html.
   isolated = await startStaticServer(site, { isolate: true, spaFallback: true });
   plain = await startStaticServer(site, { spaFallback: true });
@@ -47,6 +50,16 @@ describe('edgeseg without a bundler', () => {
     const result = await page(isolated, '&backends=webgpu', true);
     expectCliPayload(result, cliPayload);
     expect(result).toMatchObject({ backend: 'webgpu', fallbacks: [] });
+  });
+
+  test('WebGPU\'s files missing where wasmPaths says: RUNTIME_FILE_MISSING in fallbacks, and the next backend (WASM) runs', async () => {
+    const result = await page(isolated, '&backends=webgpu,wasm&wasmPaths=/wasm-only/', true);
+    expectCliPayload(result, cliPayload);
+    expect(result.error).toBeUndefined();
+    expect(result.backend).toBe('wasm');
+    expect(result.fallbacks).toEqual([
+      { backend: 'webgpu', code: 'RUNTIME_FILE_MISSING', message: `edgeseg's onnxruntime-web's ES module at ${isolated.url}/wasm-only/ort.webgpu.bundle.min.mjs answered an HTML page (often a single-page-app fallback for a path the host lacks); serve edgeseg's browser files there, or point \`wasmPaths\` at them` },
+    ]);
   });
 
   test('a page that is not cross-origin isolated runs one thread and says so (NOT_ISOLATED)', async () => {
