@@ -4,21 +4,21 @@ import { join } from 'node:path';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
-import { expectCliPayload } from './expect-payload.js';
+import { expectCliPayload, expectRuntimeFilesCopied } from './expect-payload.js';
 import { startModelHost } from './model-host.js';
 import { closeBrowser, runPage } from './run-page.js';
 import { recordingLogger } from './warnings.js';
 
 const { appDir, cliPayload } = inject('packed');
-const outDir = join(appDir, 'out-vite');
+const OUT_DIR = join(appDir, 'out-vite');
 const { logger, warnings } = recordingLogger();
 let site: StaticServer;
 let models: Awaited<ReturnType<typeof startModelHost>>;
 const page = (query = '') => runPage(`${site.url}/?model=${encodeURIComponent(models.modelUrl)}${query}`);
 
 beforeAll(async () => {
-  await build({ root: appDir, configFile: false, customLogger: logger, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  site = await startStaticServer(outDir, { isolate: true, spaFallback: true });
+  await build({ root: appDir, configFile: false, customLogger: logger, logLevel: 'warn', build: { outDir: OUT_DIR, emptyOutDir: true } });
+  site = await startStaticServer(OUT_DIR, { isolate: true, spaFallback: true });
   models = await startModelHost(appDir);
 });
 afterAll(async () => {
@@ -30,6 +30,10 @@ afterAll(async () => {
 describe('edgeseg in a Vite production build', () => {
   test('the build prints no warning', () => {
     expect(warnings).toEqual([]);
+  });
+
+  test('the build carries the worker and onnxruntime-web\'s files (WebGPU\'s too) as they were shipped', () => {
+    expectRuntimeFilesCopied(OUT_DIR, appDir);
   });
 
   test('the built page segments on two WASM threads: the command line\'s payload', async () => {

@@ -5,24 +5,24 @@ import { join } from 'node:path';
 import webpack, { type Stats } from 'webpack';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
-import { expectCliPayload } from './expect-payload.js';
+import { expectCliPayload, expectRuntimeFilesCopied } from './expect-payload.js';
 import { startModelHost } from './model-host.js';
 import { closeBrowser, runPage } from './run-page.js';
 import { warningsOf, webpackConfig } from './webpack-app.js';
 
 const { appDir, cliPayload } = inject('packed');
+const config = webpackConfig(appDir, 'production');
+const OUT_DIR = config.output!.path!;
 let stats: Stats;
 let site: StaticServer;
 let models: Awaited<ReturnType<typeof startModelHost>>;
 const page = (query = '') => runPage(`${site.url}/?model=${encodeURIComponent(models.modelUrl)}${query}`);
 
 beforeAll(async () => {
-  const config = webpackConfig(appDir, 'production');
   stats = await new Promise<Stats>((resolve, reject) => webpack(config, (error, result) => (error || !result ? reject(error) : resolve(result))));
-  const outDir = config.output!.path!;
-  cpSync(join(appDir, 'index.html'), join(outDir, 'index.html'));
-  cpSync(join(appDir, 'public'), outDir, { recursive: true });
-  site = await startStaticServer(outDir, { isolate: true, spaFallback: true });
+  cpSync(join(appDir, 'index.html'), join(OUT_DIR, 'index.html'));
+  cpSync(join(appDir, 'public'), OUT_DIR, { recursive: true });
+  site = await startStaticServer(OUT_DIR, { isolate: true, spaFallback: true });
   models = await startModelHost(appDir);
 });
 afterAll(async () => {
@@ -35,6 +35,10 @@ describe('edgeseg in a webpack production build', () => {
   test('the build has no error and no warning but webpack\'s size hints', () => {
     expect(stats.hasErrors() ? stats.toString('errors-only') : '').toBe('');
     expect(warningsOf(stats)).toEqual([]);
+  });
+
+  test('the build carries onnxruntime-web\'s WASM binaries (WebGPU\'s too) as they were shipped', () => {
+    expectRuntimeFilesCopied(OUT_DIR, appDir, { binariesOnly: true });
   });
 
   test('the built page segments on two WASM threads: the command line\'s payload', async () => {
