@@ -3,15 +3,15 @@
 // after a failure, so a working start pays nothing for it.
 import { BackendError, type BackendName } from '../errors/index.js';
 
-export type RuntimeFileKind = 'worker script' | "onnxruntime-web's ES module" | "onnxruntime-web's WASM binary";
+export type RuntimeFileKind = "edgeseg's worker script" | "onnxruntime-web's ES module" | "onnxruntime-web's WASM binary";
 
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
 /** A `RUNTIME_FILE_MISSING` error when `url` answers an error status or an HTML page (or, for a binary, not WASM); null when it looks right. */
 export async function checkRuntimeFile(url: string, kind: RuntimeFileKind, backend: BackendName, signal?: AbortSignal): Promise<BackendError | null> {
-  const option = kind === 'worker script' ? 'workerUrl' : 'wasmPaths';
+  const option = kind === "edgeseg's worker script" ? 'workerUrl' : 'wasmPaths';
   const missing = (what: string, cause?: unknown) =>
-    new BackendError('RUNTIME_FILE_MISSING', `edgeseg's ${kind} at ${url} ${what}; serve edgeseg's browser files there, or point \`${option}\` at them`, {
+    new BackendError('RUNTIME_FILE_MISSING', `${kind} at ${url} ${what}; serve edgeseg's browser files there, or point \`${option}\` at them`, {
       backend,
       ...(cause === undefined ? {} : { cause }),
     });

@@ -210,7 +210,7 @@ export class Segmenter {
       });
     } catch (error) {
       // A worker whose script did not load says only that it failed: ask the host what it answered.
-      const missing = scriptUrl && (error as { code?: string }).code === 'WORKER_CRASHED' ? await checkRuntimeFile(scriptUrl, 'worker script', name) : null;
+      const missing = scriptUrl && (error as { code?: string }).code === 'WORKER_CRASHED' ? await checkRuntimeFile(scriptUrl, "edgeseg's worker script", name) : null;
       throw missing ?? error;
     }
     this.#spec = backend.spec;

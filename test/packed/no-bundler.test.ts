@@ -58,7 +58,7 @@ describe('edgeseg without a bundler', () => {
     expect(result.error).toBeUndefined();
     expect(result.backend).toBe('wasm');
     expect(result.fallbacks).toEqual([
-      { backend: 'webgpu', code: 'RUNTIME_FILE_MISSING', message: `edgeseg's onnxruntime-web's ES module at ${isolated.url}/wasm-only/ort.webgpu.bundle.min.mjs answered an HTML page (often a single-page-app fallback for a path the host lacks); serve edgeseg's browser files there, or point \`wasmPaths\` at them` },
+      { backend: 'webgpu', code: 'RUNTIME_FILE_MISSING', message: `onnxruntime-web's ES module at ${isolated.url}/wasm-only/ort.webgpu.bundle.min.mjs answered an HTML page (often a single-page-app fallback for a path the host lacks); serve edgeseg's browser files there, or point \`wasmPaths\` at them` },
     ]);
   });
 
@@ -72,13 +72,13 @@ describe('edgeseg without a bundler', () => {
   test('wasmPaths where the host answers its SPA page: RUNTIME_FILE_MISSING naming the module, and the page still segments', async () => {
     const result = await page(isolated, '&wasmPaths=/nowhere/');
     expect(result.error).toMatchObject({ code: 'NO_BACKEND' });
-    expect(result.error!.message).toContain(`wasm: [RUNTIME_FILE_MISSING] edgeseg's onnxruntime-web's ES module at ${isolated.url}/nowhere/ort.wasm.bundle.min.mjs answered an HTML page`);
+    expect(result.error!.message).toContain(`wasm: [RUNTIME_FILE_MISSING] onnxruntime-web's ES module at ${isolated.url}/nowhere/ort.wasm.bundle.min.mjs answered an HTML page`);
     expectCliPayload(result, cliPayload);
   });
 
   test('wasmPaths with the module but no binary: RUNTIME_FILE_MISSING naming the binary', async () => {
     const result = await page(isolated, '&wasmPaths=/half/');
-    expect(result.error!.message).toContain(`wasm: [RUNTIME_FILE_MISSING] edgeseg's onnxruntime-web's WASM binary at ${isolated.url}/half/ort-wasm-simd-threaded.wasm answered an HTML page`);
+    expect(result.error!.message).toContain(`wasm: [RUNTIME_FILE_MISSING] onnxruntime-web's WASM binary at ${isolated.url}/half/ort-wasm-simd-threaded.wasm answered an HTML page`);
     expectCliPayload(result, cliPayload);
   });
 });

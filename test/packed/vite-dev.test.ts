@@ -50,7 +50,7 @@ describe('edgeseg under the Vite dev server', () => {
 
   test('wasmPaths on a host that answers 404: RUNTIME_FILE_MISSING naming the module, and the page still segments', async () => {
     const result = await page(`&wasmPaths=${encodeURIComponent(`${models.url}/nowhere/`)}`);
-    expect(result.error!.message).toContain(`wasm: [RUNTIME_FILE_MISSING] edgeseg's onnxruntime-web's ES module at ${models.url}/nowhere/ort.wasm.bundle.min.mjs answered 404`);
+    expect(result.error!.message).toContain(`wasm: [RUNTIME_FILE_MISSING] onnxruntime-web's ES module at ${models.url}/nowhere/ort.wasm.bundle.min.mjs answered 404`);
     expectCliPayload(result, cliPayload);
   });
 
