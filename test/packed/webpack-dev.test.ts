@@ -26,6 +26,8 @@ beforeAll(async () => {
       port: 0,
       static: [appDir, join(appDir, 'public')].map((directory) => ({ directory, watch: false })),
       headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
+      // The stats table only; warnings are asserted on below.
+      devMiddleware: { stats: 'errors-warnings' },
     },
     compiler,
   );
