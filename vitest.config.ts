@@ -1,4 +1,4 @@
-// Test projects: `unit` and `e2e` run in Node; `browser`, `browser-webgpu` and `browser-memory` run in Debian's Chromium.
+// Test projects: `unit`, `e2e` and `packed` run in Node; `browser`, `browser-webgpu` and `browser-memory` run in Debian's Chromium.
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { scriptServerCommands } from './test/browser/commands.js';
@@ -37,6 +37,8 @@ export default defineConfig({
   test: {
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', testTimeout: 60_000 } },
+      // The packed package installed into fresh apps (Vite dev and build, webpack build and dev server, no bundler), in Chromium.
+      { extends: true, test: { name: 'packed', include: ['test/packed/**/*.test.ts'], environment: 'node', globalSetup: ['test/packed/global-setup.ts'], testTimeout: 180_000, hookTimeout: 300_000, fileParallelism: false } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 300_000, hookTimeout: 300_000, fileParallelism: false } },
       browserProject('browser', ['test/browser/**/*.test.ts'], CHROMIUM_ARGS),
       browserProject('browser-webgpu', ['test/browser-webgpu/**/*.test.ts'], CHROMIUM_WEBGPU_ARGS),

@@ -239,7 +239,7 @@ async function main() {
     // edgeseg's backend, as the worker creates it (adapter, device, session with GPU-located logits).
     for (const k of Object.keys(spans)) spans[k] = 0;
     let t = now();
-    const { runner } = await createWebgpuRunner(parsed.weights, 1);
+    const { runner } = await createWebgpuRunner(parsed.weights, 1, undefined);
     const edgesegCreate = now() - t;
     const edgesegSpans = { ...spans };
     const spec = checkModelShapes(parsed.spec, runner.io);

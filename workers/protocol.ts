@@ -17,9 +17,17 @@ export type WorkerModelSource =
   /** Individual file URLs, as the platform's `ort` route gives them, plus files known already (class names). */
   | { kind: 'urls'; urls: Record<string, string>; files: PackageFiles };
 
+/** onnxruntime-web for one backend, by URL: its self-contained ES module and the WASM binary it runs. */
+export interface OrtFiles {
+  module: string;
+  binary: string;
+}
+
 export interface LoadRequest {
   model: WorkerModelSource;
   backend: LocalBackendName;
+  /** Where the backend's onnxruntime-web files are; absent where the bundler that built the worker resolved onnxruntime-web. */
+  ort?: OrtFiles;
   /** WASM threads (ignored by WebGPU except for its CPU fallback kernels). */
   numThreads: number;
   /** Keep downloaded files in Cache Storage. */

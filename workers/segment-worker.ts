@@ -14,7 +14,7 @@ import { installErrorTransfer, serializeError } from '../src/runtime/error-trans
 import { decodeInWorker, encodePng } from './decode-image.js';
 import { wasmRuntime } from './wasm-runtime.js';
 import { createWebgpuRunner } from './webgpu-runner.js';
-import type { Fault, LoadRequest, LoadResult, LocalBackendName, SegmentOutcome, SegmentRequest, WorkerApi, WorkerModelSource } from './protocol.js';
+import type { Fault, LoadRequest, OrtFiles, LoadResult, LocalBackendName, SegmentOutcome, SegmentRequest, WorkerApi, WorkerModelSource } from './protocol.js';
 
 installErrorTransfer();
 
@@ -52,18 +52,19 @@ async function createRunner(
   weights: Uint8Array,
   numThreads: number,
   preprocess: { resize: { mode: ResizeMode } },
+  ort: OrtFiles | undefined,
 ): Promise<{ runner: SessionRunner; adapter?: string }> {
   // WebGPU keeps the full graph: its logits stay on the GPU, where the Resize costs little.
-  if (backend === 'webgpu') return createWebgpuRunner(weights, numThreads);
-  const ort = await wasmRuntime(numThreads);
+  if (backend === 'webgpu') return createWebgpuRunner(weights, numThreads, ort);
+  const runtime = await wasmRuntime(numThreads, ort);
   const options = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' } as const;
   // A trailing bilinear Resize to the input size is left to postprocessing, which computes the
   // upsampled values only where it needs them (see src/model/onnx-trailing-resize.ts). Not with a
   // centre crop, whose negative padding pads the full-size logits (postprocessing would have to
   // materialise them anyway).
   const cut = preprocess.resize.mode === 'center-crop' ? null : cutTrailingResize(weights);
-  if (!cut) return { runner: await sessionRunner('wasm', ort, weights, options) };
-  const runner = await sessionRunner('wasm', ort, cut.weights, options);
+  if (!cut) return { runner: await sessionRunner('wasm', runtime, weights, options) };
+  const runner = await sessionRunner('wasm', runtime, cut.weights, options);
   return { runner: withTrailingResize(runner, cut) };
 }
 
@@ -115,10 +116,10 @@ const api: WorkerApi = {
 
   async load(request: LoadRequest, onProgress) {
     // The runtime's wasm compiles while the package arrives.
-    if (request.backend === 'wasm') void wasmRuntime(request.numThreads);
+    if (request.backend === 'wasm') void wasmRuntime(request.numThreads, request.ort).catch(() => undefined);
     const pkg = await packageFiles(request.model, request.cache, onProgress);
     const parsed = parseModelPackage(pkg);
-    const { runner, adapter } = await createRunner(request.backend, parsed.weights, request.numThreads, parsed.spec.preprocess);
+    const { runner, adapter } = await createRunner(request.backend, parsed.weights, request.numThreads, parsed.spec.preprocess, request.ort);
     let spec: ModelSpec;
     try {
       spec = checkModelShapes(parsed.spec, runner.io);

@@ -2,6 +2,9 @@
 // runtime's 14 MB wasm is fetched and compiled while the model package downloads (or is read from the
 // cache), instead of after it.
 import type { OrtModule } from '../src/ort/ort-session.js';
+import { binaryProblem } from './ort-from-url.js';
+import { importOrt } from './ort-import.js';
+import type { OrtFiles } from './protocol.js';
 
 export type OrtWasm = OrtModule & { env: { wasm: { numThreads: number; proxy: boolean } } };
 
@@ -17,11 +20,11 @@ let started: Promise<OrtWasm> | null = null;
 /**
  * The WASM build with its runtime initialised. The first call starts the work and sets the thread count,
  * which onnxruntime-web fixes for the worker's life when its runtime initialises (a worker loads one
- * configuration); later calls share it. A failed warm-up is not an error here: the real session's
- * creation reports whatever is wrong, with the model's context.
+ * configuration); later calls share it. A failed warm-up is an error here only when the binary is
+ * missing (RUNTIME_FILE_MISSING); else the real session's creation reports it, with the model's context.
  */
-export function wasmRuntime(numThreads: number): Promise<OrtWasm> {
-  started ??= import('onnxruntime-web/wasm').then(async (module) => {
+export function wasmRuntime(numThreads: number, files: OrtFiles | undefined): Promise<OrtWasm> {
+  started ??= importOrt('wasm', files).then(async (module) => {
     const m = module as unknown as OrtWasm;
     // Explicit: onnxruntime-web otherwise guesses, and silently drops to one thread without isolation.
     m.env.wasm.numThreads = numThreads;
@@ -30,7 +33,8 @@ export function wasmRuntime(numThreads: number): Promise<OrtWasm> {
       const session = await m.InferenceSession.create(WARM_UP_MODEL, { executionProviders: ['wasm'] });
       await session.release();
     } catch {
-      // Reported by the real session's creation.
+      const missing = await binaryProblem(files, 'wasm');
+      if (missing) throw missing;
     }
     return m;
   });

@@ -6,6 +6,9 @@ import type { SessionRunner } from '../src/ort/ort-session.js';
 import { classIdsFromLogits, type DeviceLogits, type Logits, type PreparedInput } from '../src/pipeline/index.js';
 import { GpuPostprocessor } from './gpu-postprocess.js';
 import { GpuPreprocessor } from './gpu-preprocess.js';
+import { binaryProblem } from './ort-from-url.js';
+import { importOrt } from './ort-import.js';
+import type { OrtFiles } from './protocol.js';
 
 type OrtWebgpu = {
   InferenceSession: { create(bytes: Uint8Array, options?: InferenceSession.SessionOptions): Promise<InferenceSession> };
@@ -15,7 +18,7 @@ type OrtWebgpu = {
   env: { wasm: { numThreads: number; proxy: boolean }; webgpu: { device: GPUDevice | Promise<GPUDevice> } };
 };
 
-export async function createWebgpuRunner(weights: Uint8Array, numThreads: number): Promise<{ runner: SessionRunner<'webgpu'>; adapter: string }> {
+export async function createWebgpuRunner(weights: Uint8Array, numThreads: number, files: OrtFiles | undefined): Promise<{ runner: SessionRunner<'webgpu'>; adapter: string }> {
   const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
   if (!gpu) throw new BackendError('BACKEND_UNAVAILABLE', 'this browser has no WebGPU (navigator.gpu is missing)', { backend: 'webgpu' });
   const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
@@ -30,7 +33,13 @@ export async function createWebgpuRunner(weights: Uint8Array, numThreads: number
     },
   });
   let lost: string | null = null;
-  const ort = (await import('onnxruntime-web/webgpu')) as unknown as OrtWebgpu;
+  let ort: OrtWebgpu;
+  try {
+    ort = (await importOrt('webgpu', files)) as OrtWebgpu;
+  } catch (error) {
+    device.destroy();
+    throw error;
+  }
   ort.env.wasm.numThreads = numThreads;
   ort.env.wasm.proxy = false;
   ort.env.webgpu.device = device;
@@ -39,6 +48,8 @@ export async function createWebgpuRunner(weights: Uint8Array, numThreads: number
     session = await ort.InferenceSession.create(weights, { executionProviders: ['webgpu'], graphOptimizationLevel: 'all', preferredOutputLocation: 'gpu-buffer' });
   } catch (cause) {
     device.destroy();
+    const missing = await binaryProblem(files, 'webgpu');
+    if (missing) throw missing;
     throw new ModelPackageError('MODEL_LOAD_FAILED', `onnxruntime (webgpu) could not load weights.onnx: ${(cause as Error).message}`, { cause });
   }
   // Some onnxruntime-web builds keep a device of their own; the shader must run on the one that holds

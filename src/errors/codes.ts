@@ -48,6 +48,10 @@ export type BackendCode =
   | 'BACKEND_FAILED'
   /** Every backend in the caller's list was tried and none could run. */
   | 'NO_BACKEND'
+  /** A file of the browser runtime (the worker script, onnxruntime-web's module or WASM binary) answered 404, an error or something that is not that file (an HTML page); see `workerUrl` and `wasmPaths`. */
+  | 'RUNTIME_FILE_MISSING'
+  /** edgeseg/node or the command line runs where onnxruntime-node or sharp is not installed (optional peer dependencies); the message names the command to run. */
+  | 'NATIVE_MODULE_MISSING'
   /** The worker died; the next call starts a new one. */
   | 'WORKER_CRASHED'
   /** The segmenter was disposed. */

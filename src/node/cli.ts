@@ -2,7 +2,7 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import sharp from 'sharp';
+import { sharp } from './native-modules.js';
 import { isEdgesegError, type EdgesegError } from '../errors/index.js';
 import { classColors } from '../model/index.js';
 import { encodeMaskPng } from '../payload/index.js';

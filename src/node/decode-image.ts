@@ -1,6 +1,7 @@
 // Image decoding for Node: the allowed formats (JPEG, PNG, WebP, GIF, AVIF, TIFF) through libvips (sharp),
 // EXIF orientation applied; format, size and pixel limit checked from the header before libvips sees it.
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
+import { sharp } from './native-modules.js';
 import { InvalidInputError } from '../errors/index.js';
 import { checkPixelCount, formatName, readImageHeader, type ImageFormat } from '../pipeline/image-header.js';
 import type { PixelImage } from '../pipeline/types.js';

@@ -1,5 +1,5 @@
 // The `native` backend: onnxruntime-node's CPU build.
-import * as ort from 'onnxruntime-node';
+import { ort } from './native-modules.js';
 import type { BackendOptions, NodeBackend } from './backend.js';
 import { defaultThreads } from './threads.js';
 import { sessionRunner } from '../ort/ort-session.js';

@@ -2,9 +2,9 @@
 //
 // upng-js cannot write colour type 0, and a mask written as RGBA or palette would not be the payload the
 // hosted route returns (PIL mode "L"). Rows are stored unfiltered: the mask-specialised deflate below
-// matches each row against the one above, which is what the PNG "Up" filter would have bought.
+// matches each row against the one above, which is what the PNG "Up" filter would have bought. The reader
+// is ours too (fflate inflates): a CommonJS PNG library in the browser entry breaks bundlers' ESM imports.
 import { Unzlib } from 'fflate';
-import UPNG from 'upng-js';
 import { InvalidInputError } from '../errors/index.js';
 import { deflateMaskRows } from './deflate-mask.js';
 import { PNG_SIGNATURE, readMaskHeader } from './png-header.js';
@@ -49,8 +49,8 @@ export function decodeMaskPng(png: Uint8Array): { classIds: Uint8Array; width: n
   if (!(width > 0 && height > 0) || width * height > MAX_MASK_PIXELS) {
     throw new InvalidInputError('PAYLOAD_INVALID', `the segmentation mask PNG says it is ${width}×${height}`);
   }
-  // Interlaced masks are rare (no encoder the platform uses writes them): upng-js reads those.
-  if (png[28] !== 0) return decodeInterlaced(png, width, height);
+  // No encoder the platform uses writes interlaced masks.
+  if (png[28] !== 0) throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask PNG is interlaced; masks are written without interlacing');
   const stride = width + 1;
   const rows = new Uint8Array(stride * height);
   let filled = 0;
@@ -128,18 +128,6 @@ function unfilter(rows: Uint8Array, width: number, height: number): Uint8Array {
     }
   }
   return out;
-}
-
-function decodeInterlaced(png: Uint8Array, width: number, height: number): { classIds: Uint8Array; width: number; height: number } {
-  let image: ReturnType<typeof UPNG.decode>;
-  try {
-    image = UPNG.decode(png.buffer.slice(png.byteOffset, png.byteOffset + png.byteLength) as ArrayBuffer);
-  } catch (cause) {
-    throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask is not a readable PNG', { cause });
-  }
-  const data = new Uint8Array(image.data as ArrayBuffer);
-  if (data.length < width * height) throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask PNG is truncated');
-  return { classIds: data.subarray(0, width * height), width, height };
 }
 
 function chunk(type: string, data: Uint8Array): Uint8Array {

@@ -9,6 +9,9 @@ import type { Fault, WorkerModelSource } from '../../workers/protocol.js';
 import type { Backend, BackendOutcome, Timings } from './backend.js';
 import { HostedBackend, hostedUnavailable } from './hosted-backend.js';
 import type { ImageSource } from './image-source.js';
+import { ortFilesIn } from './ort-file-names.js';
+import { checkRuntimeFile } from './runtime-file-check.js';
+import { bundledOrtFiles, bundledWorkerUrl, startBundledWorker } from './runtime-files.js';
 import { browserThreadPlan } from './threads.js';
 import { versionModelSource, type VersionRef } from './version-model.js';
 import { WorkerBackend } from './worker-backend.js';
@@ -42,8 +45,14 @@ export interface SegmenterOptions {
   maxPixels?: number;
   /** Keep downloaded model files in Cache Storage, so that a second start works offline. Default true. */
   cache?: boolean;
-  /** Where the built worker script is, if not beside the library (custom hosting). */
+  /** Where edgeseg's worker script (`segment-worker.js` of the browser build) is, when not where the bundler or the package put it. */
   workerUrl?: string | URL;
+  /**
+   * The folder that holds onnxruntime-web's files as edgeseg ships them (`ort.wasm.bundle.min.mjs`,
+   * `ort-wasm-simd-threaded.wasm`, `ort.webgpu.bundle.min.mjs`, `ort-wasm-simd-threaded.asyncify.wasm`),
+   * when not where the bundler or the package put them (a CDN, another static folder).
+   */
+  wasmPaths?: string | URL;
 }
 
 export interface SegmentCallOptions {
@@ -179,7 +188,7 @@ export class Segmenter {
     // MODEL_FILE_MISSING, say) is then told from backends that cannot run here without reading the message.
     throw new BackendError(
       'NO_BACKEND',
-      `no backend could run the model: ${this.#fallbacks.filter((f) => f.code !== 'NOT_ISOLATED').map((f) => `${f.backend}: ${f.message}`).join('; ')}`,
+      `no backend could run the model: ${this.#fallbacks.filter((f) => f.code !== 'NOT_ISOLATED').map((f) => `${f.backend}: [${f.code}] ${f.message}`).join('; ')}`,
       last === undefined ? {} : { cause: last },
     );
   }
@@ -192,15 +201,23 @@ export class Segmenter {
       return new HostedBackend(this.options.platform, target.project, target.version);
     }
     if (this.modelSource instanceof Error) throw this.modelSource;
-    const backend = await WorkerBackend.start(name, {
-      load: { model: this.modelSource, numThreads: this.#numThreads, cache: this.options.cache ?? true },
-      maxPixels: this.options.maxPixels ?? 50_000_000,
-      createWorker: this.options.workerUrl
-        ? () => new Worker(this.options.workerUrl!, { type: 'module' })
-        : () => new Worker(new URL('../../workers/segment-worker.ts', import.meta.url), { type: 'module' }),
-      ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
-      onRestart: () => this.#restarts++,
-    });
+    const { workerUrl, wasmPaths } = this.options;
+    const ort = wasmPaths === undefined ? bundledOrtFiles(name) : ortFilesIn(wasmPaths, name);
+    const scriptUrl = workerUrl === undefined ? bundledWorkerUrl() : new URL(workerUrl, globalThis.location?.href).href;
+    let backend: WorkerBackend;
+    try {
+      backend = await WorkerBackend.start(name, {
+        load: { model: this.modelSource, numThreads: this.#numThreads, cache: this.options.cache ?? true, ...(ort ? { ort } : {}) },
+        maxPixels: this.options.maxPixels ?? 50_000_000,
+        createWorker: workerUrl === undefined ? startBundledWorker : () => new Worker(scriptUrl!, { type: 'module' }),
+        ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
+        onRestart: () => this.#restarts++,
+      });
+    } catch (error) {
+      // A worker whose script did not load says only that it failed: ask the host what it answered.
+      const missing = scriptUrl && (error as { code?: string }).code === 'WORKER_CRASHED' ? await checkRuntimeFile(scriptUrl, "edgeseg's worker script", name) : null;
+      throw missing ?? error;
+    }
     this.#spec = backend.spec;
     this.#adapter = backend.loadResult.adapter;
     return backend;

@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { unzlibSync } from 'fflate';
 import UPNG from 'upng-js';
 import { describe, expect, test } from 'vitest';
 import { decodeMaskPng, encodeMaskPng } from '../../../src/payload/index.js';
 import { regionMask } from '../../helpers/masks.js';
+import { ROOT } from '../../helpers/paths.js';
 import { runPython } from '../../helpers/python.js';
 
 const sizes: [number, number][] = [[1, 1], [7, 3], [97, 61], [640, 480], [333, 1]];
@@ -68,3 +72,45 @@ describe('decodeMaskPng refuses what is not a grayscale mask', () => {
   });
   test('a size that does not match the class ids', () => expect(code(() => encodeMaskPng(new Uint8Array(5), 2, 2))).toBe('PAYLOAD_INVALID'));
 });
+
+describe('decodeMaskPng reads masks written by other encoders', () => {
+  test('OpenCV\'s masks (libpng, zlib): the bytes upng reads', () => {
+    const dir = join(ROOT, 'models', 'shapes', 'samples');
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { images: Array<{ mask: string; width: number; height: number }> };
+    for (const image of manifest.images.slice(0, 4)) {
+      const png = new Uint8Array(readFileSync(join(dir, image.mask)));
+      const ours = decodeMaskPng(png);
+      const theirs = UPNG.decode(png.buffer.slice(png.byteOffset, png.byteOffset + png.byteLength) as ArrayBuffer);
+      expect([ours.width, ours.height]).toEqual([image.width, image.height]);
+      expect(ours.classIds).toEqual(new Uint8Array(theirs.data as ArrayBuffer).subarray(0, image.width * image.height));
+      expect(new Set(ours.classIds).size).toBeGreaterThan(1);
+    }
+  });
+
+  test('Pillow\'s adaptive row filters (Sub, Up, Average, Paeth): the bytes it was given', () => {
+    const [w, h] = [97, 61];
+    const ids = new Uint8Array(w * h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) ids[y * w + x] = (x * 3 + y * 5 + ((x * y) % 7)) % 200;
+    const png = new Uint8Array(
+      runPython(
+        `import sys, io; from PIL import Image; im = Image.frombytes("L", (${w}, ${h}), sys.stdin.buffer.read()); ` +
+          'o = io.BytesIO(); im.save(o, format="PNG"); sys.stdout.buffer.write(o.getvalue())',
+        ids,
+      ),
+    );
+    expect(decodeMaskPng(png).classIds).toEqual(ids);
+    // The test means something only if the file used more than the "None" filter.
+    const rows = unzlibSync(idat(png));
+    const filters = new Set(Array.from({ length: h }, (_, y) => rows[y * (w + 1)]));
+    expect(filters.size).toBeGreaterThan(1);
+  });
+});
+
+function idat(png: Uint8Array): Uint8Array {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  const parts: number[] = [];
+  for (let at = 8; at < png.length; at += 12 + view.getUint32(at)) {
+    if (String.fromCharCode(...png.subarray(at + 4, at + 8)) === 'IDAT') parts.push(...png.subarray(at + 8, at + 8 + view.getUint32(at)));
+  }
+  return new Uint8Array(parts);
+}

@@ -1,0 +1,84 @@
+// No bundler: edgeseg's browser build copied as a folder (as a CDN serves it) and imported by a page's
+// <script type="module"> through an import map; the worker and onnxruntime-web's files are found beside it.
+import { cpSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
+import { expectCliPayload } from './expect-payload.js';
+import { startModelHost } from './model-host.js';
+import { closeBrowser, runPage } from './run-page.js';
+
+const { appDir, cliPayload } = inject('packed');
+const site = join(appDir, 'out-no-bundler');
+let isolated: StaticServer;
+let plain: StaticServer;
+let models: Awaited<ReturnType<typeof startModelHost>>;
+const page = (server: StaticServer, query = '', webgpu = false) => runPage(`${server.url}/?model=${encodeURIComponent(models.modelUrl)}${query}`, { webgpu });
+
+beforeAll(async () => {
+  mkdirSync(site, { recursive: true });
+  cpSync(join(appDir, 'index.nobundler.html'), join(site, 'index.html'));
+  cpSync(join(appDir, 'main.js'), join(site, 'main.js'));
+  cpSync(join(appDir, 'public'), site, { recursive: true });
+  cpSync(join(appDir, 'node_modules', 'edgeseg', 'dist', 'browser'), join(site, 'edgeseg'), { recursive: true });
+  // onnxruntime-web's modules without their binaries: a WASM path that is half there.
+  mkdirSync(join(site, 'half'));
+  for (const file of ['ort.wasm.bundle.min.mjs', 'ort.webgpu.bundle.min.mjs']) cpSync(join(site, 'edgeseg', file), join(site, 'half', file));
+  // The WASM build's files alone: WebGPU's are missing there.
+  mkdirSync(join(site, 'wasm-only'));
+  for (const file of ['ort.wasm.bundle.min.mjs', 'ort-wasm-simd-threaded.wasm']) cpSync(join(site, 'edgeseg', file), join(site, 'wasm-only', file));
+  // A static host set up for single-page apps: a path it lacks answers index.html.
+  isolated = await startStaticServer(site, { isolate: true, spaFallback: true });
+  plain = await startStaticServer(site, { spaFallback: true });
+  models = await startModelHost(appDir);
+});
+afterAll(async () => {
+  await closeBrowser();
+  await isolated?.close();
+  await plain?.close();
+  await models?.close();
+});
+
+describe('edgeseg without a bundler', () => {
+  test('a cross-origin isolated page segments on two WASM threads: the command line\'s payload', async () => {
+    const result = await page(isolated, '&threads=2');
+    expectCliPayload(result, cliPayload);
+    expect(result).toMatchObject({ isolated: true, backend: 'wasm', numThreads: 2, fallbacks: [] });
+  });
+
+  test('WebGPU, where the browser has an adapter: onnxruntime-web\'s WebGPU build found beside the entry too', async () => {
+    const result = await page(isolated, '&backends=webgpu', true);
+    expectCliPayload(result, cliPayload);
+    expect(result).toMatchObject({ backend: 'webgpu', fallbacks: [] });
+  });
+
+  test('WebGPU\'s files missing where wasmPaths says: RUNTIME_FILE_MISSING in fallbacks, and the next backend (WASM) runs', async () => {
+    const result = await page(isolated, '&backends=webgpu,wasm&wasmPaths=/wasm-only/', true);
+    expectCliPayload(result, cliPayload);
+    expect(result.error).toBeUndefined();
+    expect(result.backend).toBe('wasm');
+    expect(result.fallbacks).toEqual([
+      { backend: 'webgpu', code: 'RUNTIME_FILE_MISSING', message: `onnxruntime-web's ES module at ${isolated.url}/wasm-only/ort.webgpu.bundle.min.mjs answered an HTML page (often a single-page-app fallback for a path the host lacks); serve edgeseg's browser files there, or point \`wasmPaths\` at them` },
+    ]);
+  });
+
+  test('a page that is not cross-origin isolated runs one thread and says so (NOT_ISOLATED)', async () => {
+    const result = await page(plain);
+    expectCliPayload(result, cliPayload);
+    expect(result).toMatchObject({ isolated: false, backend: 'wasm', numThreads: 1 });
+    expect(result.fallbacks).toEqual([{ backend: 'wasm', code: 'NOT_ISOLATED', message: expect.stringContaining('COOP/COEP') }]);
+  });
+
+  test('wasmPaths where the host answers its SPA page: RUNTIME_FILE_MISSING naming the module, and the page still segments', async () => {
+    const result = await page(isolated, '&wasmPaths=/nowhere/');
+    expect(result.error).toMatchObject({ code: 'NO_BACKEND' });
+    expect(result.error!.message).toContain(`wasm: [RUNTIME_FILE_MISSING] onnxruntime-web's ES module at ${isolated.url}/nowhere/ort.wasm.bundle.min.mjs answered an HTML page`);
+    expectCliPayload(result, cliPayload);
+  });
+
+  test('wasmPaths with the module but no binary: RUNTIME_FILE_MISSING naming the binary', async () => {
+    const result = await page(isolated, '&wasmPaths=/half/');
+    expect(result.error!.message).toContain(`wasm: [RUNTIME_FILE_MISSING] onnxruntime-web's WASM binary at ${isolated.url}/half/ort-wasm-simd-threaded.wasm answered an HTML page`);
+    expectCliPayload(result, cliPayload);
+  });
+});
