@@ -61,7 +61,8 @@ export async function engineAvailable(engine: EngineName): Promise<boolean> {
 
 /** The script that `evaluate` runs: the function's source called with its arguments, its outcome as JSON. */
 function callSource(fn: (...args: never[]) => unknown, args: Json[]): string {
-  return `(${fn.toString()})(...${JSON.stringify(args)})`;
+  // Transpilers that keep function names (esbuild under tsx and Vitest) call a `__name` helper that the page lacks.
+  return `((__name) => (${fn.toString()})(...${JSON.stringify(args)}))((f) => f)`;
 }
 
 async function openChromium(options: OpenOptions): Promise<EnginePage> {
