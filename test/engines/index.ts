@@ -42,7 +42,12 @@ export interface OpenOptions {
   chromiumArgs?: string[];
   /** How long one `evaluate` may take (default 120 s). */
   scriptTimeoutMs?: number;
+  /** A fake camera that getUserMedia may use without asking (Chromium, Firefox; WebKitGTK has none). */
+  fakeCamera?: boolean;
 }
+
+/** Whether `engine` can give a page a fake camera (see OpenOptions.fakeCamera). */
+export const HAS_FAKE_CAMERA: Record<EngineName, boolean> = { chromium: true, firefox: true, webkit: false };
 
 /** Opens a fresh browser of `engine` with one blank page. */
 export async function openEngine(engine: EngineName, options: OpenOptions = {}): Promise<EnginePage> {
@@ -67,8 +72,9 @@ function callSource(fn: (...args: never[]) => unknown, args: Json[]): string {
 
 async function openChromium(options: OpenOptions): Promise<EnginePage> {
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...(options.chromiumArgs ?? [])] });
-  const page = await browser.newPage();
+  const camera = options.fakeCamera ? ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] : [];
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...camera, ...(options.chromiumArgs ?? [])] });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(options.scriptTimeoutMs ?? 120_000);
   return {
     engine: 'chromium',
@@ -88,9 +94,14 @@ async function openFirefox(options: OpenOptions): Promise<EnginePage> {
     headless: true,
     protocolTimeout: options.scriptTimeoutMs ?? 120_000,
     // No network but loopback: nothing may phone home, and a slow start must not fail the launch.
-    extraPrefsFirefox: { 'network.dns.disableIPv6': true, 'app.update.enabled': false },
+    extraPrefsFirefox: {
+      'network.dns.disableIPv6': true,
+      'app.update.enabled': false,
+      ...(options.fakeCamera ? { 'media.navigator.streams.fake': true, 'media.navigator.permission.disabled': true } : {}),
+    },
   });
   const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
   page.setDefaultTimeout(options.scriptTimeoutMs ?? 120_000);
   const version = (await browser.version()).replace(/^firefox\//i, '');
   return {
@@ -202,6 +213,8 @@ async function openWebkit(options: OpenOptions): Promise<EnginePage> {
     })) as { sessionId: string; capabilities: { browserVersion?: string } };
     const s = `/session/${session.sessionId}`;
     await call('POST', `${s}/timeouts`, { script: timeoutMs, pageLoad: timeoutMs });
+    // The same viewport as the other engines (Xvfb's screen is larger).
+    await call('POST', `${s}/window/rect`, { width: 1280, height: 900 }).catch(() => undefined);
     const ownDriver = driver;
     return {
       engine: 'webkit',
