@@ -67,6 +67,16 @@ test('a replaced worker loads the model before it runs the call, even when its f
   expectSamePayload(IMAGE, outcome.value, await nodePayload());
 });
 
+test('a worker whose module is evaluated twice (WebKit, bundled apps) answers every call from the instance with the model', async () => {
+  const backend = await start(() => new Worker(new URL('./workers/evaluated-twice.ts', import.meta.url), { type: 'module' }));
+  const node = await nodePayload();
+  for (let i = 0; i < 3; i++) {
+    const outcome = await backend.segment(await bytesOf(IMAGE), { confidence: 50, wantRetry: false });
+    if (!outcome.ok) throw outcome.error;
+    expectSamePayload(IMAGE, outcome.value, node);
+  }
+});
+
 test('a live worker is never taken for crashed: calls in a row, bytes that cannot be sent, and idle time keep the same worker', async () => {
   const seg = await createSegmenter({ model: `/${MODEL}/`, backends: ['wasm'], numThreads: 1 });
   started.push(seg);
