@@ -13,6 +13,8 @@ const isolationHeaders = {
 };
 
 const chromium = (args: string[]) => ({ provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args } }), instances: [{ browser: 'chromium' as const }] });
+// Vitest's WebDriver provider (webdriverio) would fetch geckodriver; test/engines drives Debian's Firefox ESR
+// over WebDriver BiDi and WebKitGTK through its own WebKitWebDriver, and downloads nothing.
 const otherEngine = (engine: 'firefox' | 'webkit') => ({ provider: engineProvider(engine), instances: [{ browser: engine }] });
 
 const browserProject = (name: string, include: string[], engine: ReturnType<typeof chromium> | ReturnType<typeof otherEngine>) => ({
@@ -46,6 +48,9 @@ export default defineConfig({
       browserProject('browser-webgpu', ['test/browser-webgpu/**/*.test.ts'], chromium(CHROMIUM_WEBGPU_ARGS)),
       // Its own browser: the memory it measures is the whole page's, so no other test file may share it.
       browserProject('browser-memory', ['test/browser-memory/**/*.test.ts'], chromium(CHROMIUM_ARGS)),
+      // The runtime, decoding, client and bad-input tests in the other engines. Not the WebGPU project (neither
+      // has navigator.gpu, and SwiftShader WebGPU is the slowest project) nor the memory one (it reads
+      // measureUserAgentSpecificMemory, Chromium's alone).
       browserProject('browser-firefox', ['test/browser/**/*.test.ts'], otherEngine('firefox')),
       browserProject('browser-webkit', ['test/browser/**/*.test.ts'], otherEngine('webkit')),
     ],
