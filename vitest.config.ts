@@ -1,8 +1,10 @@
-// Test projects: `unit`, `e2e` and `packed` run in Node; `browser`, `browser-webgpu` and `browser-memory` run in Debian's Chromium.
+// Test projects: `unit`, `e2e` and `packed` run in Node; `browser`, `browser-webgpu` and `browser-memory` run in Debian's Chromium;
+// `browser-firefox` and `browser-webkit` run the `browser` project's files in Firefox ESR and WebKitGTK (test/engines).
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { scriptServerCommands } from './test/browser/commands.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_WEBGPU_ARGS } from './test/chromium.js';
+import { engineProvider } from './test/engines/vitest-provider.js';
 
 // Cross-origin isolation, so that onnxruntime-web's WASM backend may use threads.
 const isolationHeaders = {
@@ -10,7 +12,12 @@ const isolationHeaders = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
-const browserProject = (name: string, include: string[], args: string[]) => ({
+const chromium = (args: string[]) => ({ provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args } }), instances: [{ browser: 'chromium' as const }] });
+// Vitest's WebDriver provider (webdriverio) would fetch geckodriver; test/engines drives Debian's Firefox ESR
+// over WebDriver BiDi and WebKitGTK through its own WebKitWebDriver, and downloads nothing.
+const otherEngine = (engine: 'firefox' | 'webkit') => ({ provider: engineProvider(engine), instances: [{ browser: engine }] });
+
+const browserProject = (name: string, include: string[], engine: ReturnType<typeof chromium> | ReturnType<typeof otherEngine>) => ({
   extends: true as const,
   test: {
     name,
@@ -21,8 +28,7 @@ const browserProject = (name: string, include: string[], args: string[]) => ({
     browser: {
       enabled: true,
       headless: true,
-      provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args } }),
-      instances: [{ browser: 'chromium' as const }],
+      ...engine,
       screenshotFailures: false,
       commands: { ...scriptServerCommands },
     },
@@ -40,10 +46,15 @@ export default defineConfig({
       // The packed package installed into fresh apps (Vite dev and build, webpack build and dev server, no bundler), in Chromium.
       { extends: true, test: { name: 'packed', include: ['test/packed/**/*.test.ts'], environment: 'node', globalSetup: ['test/packed/global-setup.ts'], testTimeout: 180_000, hookTimeout: 300_000, fileParallelism: false } },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 300_000, hookTimeout: 300_000, fileParallelism: false } },
-      browserProject('browser', ['test/browser/**/*.test.ts'], CHROMIUM_ARGS),
-      browserProject('browser-webgpu', ['test/browser-webgpu/**/*.test.ts'], CHROMIUM_WEBGPU_ARGS),
+      browserProject('browser', ['test/browser/**/*.test.ts'], chromium(CHROMIUM_ARGS)),
+      browserProject('browser-webgpu', ['test/browser-webgpu/**/*.test.ts'], chromium(CHROMIUM_WEBGPU_ARGS)),
       // Its own browser: the memory it measures is the whole page's, so no other test file may share it.
-      browserProject('browser-memory', ['test/browser-memory/**/*.test.ts'], CHROMIUM_ARGS),
+      browserProject('browser-memory', ['test/browser-memory/**/*.test.ts'], chromium(CHROMIUM_ARGS)),
+      // The runtime, decoding, client and bad-input tests in the other engines. Not the WebGPU project (neither
+      // has navigator.gpu, and SwiftShader WebGPU is the slowest project) nor the memory one (it reads
+      // measureUserAgentSpecificMemory, Chromium's alone).
+      browserProject('browser-firefox', ['test/browser/**/*.test.ts'], otherEngine('firefox')),
+      browserProject('browser-webkit', ['test/browser/**/*.test.ts'], otherEngine('webkit')),
     ],
   },
 });

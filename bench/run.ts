@@ -5,6 +5,7 @@
 //   npm run bench -- --runs 1 --warmup 0 --seconds 1 --calls 20   # a smoke run of every part
 //   npm run bench -- --webgpu  # everything, plus the WebGPU section below
 //   npm run bench -- --people-only # the people section alone (below): bench/out/people.{json,md}
+//   npm run bench -- --engines-only  # the engines section alone (bench/out/engines.{json,md})
 //   npm run bench:webgpu       # the WebGPU section alone (and the hosted route's masks it is compared
 //                              # with); bench/out/webgpu.{json,md}. Add -- --webgpu-all for every model and
 //                              # image on a software adapter too
@@ -22,6 +23,9 @@
 // size of what a page loads before the worker starts. Targets are printed with PASS or FALLS SHORT
 // (or NOT MEASURED, with the reason, where a figure cannot answer its target).
 //
+// The engines section: edgeseg segment() end to end on the bundled model (WASM) in Chromium, Firefox ESR
+// and WebKitGTK (test/engines), the same page and images in each, so that a regression in one engine shows.
+//
 // The WebGPU section (--webgpu, --webgpu-only) runs in a Chromium of its own, started with the flags
 // for a real GPU (CHROMIUM_GPU_ARGS; EDGESEG_WEBGPU_ARGS adds more, space-separated) and, where those
 // give no adapter, with SwiftShader forced. It records the adapter and the flags, and measures edgeseg
@@ -29,6 +33,7 @@
 // llvmpipe, any fallback adapter) proves the harness and the masks but is no speed figure: there only
 // the bundled model at 640×480 is run (3 runs after 1 warm-up unless --runs/--warmup say otherwise)
 // and the speed target reads NOT MEASURED.
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -38,6 +43,8 @@ import { build, createServer, type ViteDevServer } from 'vite';
 import { startPlatformServer, type PlatformServer } from '../server/index.js';
 import { CHROMIUM_ARGS, CHROMIUM_GPU_ARGS, CHROMIUM_PATH, CHROMIUM_WEBGPU_ARGS } from '../test/chromium.js';
 import { startStaticServer, type StaticServer } from '../test/fixtures/static-server.js';
+import { ENGINES, openEngine, type EngineName, type EnginePage } from '../test/engines/index.js';
+import { SUPPORT } from '../test/engines/support.js';
 import { IMAGE_SIZES, imagePath, MODELS, requireBenchModels, ROOT } from './paths.js';
 import { benchPipeline, pipelineTable, type PipelineRow } from './pipeline.js';
 import { decodeMaskPng } from '../src/payload/index.js';
@@ -59,6 +66,7 @@ const PEOPLE_ONLY = process.argv.includes('--people-only');
 const WEBGPU = WEBGPU_ONLY || process.argv.includes('--webgpu');
 /** Every model and image on WebGPU even when the adapter is software (minutes per LRASPP run there). */
 const WEBGPU_ALL = process.argv.includes('--webgpu-all');
+const ENGINES_ONLY = process.argv.includes('--engines-only');
 const OUT = join(ROOT, 'bench', 'out');
 const line = (s = '') => console.log(s);
 
@@ -86,6 +94,7 @@ type Environment = { userAgent: string; cores: number; isolated: boolean };
 
 async function main() {
   if (PEOPLE_ONLY) return peopleOnly();
+  if (ENGINES_ONLY) return enginesOnly();
   requireBenchModels();
   await mkdir(OUT, { recursive: true });
   const results: Record<string, unknown> = { date: new Date().toISOString(), runs: RUNS, warmup: WARMUP, threads: THREADS };
@@ -106,6 +115,8 @@ async function main() {
   const wasm = WEBGPU_ONLY ? null : await browserSections(origin, platforms, hostedMasks, results);
   const people = WEBGPU_ONLY ? null : await peopleSection(origin);
   if (people) results.people = people;
+  const engines = WEBGPU_ONLY ? null : await engineSection(origin);
+  if (engines) results.engines = engines;
   const webgpu = WEBGPU ? await webgpuSection(origin, platforms, hostedMasks) : null;
   if (webgpu) results.webgpu = webgpu;
   results.environment ??= { ...webgpu!.environment, node: process.version };
@@ -122,12 +133,88 @@ async function main() {
   for (const d of dataDirs) await rm(d, { recursive: true, force: true });
 
   // Report.
-  const report = formatReport(results, wasm && pipeline ? { ...wasm, pipeline } : null, webgpu, people);
+  const report = formatReport(results, wasm && pipeline ? { ...wasm, pipeline } : null, webgpu, people) + (engines ? `\n${engineReport(engines)}` : '');
   const name = WEBGPU_ONLY ? 'webgpu' : 'results';
   line(`\n${report}`);
   await writeFile(join(OUT, `${name}.json`), JSON.stringify({ ...results, verdicts }, null, 1));
   await writeFile(join(OUT, `${name}.md`), report);
   line(`\nwrote ${relative(ROOT, join(OUT, `${name}.md`))} and ${name}.json`);
+}
+
+type EngineRow = { image: string; times: Partial<Record<EngineName, Summary>>; equalToChromium: Partial<Record<EngineName, number>> };
+interface EngineResults {
+  versions: Partial<Record<EngineName, string>>;
+  threads: Partial<Record<EngineName, number>>;
+  rows: EngineRow[];
+}
+
+/** Sample images of the bundled model at two sizes (JPEG), as the engines section feeds them. */
+function engineImages(): Array<{ label: string; path: string }> {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'models', 'shapes', 'samples', 'manifest.json'), 'utf8')) as { images: Array<{ file: string; width: number; height: number }> };
+  return ['320x240', '640x480'].map((size) => {
+    const image = manifest.images.find((i) => `${i.width}x${i.height}` === size)!;
+    return { label: size, path: join(ROOT, 'models', 'shapes', 'samples', image.file) };
+  });
+}
+
+/** edgeseg segment() on the bundled model (WASM, THREADS threads asked) in each engine, on the same page. */
+async function engineSection(origin: string): Promise<EngineResults> {
+  const images = engineImages();
+  const model = `${url(join(ROOT, 'models', 'shapes', 'package'))}/`;
+  const results: EngineResults = { versions: {}, threads: {}, rows: images.map((i) => ({ image: i.label, times: {}, equalToChromium: {} })) };
+  const masks = new Map<string, string>();
+  line('\nEngines: edgeseg segment() on the bundled model (WASM)');
+  for (const engine of ENGINES) {
+    const page = await openEngine(engine);
+    try {
+      await page.goto(`${origin}/web/index.html`);
+      await enginePageReady(page);
+      results.versions[engine] = page.version;
+      // onnxruntime-web runs one thread, whatever is asked, where SharedArrayBuffer is missing.
+      results.threads[engine] = (await page.evaluate(() => typeof SharedArrayBuffer === 'function')) ? THREADS : 1;
+      for (const [i, image] of images.entries()) {
+        const e = await page.evaluate((c: Record<string, string | number | boolean>) => (window as unknown as { bench: { edgeseg(c: unknown): Promise<{ times: number[]; mask: string }> } }).bench.edgeseg(c), { model, image: url(image.path), threads: THREADS, runs: RUNS, warmup: WARMUP, raw: false });
+        const row = results.rows[i]!;
+        row.times[engine] = summarize(e.times);
+        if (engine === 'chromium') masks.set(image.label, e.mask);
+        row.equalToChromium[engine] = equalShare(e.mask, masks.get(image.label)!);
+        line(`${engine} ${page.version} ${image.label}: ${spread(row.times[engine]!)} ms, mask = Chromium's on ${pct(row.equalToChromium[engine]!)} of pixels`);
+      }
+    } finally {
+      await page.close();
+    }
+  }
+  return results;
+}
+
+/** Waits for the bench page's `benchReady`. */
+const enginePageReady = (page: EnginePage) =>
+  page.evaluate(async () => {
+    for (let i = 0; i < 600 && (window as unknown as { benchReady?: boolean }).benchReady !== true; i++) await new Promise((r) => setTimeout(r, 100));
+    return (window as unknown as { benchReady?: boolean }).benchReady === true;
+  });
+
+function engineReport(e: EngineResults): string {
+  const head = ENGINES.map((n) => `${SUPPORT[n].label} ${e.versions[n] ?? '?'} (${e.threads[n] ?? '?'} thread${e.threads[n] === 1 ? '' : 's'})`);
+  return [
+    `### End to end in each engine: edgeseg segment() on the bundled model (WASM, ${THREADS} threads asked), encoded JPEG in; ms, median (p10–p90) of ${RUNS} runs after ${WARMUP} warm-up runs\n`,
+    table(['image', ...head, 'mask = Chromium\'s (Firefox, WebKit)'], e.rows.map((r) => [r.image, ...ENGINES.map((n) => (r.times[n] ? spread(r.times[n]!) : '—')), `${pct(r.equalToChromium.firefox ?? 0)}, ${pct(r.equalToChromium.webkit ?? 0)}`])),
+  ].join('\n');
+}
+
+/** `--engines-only`: the engines section alone, on the bench page's dev server. */
+async function enginesOnly(): Promise<void> {
+  await mkdir(OUT, { recursive: true });
+  const server = await benchServer();
+  try {
+    const engines = await engineSection(server.resolvedUrls!.local[0]!.replace(/\/$/, ''));
+    const report = `Run on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}. \`npm run bench -- --engines-only${RUNS !== 20 || WARMUP !== 3 ? ` --runs ${RUNS} --warmup ${WARMUP}` : ''}\`\n\n${engineReport(engines)}`;
+    line(`\n${report}`);
+    await writeFile(join(OUT, 'engines.json'), JSON.stringify({ date: new Date().toISOString(), runs: RUNS, warmup: WARMUP, ...engines }, null, 1));
+    await writeFile(join(OUT, 'engines.md'), report);
+  } finally {
+    await server.close();
+  }
 }
 
 /** The bench page's dev server (edgeseg from source), cross-origin isolated. */

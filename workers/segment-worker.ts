@@ -200,4 +200,11 @@ const api: WorkerApi = {
   },
 };
 
-expose(api);
+// One instance of this module serves the worker. WebKit evaluates it a second time, in the same worker,
+// when onnxruntime-web imports its own code by URL during a load (in a bundled app that code is this
+// script): a second `expose` would answer every later call twice, first from the instance with no model.
+const scope = self as { edgesegWorkerApi?: WorkerApi };
+if (!scope.edgesegWorkerApi) {
+  scope.edgesegWorkerApi = api;
+  expose(api);
+}

@@ -37,8 +37,9 @@ export async function toWorkerImage(source: ImageSource): Promise<{ image: Worke
     return { image: { kind: 'url', url: new URL(text, globalThis.location?.href).toString() }, transfer: [] };
   }
   if (has('Blob') && source instanceof Blob) return { image: { kind: 'blob', blob: source }, transfer: [] };
-  if (source instanceof ArrayBuffer) return { image: { kind: 'bytes', bytes: new Uint8Array(source) }, transfer: [source] };
+  if (source instanceof ArrayBuffer) return { image: { kind: 'bytes', bytes: new Uint8Array(checkAttached(source)) }, transfer: [source] };
   if (source instanceof Uint8Array) {
+    checkAttached(source.buffer);
     // A view of part of a larger buffer cannot be transferred without taking the rest too: copy just it.
     const whole = source.byteOffset === 0 && source.byteLength === source.buffer.byteLength && source.buffer instanceof ArrayBuffer;
     const bytes = whole ? source : source.slice();
@@ -106,6 +107,14 @@ export async function toHostedImage(source: ImageSource): Promise<string | Uint8
 function checked(bytes: Uint8Array): Uint8Array {
   readImageHeader(bytes);
   return bytes;
+}
+
+/** Bytes given to an earlier call were transferred to its worker: saying so beats an empty image. */
+function checkAttached<T extends ArrayBufferLike>(buffer: T): T {
+  if ((buffer as { detached?: boolean }).detached === true) {
+    throw new InvalidInputError('IMAGE_SOURCE_INVALID', 'the bytes were transferred to the worker by an earlier call (their buffer is detached): pass a copy to segment the same bytes twice');
+  }
+  return buffer;
 }
 
 function describe(value: unknown): string {

@@ -23,7 +23,7 @@ export type RuntimeBackendName = Exclude<BackendName, 'native'>;
 /** Why a backend was left (at start or while running), or a limit that applies. */
 export interface Fallback {
   backend: RuntimeBackendName;
-  /** A stable code: an error's code (BACKEND_UNAVAILABLE, BACKEND_FAILED, MODEL_LOAD_FAILED, …), or NOT_ISOLATED. */
+  /** A stable code: an error's code (BACKEND_UNAVAILABLE, BACKEND_FAILED, MODEL_LOAD_FAILED, …), or NOT_ISOLATED / NO_SHARED_MEMORY (WASM on one thread). */
   code: string;
   message: string;
 }
@@ -108,7 +108,7 @@ export class Segmenter {
       source = error;
     }
     const seg = new Segmenter(options, source, order, threads.numThreads);
-    if (threads.notIsolated) seg.#fallbacks.push({ backend: 'wasm', code: 'NOT_ISOLATED', message: threads.notIsolated });
+    if (threads.oneThread) seg.#fallbacks.push({ backend: 'wasm', ...threads.oneThread });
     await seg.#startFrom(0);
     return seg;
   }
@@ -188,7 +188,7 @@ export class Segmenter {
     // MODEL_FILE_MISSING, say) is then told from backends that cannot run here without reading the message.
     throw new BackendError(
       'NO_BACKEND',
-      `no backend could run the model: ${this.#fallbacks.filter((f) => f.code !== 'NOT_ISOLATED').map((f) => `${f.backend}: [${f.code}] ${f.message}`).join('; ')}`,
+      `no backend could run the model: ${this.#fallbacks.filter((f) => f.code !== 'NOT_ISOLATED' && f.code !== 'NO_SHARED_MEMORY').map((f) => `${f.backend}: [${f.code}] ${f.message}`).join('; ')}`,
       last === undefined ? {} : { cause: last },
     );
   }

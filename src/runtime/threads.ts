@@ -1,14 +1,16 @@
-// WASM thread count in browsers: threads need cross-origin isolation (SharedArrayBuffer).
+// WASM thread count in browsers: threads need cross-origin isolation and SharedArrayBuffer.
 
 export interface ThreadPlan {
   numThreads: number;
-  /** Set when the page's lack of isolation chose one thread: the fallback log says why. */
-  notIsolated: string | null;
+  /** Set when the page or the browser chose one thread: the fallback log says why. */
+  oneThread: { code: 'NOT_ISOLATED' | 'NO_SHARED_MEMORY'; message: string } | null;
 }
 
 export interface ThreadInputs {
   /** `crossOriginIsolated` of the page. */
   isolated: boolean;
+  /** Whether the browser has SharedArrayBuffer (WebKitGTK lacks it even on an isolated page). */
+  sharedMemory: boolean;
   /** `navigator.hardwareConcurrency`, where the browser tells it. */
   cores: number | undefined;
   /** The caller's `numThreads`, if given: it is used as is. */
@@ -17,19 +19,25 @@ export interface ThreadInputs {
   local: boolean;
 }
 
-/** Half the cores, at most 4, when cross-origin isolated; 1 otherwise, with a note that says why. */
-export function planThreads({ isolated, cores, requested, local }: ThreadInputs): ThreadPlan {
-  if (requested !== undefined) return { numThreads: requested, notIsolated: null };
-  if (!isolated) {
-    return {
-      numThreads: 1,
-      notIsolated: local ? 'the page is not cross-origin isolated (COOP/COEP): WASM runs on one thread' : null,
-    };
+/** Half the cores, at most 4, when threads can run; 1 otherwise, with a note that says why. */
+export function planThreads({ isolated, sharedMemory, cores, requested, local }: ThreadInputs): ThreadPlan {
+  if (requested !== undefined) return { numThreads: requested, oneThread: null };
+  if (!isolated || !sharedMemory) {
+    const oneThread = !isolated
+      ? { code: 'NOT_ISOLATED' as const, message: 'the page is not cross-origin isolated (COOP/COEP): WASM runs on one thread' }
+      : { code: 'NO_SHARED_MEMORY' as const, message: 'this browser has no SharedArrayBuffer, even on this cross-origin isolated page: WASM runs on one thread' };
+    return { numThreads: 1, oneThread: local ? oneThread : null };
   }
-  return { numThreads: Math.min(4, Math.max(1, Math.floor((cores ?? 2) / 2))), notIsolated: null };
+  return { numThreads: Math.min(4, Math.max(1, Math.floor((cores ?? 2) / 2))), oneThread: null };
 }
 
 /** The plan for this page. */
 export function browserThreadPlan(requested: number | undefined, local: boolean): ThreadPlan {
-  return planThreads({ isolated: globalThis.crossOriginIsolated === true, cores: globalThis.navigator?.hardwareConcurrency, requested, local });
+  return planThreads({
+    isolated: globalThis.crossOriginIsolated === true,
+    sharedMemory: typeof SharedArrayBuffer === 'function',
+    cores: globalThis.navigator?.hardwareConcurrency,
+    requested,
+    local,
+  });
 }

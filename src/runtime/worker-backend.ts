@@ -2,7 +2,7 @@
 // worker is checked before each call and replaced (with the model reloaded) when it has died; a call
 // that is waiting on a worker when it dies, or is stopped, settles at once (see worker-life.ts).
 import { proxy, releaseProxy, transfer, wrap, type Remote } from 'comlink';
-import { BackendError, EdgesegAbortError } from '../errors/index.js';
+import { BackendError, EdgesegAbortError, InvalidInputError } from '../errors/index.js';
 import type { DownloadProgress, ModelSpec } from '../model/index.js';
 import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
 import type { Fault, LoadRequest, LoadResult, LocalBackendName, SegmentOutcome, WorkerApi } from '../../workers/protocol.js';
@@ -13,6 +13,12 @@ import { watchWorker, type WorkerLife } from './worker-life.js';
 
 /** How long an idle worker may take to answer a ping before it is taken for dead. */
 const PING_TIMEOUT_MS = 2000;
+/**
+ * How many workers one start may create when their script does not run: WebKit refuses a worker
+ * script that it revalidated from its cache when the server's 304 lacks the COEP header (Vite's dev and
+ * preview servers send such 304s), and then fetches it afresh for the next worker.
+ */
+const SCRIPT_ATTEMPTS = 3;
 
 export interface WorkerBackendOptions {
   load: Omit<LoadRequest, 'backend'>;
@@ -90,17 +96,29 @@ export class WorkerBackend implements Backend {
     this.#worker = null;
   }
 
+  /** A new worker with the model loaded: no call reaches a worker before its load has answered. */
   async #boot(): Promise<void> {
-    const worker = this.#options.createWorker();
-    const remote = wrap<WorkerApi>(worker);
-    const life = watchWorker(worker, remote, this.name);
-    this.#worker = worker;
-    this.#remote = remote;
-    this.#life = life;
-    this.#unresponsive = null;
-    const onProgress = this.#options.onProgress ? proxy(this.#options.onProgress) : undefined;
-    // A worker whose script cannot load, or that dies while loading, fails the start instead of hanging it.
-    this.#loaded = await life.guard(remote.load({ ...this.#options.load, backend: this.name }, onProgress));
+    this.#loaded = null;
+    for (let attempt = 1; ; attempt++) {
+      if (this.#disposed) throw this.#disposedError();
+      const worker = this.#options.createWorker();
+      const remote = wrap<WorkerApi>(worker);
+      const life = watchWorker(worker, remote, this.name);
+      this.#worker = worker;
+      this.#remote = remote;
+      this.#life = life;
+      this.#unresponsive = null;
+      const onProgress = this.#options.onProgress ? proxy(this.#options.onProgress) : undefined;
+      try {
+        // A worker whose script cannot load, or that dies while loading, fails the start instead of hanging it.
+        this.#loaded = await life.guard(remote.load({ ...this.#options.load, backend: this.name }, onProgress));
+        return;
+      } catch (error) {
+        if (!life.neverRan() || attempt >= SCRIPT_ATTEMPTS) throw error;
+        remote[releaseProxy]();
+        worker.terminate();
+      }
+    }
   }
 
   /** Why the current worker is dead, or null when it answers. */
@@ -168,6 +186,10 @@ export class WorkerBackend implements Backend {
       // one worker may kill the next: this call rejects, and the next call gets a fresh worker.
       const ended = life.ended();
       if (ended) return { ok: false, error: ended };
+      // postMessage refused the image (a detached buffer, a closed bitmap): nothing reached the worker.
+      if ((error as { name?: string })?.name === 'DataCloneError') {
+        return { ok: false, error: new InvalidInputError('IMAGE_SOURCE_INVALID', `the image cannot be sent to the worker: ${(error as Error).message}`, { cause: error }) };
+      }
       this.#unresponsive = `the worker failed: ${(error as Error).message}`;
       return { ok: false, error: new BackendError('WORKER_CRASHED', this.#unresponsive, { backend: this.name, cause: error }) };
     }

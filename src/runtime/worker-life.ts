@@ -7,6 +7,8 @@ import type { LocalBackendName, WorkerApi } from '../../workers/protocol.js';
 export interface WorkerLife {
   /** Why the worker ended (WORKER_CRASHED, or DISPOSED when it was stopped); null while it lives. */
   ended(): BackendError | null;
+  /** Whether it ended because its script never ran (the browser could not fetch it, or refused it). */
+  neverRan(): boolean;
   /** `promise`, or a rejection with the reason as soon as the worker ends, whichever comes first. */
   guard<T>(promise: Promise<T>): Promise<T>;
   /** Ends the watch (the worker is being stopped): every guarded call rejects with `reason`. */
@@ -15,12 +17,13 @@ export interface WorkerLife {
 
 /**
  * Watches `worker` in two ways: its `error` event (an uncaught error: the worker is taken for dead, as it
- * may never answer again), and a Web Lock that the worker holds for its whole life, whose release on the
+ * may never answer again; or, as a plain Event rather than an ErrorEvent, a script that never ran), and a Web Lock that the worker holds for its whole life, whose release on the
  * main thread's side means the worker is gone however it went. Where Web Locks are missing only the
  * event is watched; the segmenter's ping before each call still finds a silent death then.
  */
 export function watchWorker(worker: Worker, remote: Remote<WorkerApi>, backend: LocalBackendName): WorkerLife {
   let ended: BackendError | null = null;
+  let neverRan = false;
   let rejectEnded: (reason: BackendError) => void = () => undefined;
   const whenEnded = new Promise<never>((_, reject) => (rejectEnded = reject));
   // Nobody may be waiting when the worker ends.
@@ -35,9 +38,17 @@ export function watchWorker(worker: Worker, remote: Remote<WorkerApi>, backend: 
     rejectEnded(reason);
   };
   const crashed = (why: string) => new BackendError('WORKER_CRASHED', `the ${backend} worker died: ${why}`, { backend });
-  const onError = (event: ErrorEvent) => {
+  const onError = (event: Event) => {
     event.preventDefault();
-    end(crashed(event.message || 'an uncaught error (or its script could not load)'));
+    // An uncaught error inside the worker comes as an ErrorEvent; a script that could not be fetched, or
+    // that the browser refused (WebKit refuses a revalidated worker script whose 304 lacks the COEP
+    // header), as a plain Event.
+    if (typeof ErrorEvent === 'function' && event instanceof ErrorEvent) {
+      end(crashed(event.message || 'an uncaught error'));
+      return;
+    }
+    neverRan = true;
+    end(crashed('its script did not run (it could not be fetched, or the browser refused it)'));
   };
   worker.addEventListener('error', onError);
 
@@ -58,6 +69,7 @@ export function watchWorker(worker: Worker, remote: Remote<WorkerApi>, backend: 
 
   return {
     ended: () => ended,
+    neverRan: () => neverRan,
     guard,
     end,
   };

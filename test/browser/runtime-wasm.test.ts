@@ -8,7 +8,7 @@ import samples from '../../models/shapes/samples/manifest.json';
 const files = [...new Set(manifest.endToEnd.map((c) => c.file))];
 const packages = ['tiny-legacy', 'tiny-current', 'tiny-nobg', 'tiny-binary'];
 
-describe('wasm in Chromium gives the Node native payload', () => {
+describe('wasm in the browser gives the Node native payload', () => {
   const segs = new Map<string, Segmenter>();
   beforeAll(async () => {
     for (const p of packages) segs.set(p, await createSegmenter({ model: `/test/fixtures/models/${p}/`, backends: ['wasm'], numThreads: 2 }));
@@ -31,7 +31,7 @@ describe('wasm in Chromium gives the Node native payload', () => {
 
 // The bundled model, both export layouts, on a few of its sample images of different sizes. The Node
 // reference is computed now, from whatever weights the package holds today.
-describe('wasm in Chromium gives the Node native payload: the bundled model', () => {
+describe('wasm in the browser gives the Node native payload: the bundled model', () => {
   const bundled = ['models/shapes/package', 'models/shapes/package-current'];
   const sizes = new Set<string>();
   const images = samples.images.filter((i) => !sizes.has(`${i.width}x${i.height}`) && sizes.add(`${i.width}x${i.height}`)).slice(0, 3);
