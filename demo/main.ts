@@ -60,7 +60,11 @@ function backendsFor(choice: string): RuntimeBackendName[] {
   return choice === 'auto' ? ['webgpu', 'wasm', 'hosted'] : [choice as RuntimeBackendName];
 }
 
+/** Counts starts, so that a start overtaken by a newer one (the picker moved again) gives way to it. */
+let startCount = 0;
+
 async function startSegmenter(): Promise<Segmenter | null> {
+  const start = ++startCount;
   const choice = $<HTMLSelectElement>('#backend-select').value;
   const previous = segmenter;
   segmenter = null;
@@ -90,6 +94,10 @@ async function startSegmenter(): Promise<Segmenter | null> {
         $('#progress-text').textContent = `${p.cached ? 'from cache' : 'downloading'} ${p.file} · ${(loaded / 1e6).toFixed(2)} / ${(total / 1e6).toFixed(2)} MB`;
       },
     });
+    if (start !== startCount) {
+      void seg.dispose();
+      return null;
+    }
     segmenter = seg;
     loading = false;
     progress.hidden = true;
@@ -99,6 +107,7 @@ async function startSegmenter(): Promise<Segmenter | null> {
     return seg;
   } catch (error) {
     loading = false;
+    if (start !== startCount) return null;
     progress.hidden = true;
     status(describeError(error), 'error', 'error');
     $('#fallbacks').innerHTML = `<li><code>${escapeHtml((error as { code?: string }).code ?? 'ERROR')}</code> ${escapeHtml((error as Error).message)}</li>`;
@@ -137,6 +146,7 @@ async function switchModel(choice: ModelChoice): Promise<void> {
   state.ready = false;
   starting = startSegmenter();
   await starting;
+  if (choice !== picker.current) return;
   starting = null;
   void loadGallery(choice.project);
   if (!live) await run();
