@@ -88,7 +88,9 @@ void main() {
   // The canvas's row 0 is at the bottom: flip so that the image's top row is drawn at the top.
   vec2 uv = vec2(v_uv.x, 1.0 - v_uv.y);
   vec4 frame = texture(u_frame, uv);
-  float a = texture(u_alpha, uv).r;
+  // Choked a little: the model's edge tends to sit just outside the subject, and the background's own
+  // colour showing through the outer half of the ramp reads as a halo.
+  float a = smoothstep(0.2, 0.9, texture(u_alpha, uv).r);
   if (u_kind == 4) {
     outColor = vec4(frame.rgb * a, a);
     return;
