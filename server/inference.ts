@@ -2,7 +2,7 @@
 // onnxruntime-node: the reference payload for the browser runtime.
 import type { IncomingMessage } from 'node:http';
 import { isEdgesegError } from '../src/errors/index.js';
-import { bundledModelDir } from '../src/node/bundled-model.js';
+import { bundledModelDir, isBundledModelName } from '../src/node/bundled-model.js';
 import { createSegmenter, type NodeSegmenter } from '../src/node/segmenter.js';
 import type { SegmentationPayload } from '../src/payload/index.js';
 import { badRequest, HttpError, notFound, readBody } from './http.js';
@@ -27,7 +27,14 @@ export class Segmenters {
 
   modelDir(version: VersionState): string {
     const dir = version.model!.dir;
-    return dir === 'bundled' ? bundledModelDir() : dir.startsWith('/') ? dir : this.store.path(dir);
+    // `bundled` (data directories seeded before the people models) is the shapes model; `bundled:NAME` any.
+    if (dir === 'bundled') return bundledModelDir('shapes');
+    const name = dir.startsWith('bundled:') ? dir.slice('bundled:'.length) : null;
+    if (name !== null) {
+      if (!isBundledModelName(name)) throw new Error(`no bundled model named ${JSON.stringify(name)}`);
+      return bundledModelDir(name);
+    }
+    return dir.startsWith('/') ? dir : this.store.path(dir);
   }
 
   get(version: VersionState): Promise<NodeSegmenter> {

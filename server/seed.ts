@@ -1,11 +1,13 @@
-// The default workspace: the bundled model's project, its sample images with their annotations, tags,
-// splits and batches, a raw version and a version with the trained model.
+// The default workspace: the shapes model's project (its sample images with their annotations, tags,
+// splits and batches, a raw version and a version with the trained model) and the people project (photos
+// of people, the bundled people models as its two versions).
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
+import { createSegmenter } from '../src/node/segmenter.js';
 import { decodeImage } from '../src/node/decode-image.js';
 import { decodeMaskPng } from '../src/payload/index.js';
 import { imageEmbedding } from './embedding.js';
-import type { ImageState, PlatformState } from './store.js';
+import type { ImageState, PlatformState, ProjectState } from './store.js';
 
 export interface SeedOptions {
   apiKey: string;
@@ -15,10 +17,13 @@ export interface SeedOptions {
   modelDir: string;
   workspace?: string;
   project?: string;
+  /** models/people/samples: manifest.json, images/ (public domain and CC0 photos, unannotated). */
+  peopleSamplesDir: string;
 }
 
 export const DEFAULT_WORKSPACE = 'edgeseg-demo';
 export const DEFAULT_PROJECT = 'shapes';
+export const PEOPLE_PROJECT = 'people';
 
 interface SampleManifest {
   classes: string[];
@@ -95,8 +100,73 @@ export async function seedDefault(dataDir: string, options: SeedOptions): Promis
               },
             ],
           },
+          await seedPeople(dataDir, ws, options.peopleSamplesDir),
         ],
       },
+    ],
+  };
+}
+
+interface PeopleManifest {
+  classes: string[];
+  colors: Record<string, string>;
+  images: { id: string; name: string; file: string; width: number; height: number; license: string }[];
+}
+
+/**
+ * The people project: the sample photos, unannotated (their classes and search embeddings are the people
+ * model's output, as for any unannotated image), version 1 the general model, version 2 the landscape one.
+ */
+async function seedPeople(dataDir: string, ws: string, samplesDir: string): Promise<ProjectState> {
+  const manifest = JSON.parse(await readFile(join(samplesDir, 'manifest.json'), 'utf8')) as PeopleManifest;
+  const base = join('files', ws, PEOPLE_PROJECT);
+  await mkdir(join(dataDir, base, 'images'), { recursive: true });
+  const background = manifest.classes.indexOf('background');
+  // The images' dates: the day the conversion was published in this repository, a fixed instant so that
+  // every seeded data directory is the same.
+  const created = Date.UTC(2026, 10, 24);
+  const seg = await createSegmenter({ model: 'people', numThreads: 1 });
+  const images: ImageState[] = [];
+  try {
+    for (const [i, sample] of manifest.images.entries()) {
+      const file = join(base, 'images', `${sample.id}${extname(sample.file)}`);
+      await copyFile(join(samplesDir, sample.file), join(dataDir, file));
+      const pixels = await decodeImage(await readFile(join(dataDir, file)));
+      const ids = (await seg.segmentRaw(pixels)).classIds;
+      const present = [...new Set(ids)].filter((c) => c !== background).sort((a, b) => a - b);
+      images.push({
+        id: `people-${sample.id}`,
+        name: sample.name,
+        file,
+        width: sample.width,
+        height: sample.height,
+        split: null,
+        tags: ['sample', sample.license],
+        batch: 'samples',
+        created: created + i * 1000,
+        owner: 'edgeseg',
+        classes: present.map((c) => manifest.classes[c]!),
+        embedding: imageEmbedding(pixels.data as Uint8Array, ids, manifest.classes.length, background),
+      });
+    }
+  } finally {
+    await seg.dispose();
+  }
+  const ids = images.map((i) => i.id);
+  const stretch = (width: number, height: number) => ({ 'auto-orient': { enabled: true }, resize: { enabled: true, format: 'Stretch to', width: String(width), height: String(height) } });
+  return {
+    url: PEOPLE_PROJECT,
+    name: 'People',
+    type: 'semantic-segmentation',
+    created,
+    updated: created,
+    annotation: 'people',
+    classes: manifest.classes,
+    colors: manifest.colors,
+    images,
+    versions: [
+      { number: 1, name: 'selfie-general-256', created, images: ids, preprocessing: stretch(256, 256), augmentation: {}, model: { dir: 'bundled:people', modelType: 'mediapipe-selfie-segmentation' } },
+      { number: 2, name: 'selfie-landscape-256x144', created, images: ids, preprocessing: stretch(256, 144), augmentation: {}, model: { dir: 'bundled:people-landscape', modelType: 'mediapipe-selfie-segmentation-landscape' } },
     ],
   };
 }

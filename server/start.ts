@@ -54,7 +54,12 @@ export async function openPlatform(options: Omit<PlatformServerOptions, 'port' |
   const dataDir = options.dataDir ?? defaultDataDir();
   const root = packageRoot();
   const store = await Store.open(dataDir, ({ dir }) =>
-    seedDefault(dir, { apiKey: options.apiKey ?? DEFAULT_API_KEY, samplesDir: options.samplesDir ?? join(root, 'models', 'shapes', 'samples'), modelDir: options.modelDir ?? 'bundled' }),
+    seedDefault(dir, {
+      apiKey: options.apiKey ?? DEFAULT_API_KEY,
+      samplesDir: options.samplesDir ?? join(root, 'models', 'shapes', 'samples'),
+      modelDir: options.modelDir ?? 'bundled',
+      peopleSamplesDir: join(root, 'models', 'people', 'samples'),
+    }),
   );
   const workspace = store.state.workspaces[0]!;
   if (options.apiKey !== undefined && options.apiKey !== workspace.apiKey) {

@@ -1,4 +1,4 @@
-// Where the bundled default model lives, from the installed package's root.
+// The models that ship inside the package, by name, and where they live from the installed package's root.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,9 +15,29 @@ export function packageRoot(): string {
   }
 }
 
-/** The bundled default model (legacy layout): five shape classes, trained by models/shapes/train.py. */
-export function bundledModelDir(): string {
-  return join(packageRoot(), 'models', 'shapes', 'package');
+/**
+ * The bundled models: `people` (MediaPipe's selfie segmenter, 256×256, converted by
+ * models/people/convert.py), `people-landscape` (its 144×256 sibling for video calls) and `shapes` (five
+ * synthetic shape classes, trained by models/shapes/train.py; legacy layout).
+ */
+export const BUNDLED_MODELS = {
+  people: ['models', 'people', 'general'],
+  'people-landscape': ['models', 'people', 'landscape'],
+  shapes: ['models', 'shapes', 'package'],
+} as const;
+
+export type BundledModelName = keyof typeof BUNDLED_MODELS;
+
+/** The model used where none is named: the CLI, `edgeseg/node`. */
+export const DEFAULT_BUNDLED_MODEL: BundledModelName = 'people';
+
+export function isBundledModelName(name: unknown): name is BundledModelName {
+  return typeof name === 'string' && Object.hasOwn(BUNDLED_MODELS, name);
+}
+
+/** The package folder of a bundled model (default: the people model). */
+export function bundledModelDir(name: BundledModelName = DEFAULT_BUNDLED_MODEL): string {
+  return join(packageRoot(), ...BUNDLED_MODELS[name]);
 }
 
 export function packageVersion(): string {

@@ -7,7 +7,7 @@ import { isEdgesegError, type EdgesegError } from '../errors/index.js';
 import { classColors } from '../model/index.js';
 import { encodeMaskPng } from '../payload/index.js';
 import { validateConfidence } from '../pipeline/index.js';
-import { bundledModelDir, packageVersion } from './bundled-model.js';
+import { DEFAULT_BUNDLED_MODEL, packageVersion } from './bundled-model.js';
 import { decodeImage } from './decode-image.js';
 import { overlayMask } from './overlay.js';
 import { createSegmenter, type NodeBackendName } from './segmenter.js';
@@ -17,20 +17,22 @@ export const EXIT = { ok: 0, failure: 1, usage: 2, badInput: 3, model: 4 } as co
 const HELP = `edgeseg — semantic segmentation that returns the platform's hosted payload
 
 Usage:
-  edgeseg segment <image> [--model <dir|url>] [--confidence 50] [--backend native|wasm]
+  edgeseg segment <image> [--model <name|dir|url>] [--confidence 50] [--backend native|wasm]
                   [--out mask.png] [--overlay overlay.png] [--threads N] [--max-pixels N] [--timings] [--quiet]
       Prints the payload JSON {segmentation_mask, class_map, image} on stdout.
       --out writes the class-id mask as an 8-bit grayscale PNG; --overlay writes the image with the
       mask in the class colours (PNG, JPEG or WebP by extension). --timings prints per-stage times
       on stderr. --quiet prints no JSON.
-  edgeseg info [--model <dir|url>] [--json]
+  edgeseg info [--model <name|dir|url>] [--json]
       The model's classes, input size and preprocessing.
   edgeseg serve [--port 8787] [--host 127.0.0.1] [--data <dir>] [--api-key <key>]
       The local platform: every route of the platform on loopback.
   edgeseg --help | --version
 
---model defaults to the bundled shapes model. A URL is downloaded once and cached
-($EDGESEG_CACHE_DIR, default ~/.cache/edgeseg).
+--model names a bundled model: people (the default: people in photos, 256×256), people-landscape
+(144×256, for video calls) or shapes (five synthetic shape classes); or a package folder (write a folder
+named like a bundled model as ./people); or a URL, downloaded once and cached ($EDGESEG_CACHE_DIR,
+default ~/.cache/edgeseg).
 
 Exit codes: 0 ok · 1 runtime failure · 2 usage error · 3 bad input (image, confidence) · 4 model package problem`;
 
@@ -77,7 +79,7 @@ function numberOption(name: string, value: unknown): number | undefined {
 }
 
 function modelOf(value: unknown): string | { url: string } {
-  if (typeof value !== 'string') return bundledModelDir();
+  if (typeof value !== 'string') return DEFAULT_BUNDLED_MODEL;
   return /^https?:\/\//.test(value) ? { url: value } : value;
 }
 

@@ -2,6 +2,7 @@
 export { createSegmenter, type NodeSegmenter, type NodeSegmenterOptions, type NodeImageSource, type SegmentOptions, type Timings, type NodeBackendName } from './segmenter.js';
 export { decodeImage, DEFAULT_MAX_PIXELS, type DecodeOptions } from './decode-image.js';
 export { readPackageDir } from './read-package-dir.js';
+export { BUNDLED_MODELS, DEFAULT_BUNDLED_MODEL, bundledModelDir, type BundledModelName } from './bundled-model.js';
 export { directoryPackageCache, defaultCacheDir } from './directory-cache.js';
 export type { NodeBackend, BackendOptions } from './backend.js';
 export * from '../errors/index.js';

@@ -8,6 +8,7 @@ import { DEFAULT_CONFIDENCE, segmentPixels, type PixelImage, type StageTimings }
 import type { NodeBackend } from './backend.js';
 import { decodeImage, DEFAULT_MAX_PIXELS } from './decode-image.js';
 import { directoryPackageCache } from './directory-cache.js';
+import { bundledModelDir, isBundledModelName, type BundledModelName } from './bundled-model.js';
 import { createNativeBackend } from './native-backend.js';
 import { readPackageDir } from './read-package-dir.js';
 import { createWasmBackend } from './wasm-backend.js';
@@ -15,8 +16,12 @@ import { createWasmBackend } from './wasm-backend.js';
 export type NodeBackendName = NodeBackend['name'];
 
 export interface NodeSegmenterOptions {
-  /** A package folder, a package's files in memory, or the base URL of a package (downloaded once, cached). */
-  model: string | { files: PackageFiles } | { url: string };
+  /**
+   * A bundled model by name (`people`, the default; `people-landscape`; `shapes`), a package folder (a
+   * folder named like a bundled model is written with a slash: `./people`), a package's files in memory,
+   * or the base URL of a package (downloaded once, cached).
+   */
+  model?: BundledModelName | (string & {}) | { files: PackageFiles } | { url: string };
   /** `native` (onnxruntime-node, default) or `wasm` (onnxruntime-web in Node). */
   backend?: NodeBackendName;
   /** Threads for the model run (`native`). Default: half the cores, at least 1, at most 4. The `wasm` backend always runs one thread in Node (its thread pool needs Web Workers). */
@@ -56,7 +61,7 @@ export interface NodeSegmenter {
   dispose(): Promise<void>;
 }
 
-export async function createSegmenter(options: NodeSegmenterOptions): Promise<NodeSegmenter> {
+export async function createSegmenter(options: NodeSegmenterOptions = {}): Promise<NodeSegmenter> {
   const files = await loadFiles(options);
   const parsed = parseModelPackage(files);
   const backendName = options.backend ?? 'native';
@@ -140,7 +145,8 @@ export async function createSegmenter(options: NodeSegmenterOptions): Promise<No
 }
 
 async function loadFiles(options: NodeSegmenterOptions): Promise<PackageFiles> {
-  const { model } = options;
+  const { model = 'people' } = options;
+  if (isBundledModelName(model)) return readPackageDir(bundledModelDir(model));
   if (typeof model === 'string') return readPackageDir(model);
   if (model && typeof model === 'object' && 'files' in model) return model.files;
   if (model && typeof model === 'object' && 'url' in model) {
@@ -150,5 +156,5 @@ async function loadFiles(options: NodeSegmenterOptions): Promise<PackageFiles> {
       ...(options.signal ? { signal: options.signal } : {}),
     });
   }
-  throw new ModelPackageError('MODEL_FILE_MISSING', 'model must be a package folder, { files }, or { url }');
+  throw new ModelPackageError('MODEL_FILE_MISSING', 'model must be a bundled model name, a package folder, { files }, or { url }');
 }

@@ -9,6 +9,8 @@ import { ROOT, TINY } from '../helpers/paths.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { startPlatformServer, type PlatformServer } from '../../server/index.js';
+import * as ort from 'onnxruntime-node';
+import { floatsFromBase64, floatsToBase64 } from '../../models/people/parity/tensors.js';
 
 // On globalThis: Vitest loads this module once for the config and again for the global setup.
 const state = globalThis as {
@@ -36,6 +38,16 @@ const nodeSegment = (async (_ctx, model: string, image: string, confidence: numb
   return (await seg).segment(join(ROOT, image), { confidence });
 }) as BrowserCommand<[string, string, number], Promise<SegmentationPayload>>;
 
+/** onnxruntime-node on one NCHW float32 tensor (base64) through a model file; the first output, base64. */
+const nativeRun = (async (_ctx, model: string, input: string, dims: number[]) => {
+  const session = await ort.InferenceSession.create(join(ROOT, model), { graphOptimizationLevel: 'all', intraOpNumThreads: 1 });
+  try {
+    const outputs = await session.run({ [session.inputNames[0]!]: new ort.Tensor('float32', floatsFromBase64(input), dims) });
+    return floatsToBase64(outputs[session.outputNames[0]!]!.data as Float32Array);
+  } finally {
+    await session.release();
+  }
+}) as BrowserCommand<[string, string, number[]], Promise<string>>;
 
 export const scriptServerCommands = {
   /** The local platform (default workspace, tiny-legacy as version 2's model) in a fresh data directory. */
@@ -54,6 +66,7 @@ export const scriptServerCommands = {
     state.__edgesegModelServer = null;
   }) as BrowserCommand<[]>,
   nodeSegment,
+  nativeRun,
   testServerUrl: (async () => (await testServer()).url) as BrowserCommand<[]>,
   scriptTestServer: (async (_ctx, route: string, answers: ScriptedAnswer[]) => {
     (await testServer()).script(route, ...answers);

@@ -54,35 +54,49 @@ describe('edgeseg segment', () => {
   });
 });
 
-describe('the bundled default model', () => {
-  const shapes = join(ROOT, 'models', 'shapes');
+describe('the bundled models', () => {
+  const photo = join(ROOT, 'models', 'people', 'samples', 'images', 'astronaut.png');
 
-  test('edgeseg segment without --model runs it, from any working directory', async () => {
-    const manifest = JSON.parse(await readFile(join(shapes, 'samples', 'manifest.json'), 'utf8')) as { images: { file: string; split: string }[] };
-    const image = join(shapes, 'samples', manifest.images.find((i) => i.split === 'test')!.file);
-    const r = await runCli(['segment', image], { cwd: dir });
+  test('edgeseg segment without --model runs the people model, from any working directory', async () => {
+    const r = await runCli(['segment', photo], { cwd: dir });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const payload = JSON.parse(r.stdout.toString());
-    expect(payload.class_map).toEqual({ '0': 'background', '1': 'circle', '2': 'rectangle', '3': 'triangle', '4': 'star' });
-    // The same answer as the bundled package loaded by path: whatever its weights are today.
-    const seg = await createSegmenter({ model: join(shapes, 'package') });
+    expect(payload.class_map).toEqual({ '0': 'background', '1': 'person' });
+    // The same answer as the people package loaded by path: whatever its weights are today.
+    const seg = await createSegmenter({ model: join(ROOT, 'models', 'people', 'general') });
     try {
-      expect(payload).toEqual(await seg.segment(image));
+      expect(payload).toEqual(await seg.segment(photo));
     } finally {
       await seg.dispose();
     }
   });
 
-  test('edgeseg info without --model describes it, task and architecture apart', async () => {
+  test.each([
+    ['people-landscape', join('models', 'people', 'landscape'), { '0': 'background', '1': 'person' }],
+    ['shapes', join('models', 'shapes', 'package'), { '0': 'background', '1': 'circle', '2': 'rectangle', '3': 'triangle', '4': 'star' }],
+  ])('--model %s runs that bundled model', async (name, folder, classMap) => {
+    const r = await runCli(['segment', photo, '--model', name], { cwd: dir });
+    expect(r.code).toBe(0);
+    const payload = JSON.parse(r.stdout.toString());
+    expect(payload.class_map).toEqual(classMap);
+    const seg = await createSegmenter({ model: join(ROOT, folder) });
+    try {
+      expect(payload).toEqual(await seg.segment(photo));
+    } finally {
+      await seg.dispose();
+    }
+  });
+
+  test('edgeseg info without --model describes the people model; --model shapes the shapes model', async () => {
     const r = await runCli(['info'], { cwd: dir });
     expect(r.code).toBe(0);
     const text = r.stdout.toString();
-    expect(text).toMatch(/^package: +legacy export \(environment\.json\)$/m);
-    expect(text).toMatch(/^task: +semantic-segmentation$/m);
-    expect(text).toMatch(/^model type: +edgeseg-shapes$/m);
+    expect(text).toMatch(/^package: +current export \(inference_config\.json\)$/m);
     expect(text).toMatch(/^input: +256×256, stretch, RGB$/m);
-    const json = JSON.parse((await runCli(['info', '--json'], { cwd: dir })).stdout.toString());
+    expect(text).toMatch(/^normalise: +none$/m);
+    expect(JSON.parse((await runCli(['info', '--json'], { cwd: dir })).stdout.toString()).classes).toEqual(['background', 'person']);
+    const json = JSON.parse((await runCli(['info', '--model', 'shapes', '--json'], { cwd: dir })).stdout.toString());
     expect([json.task, json.modelType]).toEqual(['semantic-segmentation', 'edgeseg-shapes']);
     expect(json.classes).toEqual(['background', 'circle', 'rectangle', 'triangle', 'star']);
   });

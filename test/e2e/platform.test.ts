@@ -63,7 +63,7 @@ describe('catalog', () => {
     expect(await client.root()).toEqual({ welcome: expect.any(String), instructions: 'You are successfully authenticated.', docs: expect.any(String), workspace: WS });
     const { workspace } = await client.workspace(WS);
     expect(workspace).toMatchObject({ url: WS, members: 1 });
-    expect(workspace.projects.map((p) => p.id)).toEqual([`${WS}/${PROJECT}`]);
+    expect(workspace.projects.map((p) => p.id)).toEqual([`${WS}/${PROJECT}`, `${WS}/people`]);
     const { project, versions } = await client.project(WS, PROJECT);
     expect(project).toMatchObject({ type: 'semantic-segmentation', images: manifest.images.length, unannotated: 0, versions: 2, public: false });
     expect(project.splits).toEqual({ train: 51, valid: 14, test: 7 });
@@ -79,6 +79,31 @@ describe('catalog', () => {
       packageUrl: expect.stringMatching(new RegExp(`^${server.baseUrl}/model-files/${WS}/${PROJECT}/2/signed\\.\\d+\\.[0-9a-f]{64}/$`)),
       classes: manifest.classes,
     });
+  });
+
+  test('the people project: the sample photos, version 1 the general model, version 2 the landscape one', async () => {
+    const people = JSON.parse(await readFile(join(ROOT, 'models', 'people', 'samples', 'manifest.json'), 'utf8')) as { images: { id: string; file: string }[] };
+    const { project, versions } = await client.project(WS, 'people');
+    expect(project).toMatchObject({ type: 'semantic-segmentation', images: people.images.length, versions: 2 });
+    expect(Object.keys(project.classes)).toEqual(['person']);
+    expect(versions.map((v) => v.model.modelType)).toEqual(['mediapipe-selfie-segmentation', 'mediapipe-selfie-segmentation-landscape']);
+    for (const [number, folder] of [[1, 'general'], [2, 'landscape']] as const) {
+      const { ort } = await client.ort('people', number);
+      expect(ort.classes).toEqual(['background', 'person']);
+      expect(Buffer.from(await (await fetch(ort.model)).arrayBuffer()).equals(await readFile(join(ROOT, 'models', 'people', folder, 'weights.onnx')))).toBe(true);
+    }
+    // The hosted route runs the bundled people model: the same payload as edgeseg/node with it.
+    const photo = join(ROOT, 'models', 'people', 'samples', people.images[0]!.file);
+    const seg = await createSegmenter({ model: 'people' });
+    try {
+      expect(await client.segmentHosted('people', 1, new Uint8Array(await readFile(photo)))).toEqual(await seg.segment(photo));
+    } finally {
+      await seg.dispose();
+    }
+    // Each photo was seeded with the people model's own classes: a person in every one.
+    const found = await client.search(WS, 'people', { class_name: 'person', fields: ['id', 'labels'] });
+    expect(found.results.map((r) => r.id).sort()).toEqual(people.images.map((i) => `people-${i.id}`).sort());
+    expect(found.results.map((r) => r.labels)).toEqual(people.images.map(() => ['person']));
   });
 
   test('the ort route points at the model package files, which carry CORS and CORP headers', async () => {
@@ -421,16 +446,16 @@ describe('synthetic images', () => {
     expect(found.results).toEqual([{ id: stored.id, tags: ['synthetic'], split: null, image_url: stored.url }]);
 
     // The caption is cached per image id…
-    await client.generateSyntheticImage({ prompt: 'again', image, image_type: 'id', size: '256x256' });
+    await client.generateSyntheticImage({ prompt: 'again', image, image_type: 'id', project_url: PROJECT, size: '256x256' });
     expect(provider.requests.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/images/generations', '/v1/images/generations']);
     // …unless asked otherwise; and an unmodified prompt goes as it is.
-    await client.generateSyntheticImage({ prompt: 'exactly this', image, image_type: 'id', force_caption_regenerate: true, unmodified_prompt: true, size: '256x256' });
+    await client.generateSyntheticImage({ prompt: 'exactly this', image, image_type: 'id', project_url: PROJECT, force_caption_regenerate: true, unmodified_prompt: true, size: '256x256' });
     expect(provider.requests.slice(3).map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/images/generations']);
     expect(provider.requests.at(-1)!.body.prompt).toBe('exactly this');
 
     // A generated image is a PNG: it goes to the vision model as image/png, not as a JPEG.
     const before = provider.requests.length;
-    await client.generateSyntheticImage({ prompt: 'more', image: stored.id, image_type: 'id', size: '256x256' });
+    await client.generateSyntheticImage({ prompt: 'more', image: stored.id, image_type: 'id', project_url: PROJECT, size: '256x256' });
     const described = provider.requests[before]!;
     expect(described.path).toBe('/v1/chat/completions');
     expect(imageSent(described)).toBe(`data:image/png;base64,${Buffer.from(await (await fetch(stored.url)).arrayBuffer()).toString('base64')}`);
@@ -447,7 +472,7 @@ describe('synthetic images', () => {
   });
 
   test('the provider\'s refusal comes back as a 4xx with its message; the key never shows', async () => {
-    const error = await client.generateSyntheticImage({ prompt: 'two please', n: 2 }).catch((e) => e);
+    const error = await client.generateSyntheticImage({ prompt: 'two please', n: 2, project_url: PROJECT }).catch((e) => e);
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect(error.message).toContain('You must provide n=1 for this model.');
     const settings = await (await raw(withKey(`/${WS}/settings`))).text();
@@ -535,7 +560,7 @@ describe('persistence', () => {
     expect(again.headers.get('content-type')).toBe('image/png');
     // The caption of image 3 was cached before the restart: the provider's vision model is not asked again.
     const asked = provider.requests.length;
-    const answer = await client.generateSyntheticImage({ prompt: 'once more', image: manifest.images[3]!.id, image_type: 'id', size: '256x256' });
+    const answer = await client.generateSyntheticImage({ prompt: 'once more', image: manifest.images[3]!.id, image_type: 'id', project_url: PROJECT, size: '256x256' });
     expect(answer.caption).toBe(STAND_IN_CAPTION);
     expect(provider.requests.slice(asked).map((r) => r.path)).toEqual(['/v1/images/generations']);
   });

@@ -82,3 +82,50 @@ describe('the bundled shapes model in Node', () => {
     expect([...found].sort()).toEqual([0, 1, 2, 3, 4]);
   });
 });
+
+describe('the bundled people models in Node', () => {
+  const PEOPLE = join(ROOT, 'models', 'people');
+  const photos = ['astronaut.png', 'camera.png', 'grace_hopper.jpg'].map((f) => join(PEOPLE, 'samples', 'images', f));
+  const personShare = (classIds: Uint8Array) => classIds.reduce((n, c) => n + c, 0) / classIds.length;
+
+  test('createSegmenter() with no model is the people model; the names reach each bundled package', async () => {
+    const byDefault = await createSegmenter();
+    const general = await createSegmenter({ model: 'people' });
+    const landscape = await createSegmenter({ model: 'people-landscape' });
+    const shapes = await createSegmenter({ model: 'shapes' });
+    try {
+      expect(byDefault.classNames).toEqual(['background', 'person']);
+      expect(byDefault.warnings).toEqual([]);
+      expect(byDefault.spec.preprocess.resize).toMatchObject({ mode: 'stretch', width: 256, height: 256 });
+      expect(landscape.spec.preprocess.resize).toMatchObject({ mode: 'stretch', width: 256, height: 144 });
+      expect(shapes.classNames).toEqual(CLASSES);
+      expect(await byDefault.segment(photos[0]!)).toEqual(await general.segment(photos[0]!));
+    } finally {
+      for (const s of [byDefault, general, landscape, shapes]) await s.dispose();
+    }
+  });
+
+  test('on the sample photos the person is found, and both variants agree on most pixels', async () => {
+    const general = await createSegmenter({ model: 'people' });
+    const landscape = await createSegmenter({ model: 'people-landscape' });
+    try {
+      for (const photo of photos) {
+        const a = (await general.segmentRaw(photo)).classIds;
+        const b = (await landscape.segmentRaw(photo)).classIds;
+        // Each photo is a portrait: the person covers a large part of the frame, not all of it.
+        expect(personShare(a), photo).toBeGreaterThan(0.25);
+        expect(personShare(a), photo).toBeLessThan(0.75);
+        let both = 0;
+        let either = 0;
+        for (let i = 0; i < a.length; i++) {
+          both += a[i]! & b[i]!;
+          either += a[i]! | b[i]!;
+        }
+        expect(both / either, `${photo}: IoU of the two variants' person masks`).toBeGreaterThan(0.9);
+      }
+    } finally {
+      await general.dispose();
+      await landscape.dispose();
+    }
+  });
+});
