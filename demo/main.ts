@@ -383,7 +383,7 @@ async function loadGallery(project: string): Promise<void> {
   const more = $<HTMLButtonElement>('#gallery-more');
   gallery.replaceChildren();
   const run = ++galleryRun;
-  const pages = platform.searchAll(WORKSPACE, project, { limit: 12, fields: ['id', 'name', 'tags'], in_dataset: true });
+  const pages = platform.searchAll(WORKSPACE, project, { limit: 12, fields: ['id', 'name', 'tags'] });
   const next = async () => {
     try {
       const { value, done } = await pages.next();

@@ -342,9 +342,26 @@ describe('the demo on the dev server (npm start)', () => {
     await page.close();
   });
 
+  test('opens on people v1 from the platform\'s catalog; the picker switches to shapes and back; the gallery shows the people photos', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await smoke(page, url, 'dev-people');
+    expect((await page.$$eval('#gallery button', (bs) => bs.map((b) => (b as HTMLElement).dataset.id))).sort()).toEqual(['people-astronaut', 'people-camera', 'people-grace-hopper']);
+    await expectPickerRoundTrip(page, { shapes: ['2'], people: ['1', '2'] });
+    // The gallery follows the project.
+    await pickModel(page, 'shapes', 2);
+    await page.waitForFunction(() => document.querySelectorAll('#gallery button').length === 12);
+    await pickModel(page, 'people', 2);
+    await page.waitForFunction(() => document.querySelectorAll('#gallery button').length === 3);
+    expect(classNamesOf((await demoState(page)).payload!)).toEqual(PEOPLE_CLASSES);
+    await page.close();
+  });
+
   test('search pages through searchAll; synthetic images show the provider error; catalog gives export links', async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await page.goto(url);
+    await waitFor(page, 'window.edgesegDemo?.ready === true');
+    // Search and the catalog below work on the picked project: shapes (72 annotated images).
+    await pickModel(page, 'shapes', 2);
     await page.click('#tab-search');
     await page.fill('#s-prompt', 'star');
     await page.fill('#s-limit', '5');
@@ -364,7 +381,7 @@ describe('the demo on the dev server (npm start)', () => {
 
     await page.click('#tab-catalog');
     await page.click('#cat-load');
-    await page.click('#cat-projects button');
+    await page.click('#cat-projects button:has-text("shapes")');
     await page.click('#cat-versions li:nth-child(2) button');
     await page.click('#cat-detail button');
     const link = await page.waitForSelector('#cat-detail a');
@@ -390,15 +407,43 @@ describe('the demo on the dev server (npm start)', () => {
     await page.close();
   });
 
-  test('camera live mode segments frames continuously and shows frames per second', async () => {
+  test('camera live mode segments frames continuously with the people model, with an effect, and shows frames per second', async () => {
     const context = await browser.newContext({ permissions: ['camera'], viewport: { width: 1200, height: 900 } });
     const page = await context.newPage();
     await page.goto(url);
     await waitFor(page, 'window.edgesegDemo?.ready === true');
     await page.click('#camera-button');
     await waitFor(page, 'window.edgesegDemo.fps >= 2', 60_000);
-    expect(await page.textContent('#fps')).toMatch(/\d+ frames\/s/);
+    expect((await demoState(page)).model).toMatchObject({ project: 'people', version: 1 });
+    // The overlay: the camera's frame with the mask over it, at the camera's size.
+    expect(await page.$eval('#mask-canvas', (c) => [(c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height])).toEqual([640, 480]);
+    const [onStage, inTimings] = await page.evaluate(() => [document.querySelector('#stage-fps')!.textContent, document.querySelector('#fps')!.textContent]);
+    const counter = Number(/^(\d+) frames\/s$/.exec(onStage ?? '')?.[1]);
+    expect(counter).toBeGreaterThanOrEqual(1);
+    expect(inTimings).toBe(onStage);
+    // An effect: frames keep coming, drawn on the effect canvas at the camera's size. The fake camera has
+    // no person: everything is background, so the colour fills the frame.
+    await page.selectOption('#effect-select', 'color');
+    await page.locator('#effect-color').fill('#00ff00');
+    const frames = (await demoState(page)).frames;
+    await waitFor(page, `window.edgesegDemo.frames >= ${frames + 3}`, 60_000);
+    const center = await page.evaluate(() => {
+      const c = document.querySelector<HTMLCanvasElement>('#effect-canvas')!;
+      const copy = new OffscreenCanvas(c.width, c.height).getContext('2d')!;
+      copy.drawImage(c, 0, 0);
+      const shown = (window as unknown as { edgesegDemo: { shown: { classIds: Uint8Array; width: number; background: number } } }).edgesegDemo.shown;
+      // The mask of the frame on screen, at the centre.
+      const id = shown.classIds[(c.height / 2) * shown.width + c.width / 2];
+      const subject = shown.classIds.filter((k) => k !== shown.background).length / shown.classIds.length;
+      return { size: [c.width, c.height], id, background: shown.background, subject, rgba: [...copy.getImageData(c.width / 2, c.height / 2, 1, 1).data] };
+    });
+    expect(center.size).toEqual([640, 480]);
+    // Chromium's fake camera shows a test pattern, no person: the people model finds (almost) none.
+    expect(center.subject).toBeLessThan(0.05);
+    expect(center.id).toBe(center.background);
+    expect(center.rgba).toEqual([0, 255, 0, 255]);
     await page.screenshot({ path: join(ARTIFACTS, 'dev-camera.png') });
+    await page.selectOption('#effect-select', 'overlay');
     await page.click('#camera-button');
     expect(await page.getAttribute('#camera-button', 'aria-pressed')).toBe('false');
     await context.close();
