@@ -19,30 +19,30 @@ export interface LiveSession {
 
 /**
  * The frame that is segmented is the frame that is shown (a clone of it is kept while the worker runs),
- * so the mask never lags the picture by a frame, however long the model takes. A frame the camera gives
- * while the worker is busy waits; frames newer than that one are dropped rather than queued, so latency
- * stays one frame at most.
+ * so the mask never lags the picture, however long the model takes. Two frames are in flight: while the
+ * worker runs the model on one, this thread composites the one before (on 2 cores, the worker and the
+ * page each keep a core busy instead of taking turns); the segmenter runs them in order, so frames are
+ * shown in order. A camera frame that comes while both are busy waits; newer ones replace it.
  */
 export function startLive(options: LiveOptions): LiveSession {
   const { video } = options;
   let stopped = false;
   let fresh = false;
-  let wake: (() => void) | null = null;
+  const waiting: Array<() => void> = [];
   const onVideoFrame = () => {
     if (stopped) return;
     fresh = true;
-    wake?.();
+    waiting.shift()?.();
     video.requestVideoFrameCallback(onVideoFrame);
   };
   video.requestVideoFrameCallback(onVideoFrame);
   const presented: number[] = [];
 
-  const loop = async () => {
+  const lane = async () => {
     while (!stopped) {
-      if (!fresh) await new Promise<void>((resolve) => (wake = resolve));
-      wake = null;
-      fresh = false;
+      while (!fresh && !stopped) await new Promise<void>((resolve) => waiting.push(resolve));
       if (stopped) break;
+      fresh = false;
       const frame = new VideoFrame(video);
       const shown = frame.clone();
       try {
@@ -58,11 +58,11 @@ export function startLive(options: LiveOptions): LiveSession {
       options.onFrame(presented.length);
     }
   };
-  const done = loop();
+  const done = Promise.all([lane(), lane()]).then(() => undefined);
   return {
     stop() {
       stopped = true;
-      wake?.();
+      for (const wake of waiting.splice(0)) wake();
     },
     done,
   };
