@@ -3,7 +3,7 @@ import {
   base64ToBytes, classColors, createSegmenter, PlatformClient, rawFromPayload,
   type RawSegmentation, type RuntimeBackendName, type SegmentationPayload, type Segmenter,
 } from 'edgeseg';
-import { EffectCompositor } from './effects/compositor.js';
+import { createCompositor, type Compositor, type CompositorChoice, type FrameSource } from './effects/compositor.js';
 import { EffectControls } from './effects/effect-controls.js';
 import { startLive, type LiveSession } from './live-camera.js';
 import { bundledModels, ModelPicker, platformModels, type ModelChoice } from './model-picker.js';
@@ -34,7 +34,9 @@ let live: { stream: MediaStream; session: LiveSession } | null = null;
 /** The model in use: a project's version on the platform, or a package bundled with a static build. */
 const picker = new ModelPicker($('#project-select'), $('#version-select'), (choice) => void switchModel(choice));
 const effects = new EffectControls(() => void presentEffect());
-let compositor: EffectCompositor | null = null;
+let compositor: Compositor | null = null;
+/** `?compositor=webgl2|canvas2d` forces one (tests, comparisons); by default WebGL2 on a GPU, else the CPU's. */
+const compositorChoice = (new URLSearchParams(location.search).get('compositor') ?? 'auto') as CompositorChoice;
 
 /** What tests read: the last payload and the result on screen. */
 const state = {
@@ -43,6 +45,7 @@ const state = {
   get backend() { return segmenter?.backend ?? null; },
   get model() { return picker.current; },
   get effect() { return effects.effect.kind; },
+  get compositor() { return compositor?.kind ?? null; },
   ready: false, runs: 0, fps: 0, frames: 0,
 };
 (window as unknown as { edgesegDemo: typeof state }).edgesegDemo = state;
@@ -215,7 +218,7 @@ async function run(): Promise<void> {
  * The effect on the image on screen (the mask canvas shows the overlay, the effect canvas the rest).
  * `frame` is the picture the mask was computed from: the camera's frame, else the still image.
  */
-function presentEffect(frame?: TexImageSource): void {
+function presentEffect(frame?: FrameSource): void {
   const effect = effects.effect;
   const result = viewer.result;
   const on = effect.kind !== 'overlay' && result !== null;
@@ -226,7 +229,7 @@ function presentEffect(frame?: TexImageSource): void {
   const source = frame ?? current?.bitmap;
   if (!source) return;
   try {
-    compositor ??= new EffectCompositor($('#effect-canvas'));
+    compositor ??= createCompositor($('#effect-canvas'), compositorChoice);
     compositor.render(source, result, effect);
   } catch (error) {
     status(describeError(error), 'error', 'error');

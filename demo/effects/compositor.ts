@@ -1,11 +1,7 @@
-// Background effects on the GPU (WebGL2): class ids → feathered alpha → blur, replace or cut out the background.
-//
-// Per frame: the frame and the class ids are uploaded as they come (the ids as an integer texture, so
-// nothing is converted on the CPU); the ids become subject coverage at a reduced size, which a separable
-// Gaussian feathers; the background blur works on a quarter-size copy weighted by the inverse alpha; one
-// last pass mixes the full-size frame with the background through the bilinearly upsampled alpha.
-import { backgroundBlurSigma, featherSigma, type Effect } from './effect.js';
-import { BACKGROUND_FRAGMENT, BLUR_FRAGMENT, COMPOSITE_FRAGMENT, COVERAGE_FRAGMENT, FULLSCREEN_VERTEX } from './shaders.js';
+// The compositor: draws a frame with a background effect; WebGL2 on a real GPU, the CPU where there is none.
+import { CanvasCompositor } from './canvas-compositor.js';
+import type { Effect } from './effect.js';
+import { WebglCompositor } from './webgl-compositor.js';
 
 /** The segmentation to composite with: class ids at the frame's size, and which id is the background. */
 export interface EffectMask {
@@ -15,216 +11,49 @@ export interface EffectMask {
   background: number;
 }
 
-interface Target {
-  texture: WebGLTexture;
-  framebuffer: WebGLFramebuffer;
-  width: number;
-  height: number;
+/** What a compositor draws from: a still image or a camera frame. */
+export type FrameSource = ImageBitmap | VideoFrame | HTMLVideoElement | HTMLCanvasElement | OffscreenCanvas;
+
+/** The effects a compositor draws (the class overlay is the viewer's). */
+export type SceneEffect = Exclude<Effect, { kind: 'overlay' }>;
+
+export interface Compositor {
+  readonly kind: 'webgl2' | 'canvas2d';
+  readonly canvas: HTMLCanvasElement;
+  /**
+   * Draws `frame` with `effect` applied to the background class of `mask` (which has the frame's size).
+   * `frame` is only read: the caller still owns it (and closes a VideoFrame).
+   */
+  render(frame: FrameSource, mask: EffectMask, effect: SceneEffect): void;
+  dispose(): void;
 }
 
-type PassName = 'coverage' | 'blur' | 'background' | 'composite';
+export type CompositorChoice = 'auto' | 'webgl2' | 'canvas2d';
 
-const KIND = { blur: 1, color: 2, image: 3, cutout: 4 } as const;
-/** The mask is feathered at 1/MASK_FACTOR of the image's size, the background blurred at 1/BLUR_FACTOR. */
-const MASK_FACTOR = 2;
-const BLUR_FACTOR = 4;
-
-export class EffectCompositor {
-  readonly canvas: HTMLCanvasElement;
-  readonly #gl: WebGL2RenderingContext;
-  readonly #programs: Record<PassName, WebGLProgram>;
-  readonly #uniforms = new Map<WebGLProgram, Map<string, WebGLUniformLocation | null>>();
-  readonly #frame: WebGLTexture;
-  readonly #ids: WebGLTexture;
-  readonly #replacement: WebGLTexture;
-  #replacementSource: ImageBitmap | null = null;
-  #staging: OffscreenCanvasRenderingContext2D | null = null;
-  #targets = new Map<string, Target>();
-
-  /** Throws where the browser has no WebGL2. */
-  constructor(canvas: HTMLCanvasElement) {
-    this.canvas = canvas;
+/**
+ * `auto`: WebGL2 where the browser runs it on a GPU, else the CPU compositor. A software WebGL
+ * (SwiftShader, llvmpipe) is the slowest of the three: on 2 cores its rasteriser took the cores from the
+ * model's worker (camera at 640×480 with blur: 3 frames/s, against 15 with the CPU compositor).
+ */
+export function createCompositor(canvas: HTMLCanvasElement, choice: CompositorChoice = 'auto'): Compositor {
+  if (choice === 'webgl2' || (choice === 'auto' && hardwareWebgl2())) {
     // preserveDrawingBuffer: the result stays readable (screenshots, downloads, tests) after it is shown.
     const gl = canvas.getContext('webgl2', { premultipliedAlpha: true, alpha: true, antialias: false, preserveDrawingBuffer: true });
-    if (!gl) throw new Error('this browser has no WebGL2: background effects are not available');
-    this.#gl = gl;
-    this.#programs = {
-      coverage: this.#program(COVERAGE_FRAGMENT),
-      blur: this.#program(BLUR_FRAGMENT),
-      background: this.#program(BACKGROUND_FRAGMENT),
-      composite: this.#program(COMPOSITE_FRAGMENT),
-    };
-    this.#frame = this.#texture(gl.LINEAR);
-    this.#ids = this.#texture(gl.NEAREST);
-    this.#replacement = this.#texture(gl.LINEAR);
-    gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
+    if (gl) return new WebglCompositor(canvas, gl);
+    if (choice === 'webgl2') throw new Error('this browser has no WebGL2');
   }
-
-  /**
-   * Draws `frame` with `effect` applied to the background class of `mask` (which must have the frame's
-   * size). `frame` is only read: the caller still owns it (and closes a VideoFrame).
-   */
-  render(frame: TexImageSource, mask: EffectMask, effect: Exclude<Effect, { kind: 'overlay' }>): void {
-    const gl = this.#gl;
-    const { width, height } = mask;
-    if (this.canvas.width !== width || this.canvas.height !== height) [this.canvas.width, this.canvas.height] = [width, height];
-
-    gl.activeTexture(gl.TEXTURE0);
-    gl.bindTexture(gl.TEXTURE_2D, this.#frame);
-    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, this.#uploadable(frame, width, height));
-    gl.bindTexture(gl.TEXTURE_2D, this.#ids);
-    gl.texImage2D(gl.TEXTURE_2D, 0, gl.R8UI, width, height, 0, gl.RED_INTEGER, gl.UNSIGNED_BYTE, mask.classIds);
-
-    // Alpha: coverage at 1/MASK_FACTOR size, then a Gaussian across and down.
-    const [mw, mh] = [Math.ceil(width / MASK_FACTOR), Math.ceil(height / MASK_FACTOR)];
-    const coverage = this.#target('alpha', mw, mh);
-    const across = this.#target('alpha-across', mw, mh);
-    this.#pass('coverage', coverage, { u_ids: this.#ids }, (u) => {
-      gl.uniform1ui(u('u_background'), mask.background);
-      gl.uniform1i(u('u_factor'), MASK_FACTOR);
-    });
-    const feather = featherSigma(width, height) / MASK_FACTOR;
-    this.#blur(coverage, across, coverage, feather);
-    const alpha = coverage.texture;
-
-    let background: WebGLTexture | null = null;
-    if (effect.kind === 'blur') {
-      const [bw, bh] = [Math.ceil(width / BLUR_FACTOR), Math.ceil(height / BLUR_FACTOR)];
-      const small = this.#target('background', bw, bh);
-      const smallAcross = this.#target('background-across', bw, bh);
-      this.#pass('background', small, { u_frame: this.#frame, u_alpha: alpha }, (u) => gl.uniform2f(u('u_texel'), 1 / width, 1 / height));
-      this.#blur(small, smallAcross, small, backgroundBlurSigma(width, height) / BLUR_FACTOR);
-      background = small.texture;
-    } else if (effect.kind === 'image') {
-      if (this.#replacementSource !== effect.image) {
-        gl.bindTexture(gl.TEXTURE_2D, this.#replacement);
-        gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, effect.image);
-        this.#replacementSource = effect.image;
-      }
-      background = this.#replacement;
-    }
-
-    // Every sampler gets a texture of its type, used or not: WebGL checks them all at each draw.
-    this.#pass('composite', null, { u_frame: this.#frame, u_alpha: alpha, u_background: background ?? this.#frame }, (u) => {
-      gl.uniform1i(u('u_kind'), KIND[effect.kind]);
-      if (effect.kind === 'color') gl.uniform3f(u('u_color'), effect.color[0] / 255, effect.color[1] / 255, effect.color[2] / 255);
-      if (effect.kind === 'image') gl.uniform4f(u('u_cover'), ...coverFit(effect.image.width, effect.image.height, width, height));
-    });
-  }
-
-  /**
-   * Video goes through a 2D canvas first: Chromium's texImage2D of a camera VideoFrame (or video element)
-   * took 14 ms a frame on a software GL (SwiftShader), drawing it into a 2D canvas and uploading that 3 ms.
-   */
-  #uploadable(frame: TexImageSource, width: number, height: number): TexImageSource {
-    if (!(frame instanceof VideoFrame || frame instanceof HTMLVideoElement)) return frame;
-    if (this.#staging?.canvas.width !== width || this.#staging.canvas.height !== height) this.#staging = new OffscreenCanvas(width, height).getContext('2d')!;
-    this.#staging.drawImage(frame, 0, 0, width, height);
-    return this.#staging.canvas;
-  }
-
-  dispose(): void {
-    const gl = this.#gl;
-    for (const t of this.#targets.values()) {
-      gl.deleteFramebuffer(t.framebuffer);
-      gl.deleteTexture(t.texture);
-    }
-    this.#targets.clear();
-    for (const t of [this.#frame, this.#ids, this.#replacement]) gl.deleteTexture(t);
-    for (const p of Object.values(this.#programs)) gl.deleteProgram(p);
-    gl.getExtension('WEBGL_lose_context')?.loseContext();
-  }
-
-  /** A separable Gaussian of `source` into `out` (which may be `source`), through `scratch`. */
-  #blur(source: Target, scratch: Target, out: Target, sigma: number): void {
-    const gl = this.#gl;
-    const radius = Math.ceil(2.5 * sigma);
-    for (const [from, to, step] of [
-      [source, scratch, [1 / source.width, 0]],
-      [scratch, out, [0, 1 / source.height]],
-    ] as const) {
-      this.#pass('blur', to, { u_source: from.texture }, (u) => {
-        gl.uniform2f(u('u_step'), step[0], step[1]);
-        gl.uniform1f(u('u_sigma'), sigma);
-        gl.uniform1i(u('u_radius'), radius);
-      });
-    }
-  }
-
-  /** Runs one fragment program over `target` (null: the canvas) with its textures bound in order. */
-  #pass(name: PassName, target: Target | null, textures: Record<string, WebGLTexture>, setUniforms: (u: (name: string) => WebGLUniformLocation | null) => void): void {
-    const gl = this.#gl;
-    const program = this.#programs[name];
-    gl.useProgram(program);
-    gl.bindFramebuffer(gl.FRAMEBUFFER, target?.framebuffer ?? null);
-    gl.viewport(0, 0, target?.width ?? this.canvas.width, target?.height ?? this.canvas.height);
-    const u = (uniform: string) => this.#uniform(program, uniform);
-    Object.entries(textures).forEach(([uniform, texture], unit) => {
-      gl.activeTexture(gl.TEXTURE0 + unit);
-      gl.bindTexture(gl.TEXTURE_2D, texture);
-      gl.uniform1i(u(uniform), unit);
-    });
-    setUniforms(u);
-    gl.drawArrays(gl.TRIANGLES, 0, 3);
-  }
-
-  #uniform(program: WebGLProgram, name: string): WebGLUniformLocation | null {
-    let table = this.#uniforms.get(program);
-    if (!table) this.#uniforms.set(program, (table = new Map()));
-    if (!table.has(name)) table.set(name, this.#gl.getUniformLocation(program, name));
-    return table.get(name)!;
-  }
-
-  /** A render target of this size, reused from frame to frame (re-made when the size changes). */
-  #target(name: string, width: number, height: number): Target {
-    const gl = this.#gl;
-    const existing = this.#targets.get(name);
-    if (existing && existing.width === width && existing.height === height) return existing;
-    if (existing) {
-      gl.deleteFramebuffer(existing.framebuffer);
-      gl.deleteTexture(existing.texture);
-    }
-    const texture = this.#texture(gl.LINEAR);
-    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, width, height, 0, gl.RGBA, gl.UNSIGNED_BYTE, null);
-    const framebuffer = gl.createFramebuffer()!;
-    gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
-    gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
-    const target = { texture, framebuffer, width, height };
-    this.#targets.set(name, target);
-    return target;
-  }
-
-  #texture(filter: number): WebGLTexture {
-    const gl = this.#gl;
-    const texture = gl.createTexture()!;
-    gl.bindTexture(gl.TEXTURE_2D, texture);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, filter);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, filter);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
-    return texture;
-  }
-
-  #program(fragment: string): WebGLProgram {
-    const gl = this.#gl;
-    const program = gl.createProgram()!;
-    for (const [type, source] of [[gl.VERTEX_SHADER, FULLSCREEN_VERTEX], [gl.FRAGMENT_SHADER, fragment]] as const) {
-      const shader = gl.createShader(type)!;
-      gl.shaderSource(shader, source);
-      gl.compileShader(shader);
-      if (!gl.getShaderParameter(shader, gl.COMPILE_STATUS)) throw new Error(`shader: ${gl.getShaderInfoLog(shader)}`);
-      gl.attachShader(program, shader);
-      gl.deleteShader(shader);
-    }
-    gl.linkProgram(program);
-    if (!gl.getProgramParameter(program, gl.LINK_STATUS)) throw new Error(`program: ${gl.getProgramInfoLog(program)}`);
-    return program;
-  }
+  return new CanvasCompositor(canvas);
 }
 
-/** uv scale and offset that fit an image of iw×ih over an output of ow×oh, cropping the overflow (CSS cover). */
-export function coverFit(iw: number, ih: number, ow: number, oh: number): [number, number, number, number] {
-  const scale = Math.max(ow / iw, oh / ih);
-  const [sx, sy] = [ow / (iw * scale), oh / (ih * scale)];
-  return [sx, sy, (1 - sx) / 2, (1 - sy) / 2];
+/**
+ * Whether WebGL2 runs on a GPU. Chromium does not refuse its SwiftShader fallback for
+ * `failIfMajorPerformanceCaveat`, so the renderer's name is read too (where the browser tells it).
+ */
+function hardwareWebgl2(): boolean {
+  const gl = document.createElement('canvas').getContext('webgl2', { failIfMajorPerformanceCaveat: true });
+  if (!gl) return false;
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return !/swiftshader|llvmpipe|softpipe|software/i.test(renderer);
 }

@@ -32,3 +32,17 @@ export function featherSigma(width: number, height: number): number {
 export function backgroundBlurSigma(width: number, height: number): number {
   return Math.max(4, Math.max(width, height) / 64);
 }
+
+/** The part of an iw×ih image that covers an ow×oh output (CSS `object-fit: cover`): centred, overflow cropped. */
+export function coverRect(iw: number, ih: number, ow: number, oh: number): { x: number; y: number; width: number; height: number } {
+  const scale = Math.max(ow / iw, oh / ih);
+  const [width, height] = [ow / scale, oh / scale];
+  return { x: (iw - width) / 2, y: (ih - height) / 2, width, height };
+}
+
+/**
+ * The feathered alpha's curve: a smoothstep from 0.2 to 0.9 chokes the edge a little, since the model's
+ * edge tends to sit just outside the subject and the old background showing through the outer half of
+ * the ramp reads as a halo. Both compositors apply it (the GPU in its shader, the CPU through a table).
+ */
+export const CHOKE = { from: 0.2, to: 0.9 } as const;

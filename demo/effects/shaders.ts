@@ -1,4 +1,5 @@
-// GLSL ES 3.0 sources of the compositor's passes (see compositor.ts for how they chain).
+// GLSL ES 3.0 sources of the WebGL2 compositor's passes (see webgl-compositor.ts for how they chain).
+import { CHOKE } from './effect.js';
 
 /** One triangle that covers the viewport; v_uv runs 0→1 over it, row 0 of a texture at v_uv.y = 0. */
 export const FULLSCREEN_VERTEX = `#version 300 es
@@ -88,9 +89,8 @@ void main() {
   // The canvas's row 0 is at the bottom: flip so that the image's top row is drawn at the top.
   vec2 uv = vec2(v_uv.x, 1.0 - v_uv.y);
   vec4 frame = texture(u_frame, uv);
-  // Choked a little: the model's edge tends to sit just outside the subject, and the background's own
-  // colour showing through the outer half of the ramp reads as a halo.
-  float a = smoothstep(0.2, 0.9, texture(u_alpha, uv).r);
+  // Choked a little (effect.ts, CHOKE).
+  float a = smoothstep(${CHOKE.from.toFixed(3)}, ${CHOKE.to.toFixed(3)}, texture(u_alpha, uv).r);
   if (u_kind == 4) {
     outColor = vec4(frame.rgb * a, a);
     return;

@@ -32,12 +32,13 @@ interface DemoState {
   frames: number;
   backend: string | null;
   model: { project: string; version: number; packageUrl?: string } | null;
+  compositor: string | null;
   shown: { colors: string[] } | null;
   payload: { segmentation_mask: string; class_map: Record<string, string>; image: { width: number; height: number } } | null;
 }
 const demoState = (page: Page) => page.evaluate(() => {
   const s = (window as unknown as { edgesegDemo: DemoState }).edgesegDemo;
-  return { ready: s.ready, runs: s.runs, fps: s.fps, frames: s.frames, backend: s.backend, model: s.model, colors: s.shown?.colors ?? null, payload: s.payload };
+  return { ready: s.ready, runs: s.runs, fps: s.fps, frames: s.frames, backend: s.backend, model: s.model, compositor: s.compositor, colors: s.shown?.colors ?? null, payload: s.payload };
 });
 const classNamesOf = (payload: NonNullable<DemoState['payload']>) => Object.keys(payload.class_map).sort((a, b) => Number(a) - Number(b)).map((k) => payload.class_map[k]!);
 const SHAPES_CLASSES = ['background', 'circle', 'rectangle', 'triangle', 'star'];
@@ -179,7 +180,7 @@ function boundaryDistance(subject: boolean[], width: number, height: number): Ui
 }
 
 /** Applies each effect to the segmented photo on screen and checks its pixels against the photo and the mask. */
-async function expectEffects(page: Page, label: string): Promise<void> {
+async function expectEffects(page: Page, label: string, compositor: 'webgl2' | 'canvas2d'): Promise<void> {
   const { payload } = await demoState(page);
   const mask = decodeMaskPng(base64ToBytes(payload!.segmentation_mask));
   const background = classNamesOf(payload!).indexOf('background');
@@ -196,7 +197,8 @@ async function expectEffects(page: Page, label: string): Promise<void> {
     await setUp?.();
     expect(await page.isVisible('#effect-canvas')).toBe(true);
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('#image-canvas')!).visibility)).toBe('hidden');
-    await page.screenshot({ path: join(ARTIFACTS, `${label}-effect-${effect}.png`) });
+    expect((await demoState(page)).compositor).toBe(compositor);
+    await page.screenshot({ path: join(ARTIFACTS, `${label}-${compositor}-${effect}.png`) });
     const px = await effectPixels(page);
     expect([px.width, px.height]).toEqual([mask.width, mask.height]);
     let subjectOff = 0;
@@ -489,7 +491,15 @@ describe('the production build (npm run build) from a static server with COOP/CO
       await page.screenshot({ path: join(ARTIFACTS, 'build-static.png'), fullPage: true });
 
       await expectPickerRoundTrip(page, { people: ['1', '2'], shapes: ['2'] });
-      await expectEffects(page, 'build-static');
+      // This machine's WebGL is software (SwiftShader): the page picks the CPU compositor by itself.
+      await expectEffects(page, 'build-static', 'canvas2d');
+
+      // The WebGL2 compositor, forced: the same pixels where they are asserted.
+      await page.goto(`${files.url}/?compositor=webgl2`);
+      await waitFor(page, 'window.edgesegDemo?.ready === true');
+      await page.setInputFiles('#file-input', join(PEOPLE_SAMPLES, sample.file));
+      await waitFor(page, 'window.edgesegDemo.runs >= 1');
+      await expectEffects(page, 'build-static', 'webgl2');
       expect(errors).toEqual([]);
     } finally {
       await page.close();

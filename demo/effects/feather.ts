@@ -1,0 +1,65 @@
+// The CPU compositor's mask arithmetic: class ids → subject coverage at a reduced size → a feathered alpha.
+import { CHOKE } from './effect.js';
+
+/**
+ * Subject coverage (0–255) of each factor×factor block of class ids, padded by `pad` cells on every side
+ * with copies of the nearest edge cell, so that a blur does not fade a subject that touches the border.
+ */
+export function subjectCoverage(classIds: Uint8Array, width: number, height: number, background: number, factor: number, pad: number): { data: Uint8Array; width: number; height: number } {
+  const [cw, ch] = [Math.ceil(width / factor), Math.ceil(height / factor)];
+  const [pw, ph] = [cw + 2 * pad, ch + 2 * pad];
+  const data = new Uint8Array(pw * ph);
+  for (let y = 0; y < ph; y++) {
+    const cy = Math.min(ch - 1, Math.max(0, y - pad));
+    for (let x = 0; x < pw; x++) {
+      const cx = Math.min(cw - 1, Math.max(0, x - pad));
+      let subject = 0;
+      let count = 0;
+      for (let dy = 0; dy < factor; dy++) {
+        const sy = cy * factor + dy;
+        if (sy >= height) break;
+        for (let dx = 0; dx < factor; dx++) {
+          const sx = cx * factor + dx;
+          if (sx >= width) break;
+          count++;
+          if (classIds[sy * width + sx] !== background) subject++;
+        }
+      }
+      data[y * pw + x] = Math.round((255 * subject) / count);
+    }
+  }
+  return { data, width: pw, height: ph };
+}
+
+/**
+ * A box blur of radius r across then down, in place, `passes` times (three passes approach a Gaussian
+ * of σ = √(r(r+1))). A constant region stays exactly that constant (bytes are rounded, not truncated).
+ */
+export function boxBlur(data: Uint8Array | Float32Array, width: number, height: number, radius: number, passes: number): void {
+  const line = new Float64Array(Math.max(width, height));
+  const size = 2 * radius + 1;
+  const round = data instanceof Uint8Array;
+  for (let p = 0; p < passes; p++) {
+    for (const [count, length, stride, step] of [[height, width, width, 1], [width, height, 1, width]] as const) {
+      for (let l = 0; l < count; l++) {
+        const start = l * stride;
+        for (let i = 0; i < length; i++) line[i] = data[start + i * step]!;
+        let sum = 0;
+        for (let i = -radius; i <= radius; i++) sum += line[Math.min(length - 1, Math.max(0, i))]!;
+        for (let i = 0; i < length; i++) {
+          data[start + i * step] = round ? Math.round(sum / size) : sum / size;
+          sum += line[Math.min(length - 1, i + radius + 1)]! - line[Math.max(0, i - radius)]!;
+        }
+      }
+    }
+  }
+}
+
+/** The box radius whose three passes approach a Gaussian of σ (in cells): σ² = r(r+1). */
+export const boxRadiusFor = (sigma: number): number => Math.max(1, Math.round(Math.sqrt(sigma * sigma + 0.25) - 0.5));
+
+/** CHOKE's smoothstep as a table from coverage to alpha, both 0–255. */
+export const CHOKE_TABLE: Uint8Array = Uint8Array.from({ length: 256 }, (_, v) => {
+  const t = Math.min(1, Math.max(0, (v / 255 - CHOKE.from) / (CHOKE.to - CHOKE.from)));
+  return Math.round(255 * t * t * (3 - 2 * t));
+});
