@@ -4,6 +4,7 @@
 //   npm run bench -- --quick # fewer runs, for a look
 //   npm run bench -- --runs 1 --warmup 0 --seconds 1 --calls 20   # a smoke run of every part
 //   npm run bench -- --webgpu  # everything, plus the WebGPU section below
+//   npm run bench -- --people-only # the people section alone (below): bench/out/people.{json,md}
 //   npm run bench:webgpu       # the WebGPU section alone (and the hosted route's masks it is compared
 //                              # with); bench/out/webgpu.{json,md}. Add -- --webgpu-all for every model and
 //                              # image on a software adapter too
@@ -13,6 +14,10 @@
 //   - the model alone: onnxruntime-web session.run on a prepared tensor, same build and threads;
 //   - the peer: transformers.js image-segmentation on the same ONNX weights, local files only;
 //   - the hosted route of the local platform over loopback (onnxruntime-node);
+// the people section: the bundled people model (MediaPipe's selfie segmenter, converted) on edgeseg WASM
+// against Google's own runtime, LiteRT.js (XNNPACK), on the original .tflite, same page and threads: the
+// model alone on both, and end to end edgeseg segment() / segmentRaw() against LiteRT.js plus the code an
+// app writes around it (bench.ts `litertApp`), at 640×480 and 1280×720; and a 640×480 stream;
 // plus cold starts, frames per second on a 640×480 stream, memory over 1,000 calls, and the gzipped
 // size of what a page loads before the worker starts. Targets are printed with PASS or FALLS SHORT
 // (or NOT MEASURED, with the reason, where a figure cannot answer its target).
@@ -50,6 +55,7 @@ const SECONDS = flag('seconds') ?? (quick ? 3 : 8);
 const MEMORY_CALLS = flag('calls') ?? (quick ? 200 : 1000);
 const THREADS = 2;
 const WEBGPU_ONLY = process.argv.includes('--webgpu-only');
+const PEOPLE_ONLY = process.argv.includes('--people-only');
 const WEBGPU = WEBGPU_ONLY || process.argv.includes('--webgpu');
 /** Every model and image on WebGPU even when the adapter is software (minutes per LRASPP run there). */
 const WEBGPU_ALL = process.argv.includes('--webgpu-all');
@@ -79,6 +85,7 @@ type ModelKey = keyof typeof MODELS;
 type Environment = { userAgent: string; cores: number; isolated: boolean };
 
 async function main() {
+  if (PEOPLE_ONLY) return peopleOnly();
   requireBenchModels();
   await mkdir(OUT, { recursive: true });
   const results: Record<string, unknown> = { date: new Date().toISOString(), runs: RUNS, warmup: WARMUP, threads: THREADS };
@@ -97,6 +104,8 @@ async function main() {
   const hostedMasks = new Map<string, string>();
 
   const wasm = WEBGPU_ONLY ? null : await browserSections(origin, platforms, hostedMasks, results);
+  const people = WEBGPU_ONLY ? null : await peopleSection(origin);
+  if (people) results.people = people;
   const webgpu = WEBGPU ? await webgpuSection(origin, platforms, hostedMasks) : null;
   if (webgpu) results.webgpu = webgpu;
   results.environment ??= { ...webgpu!.environment, node: process.version };
@@ -113,7 +122,7 @@ async function main() {
   for (const d of dataDirs) await rm(d, { recursive: true, force: true });
 
   // Report.
-  const report = formatReport(results, wasm && pipeline ? { ...wasm, pipeline } : null, webgpu);
+  const report = formatReport(results, wasm && pipeline ? { ...wasm, pipeline } : null, webgpu, people);
   const name = WEBGPU_ONLY ? 'webgpu' : 'results';
   line(`\n${report}`);
   await writeFile(join(OUT, `${name}.json`), JSON.stringify({ ...results, verdicts }, null, 1));
@@ -129,12 +138,15 @@ async function benchServer(): Promise<ViteDevServer> {
     root: join(ROOT, 'bench'),
     logLevel: 'warn',
     resolve: { alias: { edgeseg: join(ROOT, 'src', 'index.ts') } },
-    define: { __TRANSFORMERS_WASM__: JSON.stringify({ mjs: `/@fs${transformersDist}/ort-wasm-simd-threaded.asyncify.mjs`, wasm: `/@fs${transformersDist}/ort-wasm-simd-threaded.asyncify.wasm` }) },
+    define: {
+      __TRANSFORMERS_WASM__: JSON.stringify({ mjs: `/@fs${transformersDist}/ort-wasm-simd-threaded.asyncify.mjs`, wasm: `/@fs${transformersDist}/ort-wasm-simd-threaded.asyncify.wasm` }),
+      __LITERT_WASM__: JSON.stringify(`/@fs${join(ROOT, 'node_modules', '@litertjs', 'core', 'wasm')}/`),
+    },
     // No file watching and no dependency discovery: a page reload in the middle of a measurement (an
     // edit under src/, or Vite pre-bundling a dependency it first meets at run time, as transformers.js's
     // own onnxruntime imports are on a fresh install) would lose the run.
     server: { host: '127.0.0.1', port: 0, hmr: false, watch: null, headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }, fs: { allow: [ROOT] } },
-    optimizeDeps: { noDiscovery: true, include: ['upng-js'], exclude: ['onnxruntime-web', '@huggingface/transformers'] },
+    optimizeDeps: { noDiscovery: true, include: ['upng-js'], exclude: ['onnxruntime-web', '@huggingface/transformers', '@litertjs/core'] },
     worker: { format: 'es' },
   });
   await server.listen();
@@ -366,7 +378,7 @@ const STAGES = ['decode', 'preprocess', 'run', 'postprocess', 'encode', 'total']
 const stageTable = (rows: Array<{ model: string; image: string; stages: Stages; edgeseg: Summary; ortAlone: Summary }>) =>
   table(['model', 'image', ...STAGES, 'end to end ÷ model alone'], rows.map((r) => [r.model, r.image, ...STAGES.map((s) => (r.stages[s] ? ms(r.stages[s]!.median) : '—')), (r.edgeseg.median / r.ortAlone.median).toFixed(2)]));
 
-function formatReport(results: Record<string, unknown>, wasm: { rows: Row[]; streams: Streams; pipeline: PipelineRow[] } | null, webgpu: WebgpuResults | null): string {
+function formatReport(results: Record<string, unknown>, wasm: { rows: Row[]; streams: Streams; pipeline: PipelineRow[] } | null, webgpu: WebgpuResults | null, people: PeopleResults | null): string {
   const out: string[] = [];
   const env = results.environment as Environment & { node: string };
   const runtime = wasm ? `onnxruntime-web 1.30.0 WASM, ${THREADS} threads` : `onnxruntime-web 1.30.0 WebGPU (its WASM part on ${THREADS} threads)`;
@@ -393,10 +405,12 @@ function formatReport(results: Record<string, unknown>, wasm: { rows: Row[]; str
     out.push(`- Memory (page + worker) after 10 calls ${(mem.after10 / 1e6).toFixed(1)} MB, after ${MEMORY_CALLS} calls ${(mem.afterN / 1e6).toFixed(1)} MB.`);
     out.push(`- Main-thread code before the worker starts: ${(Number(results.mainThreadBytes) / 1024).toFixed(1)} KB gzipped.`);
   }
+  if (people) out.push(peopleReport(people));
   if (webgpu) out.push(webgpuReport(webgpu));
 
   out.push('\n### Targets\n');
   verdicts.length = 0;
+  if (people) peopleTargets(people);
   if (wasm) {
     const { rows, streams } = wasm;
     const lr = (size: string) => rows.find((r) => r.image === size && r.model.startsWith('LRASPP'))!;
@@ -421,6 +435,117 @@ function formatReport(results: Record<string, unknown>, wasm: { rows: Row[]; str
   return out.join('\n');
 }
 
+// The people section.
+
+const PEOPLE_SIZES = ['640x480', '1280x720'] as const;
+const PEOPLE_MODELS = {
+  general: { label: 'people (256×256)', dir: join(ROOT, 'models', 'people', 'general'), tflite: 'selfie_segmentation.tflite', height: 256, width: 256 },
+  landscape: { label: 'people-landscape (144×256)', dir: join(ROOT, 'models', 'people', 'landscape'), tflite: 'selfie_segmentation_landscape.tflite', height: 144, width: 256 },
+} as const;
+type PeopleRow = { image: string; edgeseg: Summary; raw: Summary; stages: Stages; litertApp: Summary; shareDiff: number };
+interface PeopleResults {
+  alone: { model: string; threads: number; onnxruntime: Summary; litert: Summary }[];
+  rows: PeopleRow[];
+  streams: Streams;
+}
+
+/** A photo of a person (models/people/samples) at each bench size, JPEG, cropped to fill (bench/out). */
+async function peopleImages(): Promise<Record<string, string>> {
+  const { default: sharp } = await import('sharp');
+  const paths: Record<string, string> = {};
+  for (const size of PEOPLE_SIZES) {
+    const [w, h] = size.split('x').map(Number) as [number, number];
+    paths[size] = join(OUT, `people-${size}.jpg`);
+    await sharp(join(ROOT, 'models', 'people', 'samples', 'images', 'astronaut.png')).resize(w, h, { fit: 'cover' }).jpeg({ quality: 90 }).toFile(paths[size]);
+  }
+  return paths;
+}
+
+async function peopleSection(origin: string): Promise<PeopleResults> {
+  const images = await peopleImages();
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const { page, environment } = await benchPage(browser, origin);
+  line(`\nPeople: edgeseg WASM vs LiteRT.js (XNNPACK) on the original .tflite, ${THREADS} threads both; ${environment.isolated ? 'cross-origin isolated' : 'NOT cross-origin isolated'}`);
+  const tflite = (file: string) => url(join(ROOT, 'node_modules', '@mediapipe', 'selfie_segmentation', file));
+  const alone: PeopleResults['alone'] = [];
+  // The model alone on the section's threads (the end-to-end comparison's), and on one thread, where
+  // neither runtime's thread pool is in the figure.
+  for (const threads of [THREADS, 1]) {
+    for (const m of Object.values(PEOPLE_MODELS)) {
+      const o = await call<{ times: number[] }>(page, 'ortAlone', { model: `${url(m.dir)}/`, image: '', threads, runs: RUNS, warmup: WARMUP });
+      const l = await call<{ times: number[] }>(page, 'litertAlone', { tflite: tflite(m.tflite), height: m.height, width: m.width, threads, runs: RUNS, warmup: WARMUP });
+      alone.push({ model: m.label, threads, onnxruntime: summarize(o.times), litert: summarize(l.times) });
+      line(`${m.label} alone, ${threads} thread(s): onnxruntime-web ${spread(summarize(o.times))} · LiteRT.js ${spread(summarize(l.times))} ms`);
+    }
+  }
+  const m = PEOPLE_MODELS.general;
+  const rows: PeopleRow[] = [];
+  for (const size of PEOPLE_SIZES) {
+    const base = { model: `${url(m.dir)}/`, image: url(images[size]!), threads: THREADS, runs: RUNS, warmup: WARMUP };
+    const e = await measureEdgeseg(page, base);
+    const app = await call<{ times: number[]; personPixels: number }>(page, 'litertApp', { tflite: tflite(m.tflite), height: m.height, width: m.width, threads: THREADS, runs: RUNS, warmup: WARMUP, image: base.image });
+    const [w, h] = size.split('x').map(Number) as [number, number];
+    const ids = decodeMaskPng(base64ToBytes(e.mask)).classIds;
+    // How much of the image each calls "person": the app path's mask is upscaled by the canvas, edgeseg's
+    // logits bilinearly before the sigmoid, so they differ along the outline only.
+    const shareDiff = Math.abs(ids.reduce((n, c) => n + c, 0) - app.personPixels) / (w * h);
+    const row: PeopleRow = { image: size, edgeseg: e.edgeseg, raw: e.raw, stages: e.stages, litertApp: summarize(app.times), shareDiff };
+    rows.push(row);
+    line(`people ${size}: edgeseg ${spread(row.edgeseg)} · raw ${spread(row.raw)} · LiteRT.js app path ${spread(row.litertApp)} ms`);
+  }
+  await call(page, 'dispose', {});
+  const streams: Streams = {};
+  for (const [label, cfg] of Object.entries({ 'one worker, one frame at a time': { workers: 1, inFlight: 1, threads: 2 }, 'one worker, 2 frames in flight': { workers: 1, inFlight: 2, threads: 2 }, 'two workers × 1 thread, 2 in flight': { workers: 2, inFlight: 2, threads: 1 } })) {
+    streams[label] = await call(page, 'stream', { model: `${url(m.dir)}/`, image: url(images['1280x720']!), seconds: SECONDS, ...cfg, runs: 0, warmup: 0 });
+    line(`people stream, ${label}: ${streams[label]!.fps.toFixed(1)} frames/s`);
+  }
+  await browser.close();
+  return { alone, rows, streams };
+}
+
+function peopleReport(p: PeopleResults): string {
+  const out = [`\n### People: edgeseg WASM against LiteRT.js (XNNPACK), ${THREADS} threads both; ms, median (p10–p90) of ${RUNS} runs after ${WARMUP} warm-up runs\n`];
+  out.push('The model alone (onnxruntime-web on the converted ONNX; LiteRT.js on the original .tflite; a prepared tensor in, the output read back):\n');
+  out.push(table(['model', 'threads', 'onnxruntime-web alone', 'LiteRT.js alone', 'onnxruntime ÷ LiteRT'], p.alone.map((a) => [a.model, String(a.threads), spread(a.onnxruntime), spread(a.litert), (a.onnxruntime.median / a.litert.median).toFixed(2)])));
+  out.push('\nEnd to end, encoded JPEG in, a person mask at the image\'s size out (people model): edgeseg against LiteRT.js plus the code an app writes around it (decode, canvas stretch to 256², float conversion, run, threshold, canvas upscale to the image, threshold):\n');
+  out.push(table(['image', 'edgeseg segment()', 'segmentRaw()', 'LiteRT.js app path', 'segment() ÷ app', 'segmentRaw() ÷ app', 'person share, |edgeseg − app|'],
+    p.rows.map((r) => [r.image, spread(r.edgeseg), spread(r.raw), spread(r.litertApp), (r.edgeseg.median / r.litertApp.median).toFixed(2), (r.raw.median / r.litertApp.median).toFixed(2), `${(r.shareDiff * 100).toFixed(2)}%`])));
+  out.push('\nedgeseg stage breakdown, people model, ms (median):\n');
+  out.push(stageTable(p.rows.map((r) => ({ model: 'people', image: r.image, stages: r.stages, edgeseg: r.edgeseg, ortAlone: p.alone[0]!.onnxruntime }))));
+  out.push('');
+  for (const [k, v] of Object.entries(p.streams)) out.push(`- Stream of 640×480 frames, people model, ${k}: ${v.fps.toFixed(1)} frames/s.`);
+  return out.join('\n');
+}
+
+function peopleTargets(p: PeopleResults): void {
+  for (const r of p.rows) {
+    const ratio = r.edgeseg.median / r.litertApp.median;
+    const raw = r.raw.median / r.litertApp.median;
+    judge(`people: edgeseg end to end ≤ 1.0 × the LiteRT.js app path at ${r.image}`, `segment() ${ratio.toFixed(2)}×, segmentRaw() ${raw.toFixed(2)}×`, Math.min(ratio, raw) <= 1.0);
+  }
+  const best = Math.max(...Object.values(p.streams).map((s) => s.fps));
+  judge('people: live stream ≥ 60 frames/s at 640×480 (WASM)', `${best.toFixed(1)} frames/s`, best >= 60);
+}
+
+/** `--people-only`: the people section alone, on its own page server; bench/out/people.{json,md}. */
+async function peopleOnly(): Promise<void> {
+  await mkdir(OUT, { recursive: true });
+  const server = await benchServer();
+  const origin = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
+  try {
+    const people = await peopleSection(origin);
+    verdicts.length = 0;
+    const report = `${peopleReport(people)}\n\n### Targets\n\n`;
+    peopleTargets(people);
+    const md = report + table(['target', 'measured', 'verdict'], verdicts.map((v) => [v.target, v.measured, v.outcome]));
+    line(`\n${md}`);
+    await writeFile(join(OUT, 'people.json'), JSON.stringify({ date: new Date().toISOString(), runs: RUNS, warmup: WARMUP, threads: THREADS, ...people, verdicts }, null, 1));
+    await writeFile(join(OUT, 'people.md'), md);
+  } finally {
+    await server.close();
+  }
+}
+
 /** A production build of bench/<page> (edgeseg from source) into bench/out/<out>; returns the folder. */
 async function buildPage(page: string, out: string, extra: { define?: Record<string, string>; build?: Record<string, unknown> }): Promise<string> {
   const dir = join(OUT, out);
@@ -439,7 +564,7 @@ async function buildPage(page: string, out: string, extra: { define?: Record<str
 /** This page built for production (as an app ships edgeseg) on a static server with COOP/COEP. */
 async function builtBenchPage(): Promise<StaticServer> {
   // The peer is not measured on this page.
-  const dir = await buildPage('web', 'web-build', { define: { __TRANSFORMERS_WASM__: JSON.stringify({ mjs: '', wasm: '' }) }, build: { chunkSizeWarningLimit: 1e6 } });
+  const dir = await buildPage('web', 'web-build', { define: { __TRANSFORMERS_WASM__: JSON.stringify({ mjs: '', wasm: '' }), __LITERT_WASM__: '""' }, build: { chunkSizeWarningLimit: 1e6 } });
   await copyFile(imagePath('640x480'), join(dir, 'scene-640x480.jpg'));
   return startStaticServer(dir, { isolate: true });
 }

@@ -1,6 +1,8 @@
 // The in-browser half of the benchmark: each function measures one thing and returns raw samples (ms).
 // bench/run.ts opens this page in Chromium (cross-origin isolated) and calls them one by one.
 import { createSegmenter, PlatformClient, type Segmenter } from 'edgeseg';
+import { liteRtRunner, type Runner } from '../../models/people/parity/runtimes.js';
+import { nhwcFromRgba } from '../../models/people/parity/tensors.js';
 
 declare const __TRANSFORMERS_WASM__: { mjs: string; wasm: string };
 
@@ -19,6 +21,26 @@ async function repeat(n: number, warmup: number, body: (i: number) => Promise<un
 }
 
 export type LocalBackend = 'wasm' | 'webgpu';
+
+declare const __LITERT_WASM__: string;
+const liteRtRunners = new Map<string, Promise<Runner>>();
+/** One compiled LiteRT.js model per file, thread count and size (LiteRT's Wasm module is one per page). */
+function liteRtFor(c: LiteRtConfig): Promise<Runner> {
+  const key = `${c.tflite}@${c.threads}`;
+  let runner = liteRtRunners.get(key);
+  if (!runner) liteRtRunners.set(key, (runner = liteRtRunner(c.tflite, __LITERT_WASM__, c.height, c.width, c.threads)));
+  return runner;
+}
+
+export interface LiteRtConfig {
+  tflite: string;
+  height: number;
+  width: number;
+  threads: number;
+  runs: number;
+  warmup: number;
+  image?: string;
+}
 
 const segmenters = new Map<string, Segmenter>();
 async function segmenterFor(model: string, threads: number, backend: LocalBackend = 'wasm'): Promise<Segmenter> {
@@ -108,6 +130,49 @@ const api = {
     const times = await repeat(c.runs, c.warmup, run);
     await session.release();
     return { times, create, firstRun, location };
+  },
+
+  /** LiteRT.js (XNNPACK) run alone on a prepared NHWC tensor, output read back, as ortAlone does. */
+  async litertAlone(c: LiteRtConfig) {
+    const t0 = now();
+    const run = await liteRtFor(c);
+    const create = now() - t0;
+    const input = new Float32Array(c.height * c.width * 3).map((_, i) => Math.sin(i) * 0.5 + 0.5);
+    const times = await repeat(c.runs, c.warmup, () => run(input));
+    return { times, create };
+  },
+
+  /**
+   * What an app writes around LiteRT.js to get a person mask at the image's size, encoded image in:
+   * decode, canvas stretch to the network's size, bytes → float NHWC ÷255, run (the .tflite ends in its
+   * own sigmoid), threshold at 0.5, then the mask upscaled to the image by the canvas (bilinear) and
+   * thresholded again into one class id per pixel, as segmentRaw() returns.
+   */
+  async litertApp(c: LiteRtConfig) {
+    const run = await liteRtFor(c);
+    const image = await bytes(c.image!);
+    const small = new OffscreenCanvas(c.width, c.height).getContext('2d', { willReadFrequently: true })!;
+    const mask = new ImageData(c.width, c.height);
+    let full: OffscreenCanvasRenderingContext2D | null = null;
+    let person = 0;
+    const times = await repeat(c.runs, c.warmup, async () => {
+      const bitmap = await createImageBitmap(new Blob([image as BlobPart]));
+      const { width, height } = bitmap;
+      small.drawImage(bitmap, 0, 0, c.width, c.height);
+      bitmap.close();
+      const probabilities = await run(nhwcFromRgba(small.getImageData(0, 0, c.width, c.height).data, c.height, c.width));
+      for (let p = 0; p < probabilities.length; p++) mask.data[4 * p + 3] = probabilities[p]! >= 0.5 ? 255 : 0;
+      if (!full || full.canvas.width !== width || full.canvas.height !== height) full = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })!;
+      const maskCanvas = new OffscreenCanvas(c.width, c.height);
+      maskCanvas.getContext('2d')!.putImageData(mask, 0, 0);
+      full.clearRect(0, 0, width, height);
+      full.drawImage(maskCanvas, 0, 0, width, height);
+      const up = full.getImageData(0, 0, width, height).data;
+      const ids = new Uint8Array(width * height);
+      person = 0;
+      for (let p = 0; p < ids.length; p++) person += ids[p] = up[4 * p + 3]! >= 128 ? 1 : 0;
+    });
+    return { times, personPixels: person };
   },
 
   /** transformers.js image-segmentation on the same weights, local files only, same threads. */
@@ -203,6 +268,8 @@ const api = {
   async dispose() {
     for (const s of segmenters.values()) await s.dispose();
     segmenters.clear();
+    for (const r of liteRtRunners.values()) await (await r).release();
+    liteRtRunners.clear();
   },
 };
 

@@ -360,9 +360,9 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tflite", nargs="?", help="a .tflite file (default: both selfie models)")
     parser.add_argument("out_dir", nargs="?", help="the package folder to write")
-    parser.add_argument("--name", default="selfie_segmentation", help="the ONNX graph's name")
+    parser.add_argument("--name", help="the ONNX graph's name (default: the file's name without .tflite)")
     args = parser.parse_args(argv)
-    jobs = ([(args.tflite, args.out_dir, args.name)] if args.tflite else
+    jobs = ([(args.tflite, args.out_dir, args.name or os.path.basename(args.tflite).removesuffix(".tflite"))] if args.tflite else
             [(os.path.join(NPM_PACKAGE, file), os.path.join(HERE, variant), file.removesuffix(".tflite"))
              for variant, file in MODELS.items()])
     if args.tflite and not args.out_dir:

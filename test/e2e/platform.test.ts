@@ -86,7 +86,7 @@ describe('catalog', () => {
     const { project, versions } = await client.project(WS, 'people');
     expect(project).toMatchObject({ type: 'semantic-segmentation', images: people.images.length, versions: 2 });
     expect(Object.keys(project.classes)).toEqual(['person']);
-    expect(versions.map((v) => v.model.modelType)).toEqual(['mediapipe-selfie-segmentation', 'mediapipe-selfie-segmentation-landscape']);
+    expect(versions.map((v) => v.model?.modelType)).toEqual(['mediapipe-selfie-segmentation', 'mediapipe-selfie-segmentation-landscape']);
     for (const [number, folder] of [[1, 'general'], [2, 'landscape']] as const) {
       const { ort } = await client.ort('people', number);
       expect(ort.classes).toEqual(['background', 'person']);

@@ -12,8 +12,9 @@ let liteRt: Promise<unknown> | null = null;
  * Input NHWC [1,H,W,3]; output the probabilities [1,H,W,1], the sigmoid included.
  */
 export async function liteRtRunner(tfliteUrl: string, wasmDir: string, height: number, width: number, threads: number): Promise<Runner> {
-  // One LiteRT per page: its Wasm module is global.
-  liteRt ??= loadLiteRt(wasmDir, { threads: threads > 1 });
+  // One LiteRT per page: its Wasm module is global, so the threaded build is loaded wherever the page may
+  // use threads, whatever the first model asks for.
+  liteRt ??= loadLiteRt(wasmDir, { threads: globalThis.crossOriginIsolated === true });
   await liteRt;
   const model = await loadAndCompile(tfliteUrl, { accelerator: 'wasm', cpuOptions: { numThreads: threads } });
   const run = async (input: Float32Array) => {

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { PYTHON } from '../../helpers/python.js';
 import { ROOT } from '../../helpers/paths.js';
@@ -41,12 +41,16 @@ sys.stdout.buffer.write(data)`;
 }
 
 describe('convert.py', () => {
-  test('converting the original again gives the committed weights.onnx, byte for byte', () => {
-    const out = join(work, 'general');
-    expect(convert(TFLITE, out).status).toBe(0);
-    expect(readFileSync(join(out, 'weights.onnx')).equals(readFileSync(join(ROOT, 'models', 'people', 'general', 'weights.onnx')))).toBe(true);
+  test.each([
+    ['general', 'selfie_segmentation.tflite'],
+    ['landscape', 'selfie_segmentation_landscape.tflite'],
+  ])('converting the original again gives the committed %s package, byte for byte', (name, file) => {
+    const out = join(work, name);
+    expect(convert(join(dirname(TFLITE), file), out).status).toBe(0);
+    const committed = join(ROOT, 'models', 'people', name);
+    expect(readFileSync(join(out, 'weights.onnx')).equals(readFileSync(join(committed, 'weights.onnx')))).toBe(true);
     for (const f of ['inference_config.json', 'class_names.txt', 'LICENSE', 'NOTICE']) {
-      expect(readFileSync(join(out, f), 'utf8'), f).toBe(readFileSync(join(ROOT, 'models', 'people', 'general', f), 'utf8'));
+      expect(readFileSync(join(out, f), 'utf8'), f).toBe(readFileSync(join(committed, f), 'utf8'));
     }
   });
 
