@@ -36,19 +36,25 @@ export function subjectCoverage(classIds: Uint8Array, width: number, height: num
  * of σ = √(r(r+1))). A constant region stays exactly that constant (bytes are rounded, not truncated).
  */
 export function boxBlur(data: Uint8Array | Float32Array, width: number, height: number, radius: number, passes: number): void {
-  const line = new Float64Array(Math.max(width, height));
-  const size = 2 * radius + 1;
+  // Each line is copied with `radius` copies of its end cells on either side, so the running sum needs no
+  // bounds checks (this runs on every camera frame).
+  const line = new Float32Array(Math.max(width, height) + 2 * radius + 1);
+  const inv = 1 / (2 * radius + 1);
   const round = data instanceof Uint8Array;
   for (let p = 0; p < passes; p++) {
     for (const [count, length, stride, step] of [[height, width, width, 1], [width, height, 1, width]] as const) {
       for (let l = 0; l < count; l++) {
         const start = l * stride;
-        for (let i = 0; i < length; i++) line[i] = data[start + i * step]!;
+        const first = data[start]!;
+        const last = data[start + (length - 1) * step]!;
+        for (let i = 0; i < radius; i++) line[i] = first;
+        for (let i = 0, j = start; i < length; i++, j += step) line[radius + i] = data[j]!;
+        for (let i = 0; i <= radius; i++) line[radius + length + i] = last;
         let sum = 0;
-        for (let i = -radius; i <= radius; i++) sum += line[Math.min(length - 1, Math.max(0, i))]!;
-        for (let i = 0; i < length; i++) {
-          data[start + i * step] = round ? Math.round(sum / size) : sum / size;
-          sum += line[Math.min(length - 1, i + radius + 1)]! - line[Math.max(0, i - radius)]!;
+        for (let i = 0; i < 2 * radius + 1; i++) sum += line[i]!;
+        for (let i = 0, j = start; i < length; i++, j += step) {
+          data[j] = round ? (sum * inv + 0.5) | 0 : sum * inv;
+          sum += line[i + 2 * radius + 1]! - line[i]!;
         }
       }
     }
