@@ -109,8 +109,12 @@ async function pickModel(page: Page, project: string, version: number): Promise<
   if (payload) await waitFor(page, `window.edgesegDemo.runs > ${runs} && window.edgesegDemo.backend !== null`);
 }
 
-/** The picker opens on people v1 and offers `offered`; switching to shapes and back changes the mask's classes. */
-async function expectPickerRoundTrip(page: Page, offered: Record<string, string[]>): Promise<void> {
+/**
+ * The picker opens on people v1 and offers `offered`; switching to shapes and back changes the mask's
+ * classes (and the gallery's images, where `gallery` gives each project's count).
+ */
+async function expectPickerRoundTrip(page: Page, offered: Record<string, string[]>, gallery?: { people: number; shapes: number }): Promise<void> {
+  const galleryHas = (n: number) => page.waitForFunction((count) => document.querySelectorAll('#gallery button').length === count, n);
   expect((await demoState(page)).model).toMatchObject({ project: 'people', version: 1 });
   const options = async (select: string) => page.$$eval(`${select} option`, (os) => os.map((o) => (o as HTMLOptionElement).value));
   expect(await options('#project-select')).toEqual(Object.keys(offered));
@@ -125,9 +129,11 @@ async function expectPickerRoundTrip(page: Page, offered: Record<string, string[
   expect(shapes.image).toEqual(people.image);
   expect(await page.$$eval('#legend tr', (trs) => trs.map((tr) => (tr as HTMLTableRowElement).cells[0]!.textContent!.trim()))).toEqual(SHAPES_CLASSES);
   await expectOverlayMatchesPayload(page);
+  if (gallery) await galleryHas(gallery.shapes);
 
   await pickModel(page, 'people', 1);
   expect((await demoState(page)).payload).toEqual(people);
+  if (gallery) await galleryHas(gallery.people);
 }
 
 interface Pixels { width: number; height: number; effect: Uint8Array; original: Uint8Array }
@@ -348,13 +354,7 @@ describe('the demo on the dev server (npm start)', () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await smoke(page, url, 'dev-people');
     expect((await page.$$eval('#gallery button', (bs) => bs.map((b) => (b as HTMLElement).dataset.id))).sort()).toEqual(['people-astronaut', 'people-camera', 'people-grace-hopper']);
-    await expectPickerRoundTrip(page, { shapes: ['2'], people: ['1', '2'] });
-    // The gallery follows the project.
-    await pickModel(page, 'shapes', 2);
-    await page.waitForFunction(() => document.querySelectorAll('#gallery button').length === 12);
-    await pickModel(page, 'people', 2);
-    await page.waitForFunction(() => document.querySelectorAll('#gallery button').length === 3);
-    expect(classNamesOf((await demoState(page)).payload!)).toEqual(PEOPLE_CLASSES);
+    await expectPickerRoundTrip(page, { shapes: ['2'], people: ['1', '2'] }, { people: 3, shapes: 12 });
     await page.close();
   });
 
