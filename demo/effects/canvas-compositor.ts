@@ -18,7 +18,9 @@ export class CanvasCompositor implements Compositor {
 
   constructor(canvas: HTMLCanvasElement) {
     this.canvas = canvas;
-    this.#out = canvas.getContext('2d')!;
+    // willReadFrequently keeps the canvases in memory: this compositor runs where there is no GPU, and a
+    // canvas on a software GPU would pay that GPU's cost again.
+    this.#out = canvas.getContext('2d', { willReadFrequently: true })!;
   }
 
   render(frame: FrameSource, mask: EffectMask, effect: SceneEffect): void {
@@ -27,10 +29,12 @@ export class CanvasCompositor implements Compositor {
 
     // Coverage at half size, padded so that the blur keeps a subject that touches the border, feathered.
     const sigma = featherSigma(width, height) / MASK_FACTOR;
-    const radius = boxRadiusFor(sigma);
+    const radius = boxRadiusFor(sigma, 2);
     const pad = 3 * radius;
     const coverage = subjectCoverage(mask.classIds, width, height, mask.background, MASK_FACTOR, pad);
-    boxBlur(coverage.data, coverage.width, coverage.height, radius, 3);
+    // Two box passes (a triangle filter): smooth enough under the bilinear scaling and the choke, and a
+    // third of the work saved on every frame.
+    boxBlur(coverage.data, coverage.width, coverage.height, radius, 2);
 
     // The subject layer: the alpha scaled up bilinearly (the canvas's smoothing), the frame through it.
     const alpha = this.#context('alpha', coverage.width, coverage.height);
@@ -41,8 +45,10 @@ export class CanvasCompositor implements Compositor {
     const [cw, ch] = [Math.ceil(width / MASK_FACTOR), Math.ceil(height / MASK_FACTOR)];
     layer.globalCompositeOperation = 'copy';
     layer.drawImage(alpha.canvas, pad, pad, cw, ch, 0, 0, cw * MASK_FACTOR, ch * MASK_FACTOR);
+    // A camera frame is converted (YUV to RGB) once, into a canvas that both layers read.
+    const source = frame instanceof VideoFrame ? this.#converted(frame, width, height) : frame;
     layer.globalCompositeOperation = 'source-in';
-    layer.drawImage(frame, 0, 0, width, height);
+    layer.drawImage(source, 0, 0, width, height);
 
     const out = this.#out;
     out.globalCompositeOperation = 'copy';
@@ -53,7 +59,7 @@ export class CanvasCompositor implements Compositor {
     } else if (effect.kind === 'image') {
       const r = coverRect(effect.image.width, effect.image.height, width, height);
       out.drawImage(effect.image, r.x, r.y, r.width, r.height, 0, 0, width, height);
-    } else out.drawImage(this.#blurredBackground(frame, coverage, pad, width, height), 0, 0, width, height);
+    } else out.drawImage(this.#blurredBackground(source, coverage, pad, width, height), 0, 0, width, height);
     out.globalCompositeOperation = 'source-over';
     out.drawImage(layer.canvas, 0, 0);
   }
@@ -79,7 +85,7 @@ export class CanvasCompositor implements Compositor {
         planes[3]![i] = w;
       }
     }
-    const radius = boxRadiusFor(backgroundBlurSigma(width, height) / BLUR_FACTOR);
+    const radius = boxRadiusFor(backgroundBlurSigma(width, height) / BLUR_FACTOR, 3);
     for (const plane of planes) boxBlur(plane, bw, bh, radius, 3);
     for (let i = 0; i < n; i++) {
       const w = planes[3]![i]!;
@@ -90,6 +96,12 @@ export class CanvasCompositor implements Compositor {
     return small.canvas;
   }
 
+  #converted(frame: VideoFrame, width: number, height: number): OffscreenCanvas {
+    const ctx = this.#context('frame', width, height);
+    ctx.drawImage(frame, 0, 0, width, height);
+    return ctx.canvas;
+  }
+
   dispose(): void {
     this.#scratch.clear();
   }
@@ -97,7 +109,7 @@ export class CanvasCompositor implements Compositor {
   #context(name: string, width: number, height: number): Context {
     let ctx = this.#scratch.get(name);
     if (!ctx || ctx.canvas.width !== width || ctx.canvas.height !== height) {
-      ctx = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: name === 'background' })!;
+      ctx = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })!;
       this.#scratch.set(name, ctx);
     }
     return ctx;

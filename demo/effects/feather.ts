@@ -9,24 +9,27 @@ export function subjectCoverage(classIds: Uint8Array, width: number, height: num
   const [cw, ch] = [Math.ceil(width / factor), Math.ceil(height / factor)];
   const [pw, ph] = [cw + 2 * pad, ch + 2 * pad];
   const data = new Uint8Array(pw * ph);
-  for (let y = 0; y < ph; y++) {
-    const cy = Math.min(ch - 1, Math.max(0, y - pad));
-    for (let x = 0; x < pw; x++) {
-      const cx = Math.min(cw - 1, Math.max(0, x - pad));
-      let subject = 0;
-      let count = 0;
-      for (let dy = 0; dy < factor; dy++) {
-        const sy = cy * factor + dy;
-        if (sy >= height) break;
-        for (let dx = 0; dx < factor; dx++) {
-          const sx = cx * factor + dx;
-          if (sx >= width) break;
-          count++;
-          if (classIds[sy * width + sx] !== background) subject++;
-        }
+  // Subject pixels and pixels counted per cell of one row of cells, then scaled to 0–255 (every camera frame).
+  const subject = new Uint16Array(cw);
+  const counted = new Uint16Array(cw);
+  for (let cy = 0; cy < ch; cy++) {
+    subject.fill(0);
+    counted.fill(0);
+    for (let sy = cy * factor; sy < Math.min(height, (cy + 1) * factor); sy++) {
+      for (let sx = 0, i = sy * width; sx < width; sx++, i++) {
+        const cx = (sx / factor) | 0;
+        counted[cx] = counted[cx]! + 1;
+        if (classIds[i] !== background) subject[cx] = subject[cx]! + 1;
       }
-      data[y * pw + x] = Math.round((255 * subject) / count);
     }
+    const row = (cy + pad) * pw + pad;
+    for (let cx = 0; cx < cw; cx++) data[row + cx] = Math.round((255 * subject[cx]!) / counted[cx]!);
+    data.fill(data[row]!, row - pad, row);
+    data.fill(data[row + cw - 1]!, row + cw, row + cw + pad);
+  }
+  for (let y = 0; y < pad; y++) {
+    data.copyWithin(y * pw, pad * pw, (pad + 1) * pw);
+    data.copyWithin((ph - 1 - y) * pw, (ph - 1 - pad) * pw, (ph - pad) * pw);
   }
   return { data, width: pw, height: ph };
 }
@@ -61,8 +64,8 @@ export function boxBlur(data: Uint8Array | Float32Array, width: number, height: 
   }
 }
 
-/** The box radius whose three passes approach a Gaussian of σ (in cells): σ² = r(r+1). */
-export const boxRadiusFor = (sigma: number): number => Math.max(1, Math.round(Math.sqrt(sigma * sigma + 0.25) - 0.5));
+/** The box radius whose `passes` passes have the variance of a Gaussian of σ (in cells): σ² = passes·r(r+1)/3. */
+export const boxRadiusFor = (sigma: number, passes: number): number => Math.max(1, Math.round(Math.sqrt((3 * sigma * sigma) / passes + 0.25) - 0.5));
 
 /** CHOKE's smoothstep as a table from coverage to alpha, both 0–255. */
 export const CHOKE_TABLE: Uint8Array = Uint8Array.from({ length: 256 }, (_, v) => {

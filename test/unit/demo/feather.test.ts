@@ -54,9 +54,10 @@ describe('boxBlur', () => {
     expect(Array.from(data).map((v) => Number(v.toFixed(5)))).toEqual(expected.map((v) => Number(v.toFixed(5))));
   });
 
-  test('boxRadiusFor inverts σ² = r(r+1), the variance of three box passes', () => {
-    expect([1, 2, 3, 5].map((r) => boxRadiusFor(Math.sqrt(r * (r + 1))))).toEqual([1, 2, 3, 5]);
-    expect(boxRadiusFor(0.2)).toBe(1);
+  test('boxRadiusFor inverts σ² = passes·r(r+1)/3, the variance of repeated box passes', () => {
+    expect([1, 2, 3, 5].map((r) => boxRadiusFor(Math.sqrt(r * (r + 1)), 3))).toEqual([1, 2, 3, 5]);
+    expect([1, 2, 3, 5].map((r) => boxRadiusFor(Math.sqrt((2 * r * (r + 1)) / 3), 2))).toEqual([1, 2, 3, 5]);
+    expect(boxRadiusFor(0.2, 3)).toBe(1);
   });
 });
 
