@@ -1,6 +1,6 @@
 // The demo: `npm start` serves it with the local platform under /api, on one cross-origin isolated
 // origin (so WASM runs multi-threaded); `npm run build` writes the static site to demo-dist/.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig, type Plugin, type PreviewServer, type ViteDevServer } from 'vite';
 import { openPlatform } from './server/start.js';
@@ -32,16 +32,32 @@ function localPlatform(): Plugin {
 }
 
 /**
- * Ships the bundled model package in the static site (`models/shapes/`), so that the built page also
- * segments where no platform answers at `/api` (any static server with COOP/COEP).
+ * The model packages the static site carries, as the picker names them (project and version as the local
+ * platform serves them): where no platform answers at `/api`, the built page segments with these (any
+ * static server with COOP/COEP).
  */
+const BUNDLED_MODELS = [
+  { name: 'people', project: 'people', version: 1, dir: join('models', 'people', 'general') },
+  { name: 'people-landscape', project: 'people', version: 2, dir: join('models', 'people', 'landscape') },
+  { name: 'shapes', project: 'shapes', version: 2, dir: join('models', 'shapes', 'package') },
+];
+
+/** Copies each bundled package that exists into `models/<name>/` and lists them in `models/index.json`. */
 function bundledModel(): Plugin {
-  const dir = join(import.meta.dirname, 'models', 'shapes', 'package');
   return {
     name: 'edgeseg-bundled-model',
     apply: 'build',
     generateBundle() {
-      for (const file of readdirSync(dir)) this.emitFile({ type: 'asset', fileName: `models/shapes/${file}`, source: readFileSync(join(dir, file)) });
+      const shipped = BUNDLED_MODELS.filter((m) => existsSync(join(import.meta.dirname, m.dir, 'class_names.txt')));
+      for (const model of BUNDLED_MODELS.filter((m) => !shipped.includes(m))) this.warn(`no package at ${model.dir}: the build does not carry the ${model.name} model`);
+      for (const model of shipped) {
+        const dir = join(import.meta.dirname, model.dir);
+        for (const file of readdirSync(dir, { withFileTypes: true })) {
+          if (file.isFile()) this.emitFile({ type: 'asset', fileName: `models/${model.name}/${file.name}`, source: readFileSync(join(dir, file.name)) });
+        }
+      }
+      const index = shipped.map(({ name, project, version }) => ({ name, project, version, path: `${name}/` }));
+      this.emitFile({ type: 'asset', fileName: 'models/index.json', source: JSON.stringify(index, null, 2) });
     },
   };
 }

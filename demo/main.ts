@@ -3,12 +3,14 @@ import {
   base64ToBytes, classColors, createSegmenter, PlatformClient, rawFromPayload,
   type RawSegmentation, type RuntimeBackendName, type SegmentationPayload, type Segmenter,
 } from 'edgeseg';
+import { createCompositor, type Compositor, type CompositorChoice, type FrameSource } from './effects/compositor.js';
+import { EffectControls } from './effects/effect-controls.js';
+import { startLive, type LiveSession } from './live-camera.js';
+import { bundledModels, ModelPicker, platformModels, type ModelChoice } from './model-picker.js';
 import { describeError, imageUrlOf, setUpCatalog, setUpKeyPanel, setUpSearch, setUpSynthetic, setUpTabs } from './platform-panels.js';
 import { escapeHtml, paintClassIds, Viewer, type ShownResult } from './viewer.js';
 
 const WORKSPACE = 'edgeseg-demo';
-const PROJECT = 'shapes';
-const VERSION = 2;
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 
 // Settings: the local platform on this origin by default, with the key it hands this origin's pages;
@@ -40,10 +42,24 @@ let starting: Promise<Segmenter | null> | null = null;
 let current: { blob: Blob; bitmap: ImageBitmap; id?: string } | null = null;
 let lastPayload: SegmentationPayload | null = null;
 let runId = 0;
-let live: { stream: MediaStream; stop: boolean } | null = null;
+let live: { stream: MediaStream; session: LiveSession } | null = null;
+/** The model in use: a project's version on the platform, or a package bundled with a static build. */
+const picker = new ModelPicker($('#project-select'), $('#version-select'), (choice) => void switchModel(choice));
+const effects = new EffectControls(() => void presentEffect());
+let compositor: Compositor | null = null;
+/** `?compositor=webgl2|canvas2d` forces one (tests, comparisons); by default WebGL2 on a GPU, else the CPU's. */
+const compositorChoice = (new URLSearchParams(location.search).get('compositor') ?? 'auto') as CompositorChoice;
 
 /** What tests read: the last payload and the result on screen. */
-const state = { get payload() { return lastPayload; }, get shown() { return viewer.result; }, get backend() { return segmenter?.backend ?? null; }, ready: false, runs: 0, fps: 0 };
+const state = {
+  get payload() { return lastPayload; },
+  get shown() { return viewer.result; },
+  get backend() { return segmenter?.backend ?? null; },
+  get model() { return picker.current; },
+  get effect() { return effects.effect.kind; },
+  get compositor() { return compositor?.kind ?? null; },
+  ready: false, runs: 0, fps: 0, frames: 0,
+};
 (window as unknown as { edgesegDemo: typeof state }).edgesegDemo = state;
 
 function status(text: string, badge?: string, kind?: string): void {
@@ -59,7 +75,11 @@ function backendsFor(choice: string): RuntimeBackendName[] {
   return choice === 'auto' ? ['webgpu', 'wasm', 'hosted'] : [choice as RuntimeBackendName];
 }
 
+/** Counts starts, so that a start overtaken by a newer one (the picker moved again) gives way to it. */
+let startCount = 0;
+
 async function startSegmenter(): Promise<Segmenter | null> {
+  const start = ++startCount;
   const choice = $<HTMLSelectElement>('#backend-select').value;
   const previous = segmenter;
   segmenter = null;
@@ -70,7 +90,7 @@ async function startSegmenter(): Promise<Segmenter | null> {
   // Progress messages from the worker can arrive after the model is ready: ignore those.
   let loading = true;
   try {
-    const model = await modelSource();
+    const model = modelSource();
     const seg = await createSegmenter({
       model,
       platform,
@@ -89,6 +109,10 @@ async function startSegmenter(): Promise<Segmenter | null> {
         $('#progress-text').textContent = `${p.cached ? 'from cache' : 'downloading'} ${p.file} · ${(loaded / 1e6).toFixed(2)} / ${(total / 1e6).toFixed(2)} MB`;
       },
     });
+    if (start !== startCount) {
+      void seg.dispose();
+      return null;
+    }
     segmenter = seg;
     loading = false;
     progress.hidden = true;
@@ -98,6 +122,7 @@ async function startSegmenter(): Promise<Segmenter | null> {
     return seg;
   } catch (error) {
     loading = false;
+    if (start !== startCount) return null;
     progress.hidden = true;
     status(describeError(error), 'error', 'error');
     $('#fallbacks').innerHTML = `<li><code>${escapeHtml((error as { code?: string }).code ?? 'ERROR')}</code> ${escapeHtml((error as Error).message)}</li>`;
@@ -105,30 +130,41 @@ async function startSegmenter(): Promise<Segmenter | null> {
   }
 }
 
-/** A static build carries the bundled package next to the page (vite.config.ts), used where no platform answers. */
-const BUNDLED_PACKAGE = new URL('./models/shapes/', location.href).href;
-let platformReachable: boolean | null = null;
-
 /**
- * The platform's version where the platform answers; else, in a static build, the bundled package next to
- * the page, so that the page still segments from any static server (without the hosted route, the
- * gallery and the panels).
+ * What the picker offers: the platform's projects and versions with a model where the platform answers;
+ * else, in a static build, the packages bundled next to the page (vite.config.ts), so that the page still
+ * segments from any static server (without the hosted route, the gallery and the panels).
  */
-async function modelSource(): Promise<string | { workspace: string; project: string; version: number }> {
-  const version = { workspace: WORKSPACE, project: PROJECT, version: VERSION };
-  if (platformReachable === null) {
-    try {
-      await platform.root({ signal: AbortSignal.timeout(5000) });
-      platformReachable = true;
-    } catch {
-      // A dev server answers unknown paths with the page itself: only a real file counts.
-      const bundled = await fetch(`${BUNDLED_PACKAGE}class_names.txt`).then((r) => r.ok && !(r.headers.get('content-type') ?? '').includes('text/html'), () => false);
-      platformReachable = !bundled;
+async function offerModels(): Promise<void> {
+  let choices: ModelChoice[] | null = null;
+  try {
+    choices = await platformModels(platform, WORKSPACE, AbortSignal.timeout(5000));
+  } catch (error) {
+    choices = await bundledModels(location.href);
+    if (!choices) {
+      status(`No model: ${describeError(error)}`, 'error', 'error');
+      return;
     }
+    $('#model-source').hidden = false;
   }
-  if (platformReachable) return version;
-  $('#model-source').hidden = false;
-  return BUNDLED_PACKAGE;
+  picker.offer(choices);
+}
+
+function modelSource(): string | { workspace: string; project: string; version: number } {
+  const choice = picker.current;
+  if (!choice) throw new Error('no model is offered: no platform answered and the page has no bundled model');
+  return choice.packageUrl ?? { workspace: WORKSPACE, project: choice.project, version: choice.version };
+}
+
+/** Another project or version: a new segmenter, that project's samples, and the image on screen again. */
+async function switchModel(choice: ModelChoice): Promise<void> {
+  state.ready = false;
+  starting = startSegmenter();
+  await starting;
+  if (choice !== picker.current) return;
+  starting = null;
+  void loadGallery(choice.project);
+  if (!live) await run();
 }
 
 function showRuntime(seg: Segmenter): void {
@@ -178,6 +214,7 @@ async function run(): Promise<void> {
     if (id !== runId) return;
     lastPayload = payload;
     viewer.drawMask(resultOf(rawFromPayload(payload)));
+    presentEffect();
     showRuntime(seg);
     showTimings();
     state.runs++;
@@ -186,6 +223,28 @@ async function run(): Promise<void> {
     status(`Segmented ${payload.image.width}×${payload.image.height} on ${seg.backend} in ${seg.lastTimings?.total.toFixed(0)} ms`);
   } catch (error) {
     if (id === runId) status(describeError(error), undefined);
+  }
+}
+
+/**
+ * The effect on the image on screen (the mask canvas shows the overlay, the effect canvas the rest).
+ * `frame` is the picture the mask was computed from: the camera's frame, else the still image.
+ */
+function presentEffect(frame?: FrameSource): void {
+  const effect = effects.effect;
+  const result = viewer.result;
+  const on = effect.kind !== 'overlay' && result !== null;
+  $('#stage').classList.toggle('effect', on);
+  $('#effect-canvas').hidden = !on;
+  if (!on) return;
+  $('#stage-empty').hidden = true;
+  const source = frame ?? current?.bitmap;
+  if (!source) return;
+  try {
+    compositor ??= createCompositor($('#effect-canvas'), compositorChoice);
+    compositor.render(source, result, effect);
+  } catch (error) {
+    status(describeError(error), 'error', 'error');
   }
 }
 
@@ -260,40 +319,46 @@ async function startCamera(): Promise<void> {
   const video = $<HTMLVideoElement>('#camera-video');
   video.srcObject = stream;
   await video.play();
-  live = { stream, stop: false };
   $('#camera-button').setAttribute('aria-pressed', 'true');
   current = null;
-  const session = live;
-  const frames: number[] = [];
-  // Continuous segmentation: each frame goes to the worker as a VideoFrame (transferred, not copied).
-  while (!session.stop) {
-    const frame = new VideoFrame(video);
-    const { displayWidth: w, displayHeight: h } = frame;
-    viewer.drawImage(video, w, h);
-    try {
-      const raw = await seg.segmentRaw(frame, { confidence: Number($<HTMLInputElement>('#confidence').value) });
-      if (session.stop) break;
-      viewer.drawMask(resultOf(raw));
-    } catch (error) {
-      status(describeError(error));
-      break;
-    }
-    const now = performance.now();
-    frames.push(now);
-    while (frames[0]! < now - 1000) frames.shift();
-    state.fps = frames.length;
-    $('#fps').textContent = `${frames.length} frames/s`;
-    showTimings();
-  }
+  const fps = $('#stage-fps');
+  fps.hidden = false;
+  // Each frame goes to the worker as a VideoFrame (transferred, not copied); the picker may swap the segmenter.
+  const session = startLive({
+    video,
+    segment: (frame) => (segmenter ?? seg).segmentRaw(frame, { confidence: Number($<HTMLInputElement>('#confidence').value) }),
+    present: (frame, raw) => {
+      const result = resultOf(raw);
+      if (effects.effect.kind === 'overlay') {
+        viewer.drawImage(frame, frame.displayWidth, frame.displayHeight);
+        viewer.drawMask(result);
+      } else {
+        viewer.keep(result);
+        presentEffect(frame);
+      }
+    },
+    onFrame: (perSecond) => {
+      state.fps = perSecond;
+      state.frames++;
+      $('#fps').textContent = fps.textContent = `${perSecond} frames/s`;
+      showTimings();
+    },
+  });
+  live = { stream, session };
+  session.done.catch((error: unknown) => {
+    status(describeError(error));
+    stopCamera();
+  });
 }
 
 function stopCamera(): void {
   if (!live) return;
-  live.stop = true;
+  live.session.stop();
   for (const t of live.stream.getTracks()) t.stop();
   live = null;
   $('#camera-button').setAttribute('aria-pressed', 'false');
   $('#fps').textContent = '';
+  $('#stage-fps').hidden = true;
 }
 
 // Downloads and the comparison with the hosted route.
@@ -314,7 +379,7 @@ function setUpResultActions(): void {
     $('#compare').hidden = false;
     text.textContent = 'Asking the hosted route…';
     try {
-      const hosted = rawFromPayload(await platform.segmentHosted(PROJECT, VERSION, current.blob, { confidence: Number($<HTMLInputElement>('#confidence').value) }));
+      const hosted = rawFromPayload(await platform.segmentHosted(picker.current!.project, picker.current!.version, current.blob, { confidence: Number($<HTMLInputElement>('#confidence').value) }));
       const local = viewer.result;
       paintClassIds($<HTMLCanvasElement>('#compare-local'), local.classIds, local.width, local.height, local.colors);
       paintClassIds($<HTMLCanvasElement>('#compare-hosted'), hosted.classIds, hosted.width, hosted.height, local.colors);
@@ -327,13 +392,18 @@ function setUpResultActions(): void {
   });
 }
 
-async function loadGallery(): Promise<void> {
+let galleryRun = 0;
+async function loadGallery(project: string): Promise<void> {
   const gallery = $('#gallery');
   const more = $<HTMLButtonElement>('#gallery-more');
-  const pages = platform.searchAll(WORKSPACE, PROJECT, { limit: 12, fields: ['id', 'name', 'tags'], in_dataset: true });
+  gallery.replaceChildren();
+  const run = ++galleryRun;
+  const pages = platform.searchAll(WORKSPACE, project, { limit: 12, fields: ['id', 'name', 'tags'] });
   const next = async () => {
     try {
       const { value, done } = await pages.next();
+      // A newer project's gallery replaces this one.
+      if (run !== galleryRun) return;
       if (done || !value) return void (more.hidden = true);
       for (const r of value.results) {
         const b = document.createElement('button');
@@ -341,7 +411,7 @@ async function loadGallery(): Promise<void> {
         b.dataset.id = r.id;
         b.setAttribute('role', 'listitem');
         b.title = `${r.name} — ${(r.tags ?? []).join(', ')}`;
-        const url = imageUrlOf({ platform: () => platform, workspace: () => WORKSPACE, project: PROJECT }, r.id);
+        const url = imageUrlOf({ platform: () => platform, workspace: () => WORKSPACE, project }, r.id);
         const img = Object.assign(document.createElement('img'), { alt: r.name, loading: 'lazy', crossOrigin: 'anonymous' });
         void url.then((u) => (img.src = u), () => (img.alt = `${r.name} (unavailable)`));
         b.append(img);
@@ -352,10 +422,10 @@ async function loadGallery(): Promise<void> {
     } catch (error) {
       const note = Object.assign(document.createElement('p'), { className: 'gallery-note' });
       note.textContent = `The sample gallery needs the platform: ${describeError(error)}`;
-      gallery.replaceChildren(note);
+      if (run === galleryRun) gallery.replaceChildren(note);
     }
   };
-  more.addEventListener('click', () => void next());
+  more.onclick = () => void next();
   await next();
 }
 
@@ -393,7 +463,7 @@ setUpResultActions();
 const panelContext = {
   platform: () => platform,
   workspace: () => WORKSPACE,
-  project: PROJECT,
+  get project() { return picker.current?.project ?? ''; },
   openImage: (url: string, id: string) => void openUrl(url, id),
   classNames: () => segmenter?.spec?.classNames ?? [],
 };
@@ -406,6 +476,8 @@ setUpKeyPanel(panelContext, (baseUrl, apiKey) => {
 setUpCatalog(panelContext);
 setUpSearch(panelContext);
 setUpSynthetic(panelContext);
-starting = startSegmenter();
-void starting.then(() => (starting = null));
-void loadGallery();
+starting = offerModels().then(startSegmenter);
+void starting.then(() => {
+  starting = null;
+  void loadGallery(picker.current?.project ?? '');
+});

@@ -32,6 +32,11 @@ export class Viewer {
     return this.#result;
   }
 
+  /** Holds a result that is shown some other way (an effect), for the hover names and the downloads. */
+  keep(result: ShownResult): void {
+    this.#result = result;
+  }
+
   drawImage(source: CanvasImageSource, width: number, height: number): void {
     this.#empty.hidden = true;
     for (const c of [this.imageCanvas, this.maskCanvas]) {

@@ -1,0 +1,48 @@
+// The background effects the demo offers on photos and on the camera, and how each is described.
+
+export type Rgb = readonly [number, number, number];
+
+/** What to do with the pixels of the background class; every other class counts as the subject. */
+export type Effect =
+  | { kind: 'overlay' }
+  | { kind: 'blur' }
+  | { kind: 'color'; color: Rgb }
+  | { kind: 'image'; image: ImageBitmap }
+  | { kind: 'cutout' };
+
+export type EffectKind = Effect['kind'];
+
+/** `#rrggbb` → [r, g, b] in 0–255. */
+export function parseHexColor(hex: string): Rgb {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  if (!m) throw new Error(`not a #rrggbb colour: ${hex}`);
+  return [parseInt(m[1]!, 16), parseInt(m[2]!, 16), parseInt(m[3]!, 16)];
+}
+
+/**
+ * The feather's width in image pixels: the edge of the subject fades over about ±2 σ. Scaled with the
+ * image, so that a 4K photo gets the same look as a 640×480 frame; the model's own resolution (256 px
+ * across for the people model) makes anything finer than ~1/300 of the image noise anyway.
+ */
+export function featherSigma(width: number, height: number): number {
+  return Math.max(1.5, Math.max(width, height) / 320);
+}
+
+/** How strongly the background is blurred (σ in image pixels): a shallow depth of field. */
+export function backgroundBlurSigma(width: number, height: number): number {
+  return Math.max(4, Math.max(width, height) / 64);
+}
+
+/** The part of an iw×ih image that covers an ow×oh output (CSS `object-fit: cover`): centred, overflow cropped. */
+export function coverRect(iw: number, ih: number, ow: number, oh: number): { x: number; y: number; width: number; height: number } {
+  const scale = Math.max(ow / iw, oh / ih);
+  const [width, height] = [ow / scale, oh / scale];
+  return { x: (iw - width) / 2, y: (ih - height) / 2, width, height };
+}
+
+/**
+ * The feathered alpha's curve: a smoothstep from 0.2 to 0.9 chokes the edge a little, since the model's
+ * edge tends to sit just outside the subject and the old background showing through the outer half of
+ * the ramp reads as a halo. Both compositors apply it (the GPU in its shader, the CPU through a table).
+ */
+export const CHOKE = { from: 0.2, to: 0.9 } as const;

@@ -1,0 +1,74 @@
+// The CPU compositor's mask arithmetic: class ids → subject coverage at a reduced size → a feathered alpha.
+import { CHOKE } from './effect.js';
+
+/**
+ * Subject coverage (0–255) of each factor×factor block of class ids, padded by `pad` cells on every side
+ * with copies of the nearest edge cell, so that a blur does not fade a subject that touches the border.
+ */
+export function subjectCoverage(classIds: Uint8Array, width: number, height: number, background: number, factor: number, pad: number): { data: Uint8Array; width: number; height: number } {
+  const [cw, ch] = [Math.ceil(width / factor), Math.ceil(height / factor)];
+  const [pw, ph] = [cw + 2 * pad, ch + 2 * pad];
+  const data = new Uint8Array(pw * ph);
+  // Subject pixels and pixels counted per cell of one row of cells, then scaled to 0–255 (every camera frame).
+  const subject = new Uint16Array(cw);
+  const counted = new Uint16Array(cw);
+  for (let cy = 0; cy < ch; cy++) {
+    subject.fill(0);
+    counted.fill(0);
+    for (let sy = cy * factor; sy < Math.min(height, (cy + 1) * factor); sy++) {
+      for (let sx = 0, i = sy * width; sx < width; sx++, i++) {
+        const cx = (sx / factor) | 0;
+        counted[cx] = counted[cx]! + 1;
+        if (classIds[i] !== background) subject[cx] = subject[cx]! + 1;
+      }
+    }
+    const row = (cy + pad) * pw + pad;
+    for (let cx = 0; cx < cw; cx++) data[row + cx] = Math.round((255 * subject[cx]!) / counted[cx]!);
+    data.fill(data[row]!, row - pad, row);
+    data.fill(data[row + cw - 1]!, row + cw, row + cw + pad);
+  }
+  for (let y = 0; y < pad; y++) {
+    data.copyWithin(y * pw, pad * pw, (pad + 1) * pw);
+    data.copyWithin((ph - 1 - y) * pw, (ph - 1 - pad) * pw, (ph - pad) * pw);
+  }
+  return { data, width: pw, height: ph };
+}
+
+/**
+ * A box blur of radius r across then down, in place, `passes` times (three passes approach a Gaussian
+ * of σ = √(r(r+1))). A constant region stays exactly that constant (bytes are rounded, not truncated).
+ */
+export function boxBlur(data: Uint8Array | Float32Array, width: number, height: number, radius: number, passes: number): void {
+  // Each line is copied with `radius` copies of its end cells on either side, so the running sum needs no
+  // bounds checks (this runs on every camera frame).
+  const line = new Float32Array(Math.max(width, height) + 2 * radius + 1);
+  const inv = 1 / (2 * radius + 1);
+  const round = data instanceof Uint8Array;
+  for (let p = 0; p < passes; p++) {
+    for (const [count, length, stride, step] of [[height, width, width, 1], [width, height, 1, width]] as const) {
+      for (let l = 0; l < count; l++) {
+        const start = l * stride;
+        const first = data[start]!;
+        const last = data[start + (length - 1) * step]!;
+        for (let i = 0; i < radius; i++) line[i] = first;
+        for (let i = 0, j = start; i < length; i++, j += step) line[radius + i] = data[j]!;
+        for (let i = 0; i <= radius; i++) line[radius + length + i] = last;
+        let sum = 0;
+        for (let i = 0; i < 2 * radius + 1; i++) sum += line[i]!;
+        for (let i = 0, j = start; i < length; i++, j += step) {
+          data[j] = round ? (sum * inv + 0.5) | 0 : sum * inv;
+          sum += line[i + 2 * radius + 1]! - line[i]!;
+        }
+      }
+    }
+  }
+}
+
+/** The box radius whose `passes` passes have the variance of a Gaussian of σ (in cells): σ² = passes·r(r+1)/3. */
+export const boxRadiusFor = (sigma: number, passes: number): number => Math.max(1, Math.round(Math.sqrt((3 * sigma * sigma) / passes + 0.25) - 0.5));
+
+/** CHOKE's smoothstep as a table from coverage to alpha, both 0–255. */
+export const CHOKE_TABLE: Uint8Array = Uint8Array.from({ length: 256 }, (_, v) => {
+  const t = Math.min(1, Math.max(0, (v / 255 - CHOKE.from) / (CHOKE.to - CHOKE.from)));
+  return Math.round(255 * t * t * (3 - 2 * t));
+});
