@@ -49,10 +49,9 @@ export function decodeMaskPng(png: Uint8Array): { classIds: Uint8Array; width: n
   if (!(width > 0 && height > 0) || width * height > MAX_MASK_PIXELS) {
     throw new InvalidInputError('PAYLOAD_INVALID', `the segmentation mask PNG says it is ${width}×${height}`);
   }
-  // No encoder the platform uses writes interlaced masks.
-  if (png[28] !== 0) throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask PNG is interlaced; masks are written without interlacing');
-  const stride = width + 1;
-  const rows = new Uint8Array(stride * height);
+  const interlaced = png[28] !== 0;
+  const passes = interlaced ? ADAM7.map((p) => passSize(p, width, height)) : [{ width, height }];
+  const rows = new Uint8Array(passes.reduce((n, p) => n + (p.width > 0 && p.height > 0 ? (p.width + 1) * p.height : 0), 0));
   let filled = 0;
   const inflater = new Unzlib((data) => {
     if (filled + data.length > rows.length) throw new InvalidInputError('PAYLOAD_INVALID', `the segmentation mask PNG holds more data than ${width}×${height} pixels`);
@@ -67,7 +66,43 @@ export function decodeMaskPng(png: Uint8Array): { classIds: Uint8Array; width: n
     throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask is not a readable PNG', { cause });
   }
   if (filled !== rows.length) throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask PNG is truncated');
-  return { classIds: unfilter(rows, width, height), width, height };
+  if (!interlaced) return { classIds: unfilter(rows, width, height), width, height };
+  return { classIds: deinterlace(rows, passes, width, height), width, height };
+}
+
+/** Adam7's passes: the first column and row each pass samples, and its steps. */
+const ADAM7 = [
+  { x: 0, y: 0, dx: 8, dy: 8 },
+  { x: 4, y: 0, dx: 8, dy: 8 },
+  { x: 0, y: 4, dx: 4, dy: 8 },
+  { x: 2, y: 0, dx: 4, dy: 4 },
+  { x: 0, y: 2, dx: 2, dy: 4 },
+  { x: 1, y: 0, dx: 2, dy: 2 },
+  { x: 0, y: 1, dx: 1, dy: 2 },
+] as const;
+
+function passSize(p: (typeof ADAM7)[number], width: number, height: number): { width: number; height: number } {
+  return { width: Math.ceil((width - p.x) / p.dx), height: Math.ceil((height - p.y) / p.dy) };
+}
+
+/**
+ * An interlaced mask (rare: libpng writes one when asked for "progressive"): each pass is its own small
+ * image with its own row filters, whose pixels are then put back in their places.
+ */
+function deinterlace(rows: Uint8Array, passes: { width: number; height: number }[], width: number, height: number): Uint8Array {
+  const out = new Uint8Array(width * height);
+  let at = 0;
+  passes.forEach((size, i) => {
+    if (size.width <= 0 || size.height <= 0) return;
+    const length = (size.width + 1) * size.height;
+    const pass = unfilter(rows.subarray(at, at + length), size.width, size.height);
+    at += length;
+    const { x: x0, y: y0, dx, dy } = ADAM7[i]!;
+    for (let y = 0; y < size.height; y++) {
+      for (let x = 0; x < size.width; x++) out[(y0 + y * dy) * width + x0 + x * dx] = pass[y * size.width + x]!;
+    }
+  });
+  return out;
 }
 
 /** The data of each IDAT chunk, in order; refuses chunks that run past the end. */
