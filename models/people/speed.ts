@@ -63,7 +63,7 @@ async function main() {
   for (const [name, m] of Object.entries(MODELS)) {
     if (only && only !== name) continue;
     // A photo, so that the outputs compared are not all saturated (uniform noise gives probabilities ≈ 0).
-    const { data } = await sharp(join(ROOT, 'models', 'people', 'samples', 'astronaut.png')).removeAlpha().resize(m.width, m.height, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
+    const { data } = await sharp(join(ROOT, 'models', 'people', 'samples', 'images', 'astronaut.png')).removeAlpha().resize(m.width, m.height, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
     const input = Float32Array.from(data, (v) => v / 255);
     const nchw = new Float32Array(input.length);
     const plane = m.height * m.width;
