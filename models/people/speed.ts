@@ -1,4 +1,4 @@
-// Where onnxruntime-web's WASM build spends its time on the people models, against LiteRT.js on the originals:
+// Times onnxruntime-web's WASM build on the converted people models against LiteRT.js on the originals:
 //
 //   npx tsx models/people/speed.ts [--runs 60] [--model general|landscape [EXTRA.onnx ...]]
 //
