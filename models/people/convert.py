@@ -273,6 +273,7 @@ class Converter:
             self.nodes.append(helper.make_node("Identity", [output_name], ["probabilities"]))
             output_name = "probabilities"
         self.fold_output_identity()
+        self.pointwise_conv_before_resize()
         graph = helper.make_graph(
             self.nodes, name,
             [helper.make_tensor_value_info("input", TensorProto.FLOAT, nhwc_to_nchw(input_tensor.shape))],
@@ -283,6 +284,41 @@ class Converter:
         onnx_model.ir_version = 8
         onnx.checker.check_model(onnx_model, full_check=True)
         return onnx_model
+
+    def pointwise_conv_before_resize(self):
+        """Swaps each bilinear Resize with the 1×1 Conv that alone reads it: the Conv then runs at the low resolution.
+
+        Both are linear, and a linear Resize's weights sum to 1 at every pixel, so Conv(Resize(x)) + b equals
+        Resize(Conv(x) + b) up to float rounding. MediaPipe's decoder upsamples and then mixes channels with a
+        1×1 convolution; mixing first does a quarter of that convolution's work, and the Resize interpolates
+        the Conv's channels (24 and 16) instead of its input's (128 and 24). Measured in onnxruntime-web's
+        WASM build (models/people/speed.ts): 6–13% less CPU time per run, both models.
+        """
+        readers = {}
+        for node in self.nodes:
+            for name in node.input:
+                readers.setdefault(name, []).append(node)
+        weights = {t.name: t for t in self.initializers}
+        for i, resize in enumerate(self.nodes):
+            if resize.op_type != "Resize" or len(readers.get(resize.output[0], [])) != 1:
+                continue
+            conv = readers[resize.output[0]][0]
+            attrs = {a.name: helper.get_attribute_value(a) for a in conv.attribute}
+            kernel = weights[conv.input[1]].dims if conv.op_type == "Conv" and conv.input[1] in weights else None
+            if (kernel is None or list(kernel[2:]) != [1, 1] or attrs.get("group", 1) != 1
+                    or any(attrs.get("pads", [0])) or any(s != 1 for s in attrs.get("strides", [1]))
+                    or conv.input[0] != resize.output[0]):
+                continue
+            sizes = numpy_helper.to_array(weights[resize.input[3]]).copy()
+            sizes[1] = kernel[0]
+            low = self.fresh("conv")
+            mixed = helper.make_node("Conv", [resize.input[0], *conv.input[1:]], [low], **attrs)
+            upsampled = helper.make_node("Resize", [low, "", "", self.initializer(sizes, "sizes")], list(conv.output),
+                                         **{a.name: helper.get_attribute_value(a) for a in resize.attribute})
+            self.nodes[i] = mixed
+            self.nodes[self.nodes.index(conv)] = upsampled
+        used = {name for node in self.nodes for name in node.input}
+        self.initializers = [t for t in self.initializers if t.name in used]
 
     def fold_output_identity(self):
         """Renames the output's producer instead of leaving an Identity node on the hot path."""
