@@ -96,8 +96,60 @@ export function readImageHeader(b: Uint8Array): ImageHeader {
   if (header.width !== undefined && header.height !== undefined && !(header.width > 0 && header.height > 0)) {
     throw new InvalidInputError('IMAGE_DECODE_FAILED', `the ${formatName(header.format)} header says the image is ${header.width}×${header.height}`);
   }
+  COMPLETENESS[format as ImageFormat]?.(b);
   return header;
 }
+
+/**
+ * Whether the container holds all it announces. Browsers other than Chromium decode what they can of a cut
+ * PNG, GIF or WebP (and paint the rest transparent), as they do for a page still loading; libvips and
+ * Chromium refuse it. Checking the structure here gives the same IMAGE_DECODE_FAILED everywhere. The walk
+ * reads chunk and block lengths only, never pixels.
+ */
+const COMPLETENESS: Partial<Record<ImageFormat, (b: Uint8Array) => void>> = {
+  png(b) {
+    for (let i = 8; ; ) {
+      if (i + 12 > b.length) throw truncated('png', 'it ends before its IEND chunk');
+      const length = u32be(b, i);
+      if (i + 12 + length > b.length) throw truncated('png', `its ${JSON.stringify(brand(b, i + 4))} chunk runs past the end`);
+      if (brand(b, i + 4) === 'IEND') return;
+      i += 12 + length;
+    }
+  },
+  webp(b) {
+    // RIFF's size counts the bytes after its first 8.
+    const size = b[4]! | (b[5]! << 8) | (b[6]! << 16) | (b[7]! * 0x1000000);
+    if (8 + size > b.length) throw truncated('webp', `its RIFF header announces ${8 + size} bytes and there are ${b.length}`);
+  },
+  gif(b) {
+    // Header and logical screen, the global colour table, then blocks up to the trailer (0x3B).
+    let i = 13 + (b[10]! & 0x80 ? 3 << ((b[10]! & 7) + 1) : 0);
+    const subBlocks = () => {
+      for (;;) {
+        if (i >= b.length) throw truncated('gif', 'it ends inside a block');
+        const n = b[i]!;
+        i += 1 + n;
+        if (n === 0) return;
+      }
+    };
+    for (;;) {
+      if (i >= b.length) throw truncated('gif', 'it ends before its trailer');
+      const block = b[i]!;
+      if (block === 0x3b) return;
+      if (block === 0x21) {
+        i += 2;
+        subBlocks();
+      } else if (block === 0x2c) {
+        if (i + 10 > b.length) throw truncated('gif', 'it ends inside an image descriptor');
+        const flags = b[i + 9]!;
+        i += 10 + (flags & 0x80 ? 3 << ((flags & 7) + 1) : 0) + 1;
+        subBlocks();
+      } else {
+        throw truncated('gif', `an unknown block 0x${block.toString(16)} at byte ${i}`);
+      }
+    }
+  },
+};
 
 /** Refuses an image over the pixel limit, from its size alone (a header's, or a decoded image's). */
 export function checkPixelCount(width: number, height: number, maxPixels: number): void {
