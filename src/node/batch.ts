@@ -1,7 +1,7 @@
 // The batch form of `edgeseg segment`: files, folders and globs in; a mask (a cutout, an overlay) for each under --out-dir; a summary out.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import sharp from 'sharp';
+import { sharp } from './native-modules.js';
 import { isEdgesegError, type EdgesegError } from '../errors/index.js';
 import { classColors } from '../model/index.js';
 import { base64ToBytes } from '../payload/index.js';
