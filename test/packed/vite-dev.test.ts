@@ -58,10 +58,10 @@ describe('edgeseg under the Vite dev server', () => {
       const result = await page(`wasmPaths=${encodeURIComponent(`${elsewhere.url}/nowhere/`)}`);
       expect(result.error?.message, JSON.stringify({ ...result, payload: undefined })).toContain(`wasm: [RUNTIME_FILE_MISSING] onnxruntime-web's ES module at ${elsewhere.url}/nowhere/ort.wasm.bundle.min.mjs answered 404`);
       if (engine !== 'webkit') return expectCliPayload(result, cliPayload);
-      // A known defect, asserted so that its fix shows: in WebKitGTK 2.50, after a worker's import of a
-      // cross-origin module answered 404, no later worker of the page runs its script (every try, in a
-      // fresh browser too), so the page's next segmenter fails. The same-origin case (an HTML answer,
-      // no-bundler.test.ts) recovers.
+      // A known defect, asserted so that its fix shows: in WebKitGTK 2.50 under Vite's dev server, after a
+      // worker's import of a cross-origin module answered 404, the page's next worker never runs its script
+      // (every try, in a fresh browser too), so its next segmenter fails. The same page on a static host
+      // recovers, as does the same-origin mistake (no-bundler.test.ts).
       expect(result.failed).toMatchObject({ code: 'NO_BACKEND', message: expect.stringContaining('[WORKER_CRASHED]') });
     });
   });
