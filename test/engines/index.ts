@@ -34,6 +34,11 @@ export interface EnginePage {
   evaluate<T, A extends Json[]>(fn: (...args: A) => T | Promise<T>, ...args: A): Promise<T>;
   /** A PNG of the viewport. */
   screenshot(): Promise<Buffer>;
+  /**
+   * The page's console errors and uncaught exceptions since the browser opened, oldest first; null where the
+   * driver does not report them (WebKitGTK: WebDriver classic has no console or log events).
+   */
+  readonly consoleErrors: readonly string[] | null;
   close(): Promise<void>;
 }
 
@@ -76,9 +81,13 @@ async function openChromium(options: OpenOptions): Promise<EnginePage> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...camera, ...(options.chromiumArgs ?? [])] });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(options.scriptTimeoutMs ?? 120_000);
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+  page.on('pageerror', (e) => consoleErrors.push(`uncaught: ${e.message}`));
   return {
     engine: 'chromium',
     version: browser.version(),
+    consoleErrors,
     goto: async (url) => void (await page.goto(url, { waitUntil: 'load' })),
     evaluate: (fn, ...args) => page.evaluate(callSource(fn, args)),
     screenshot: () => page.screenshot(),
@@ -104,9 +113,13 @@ async function openFirefox(options: OpenOptions): Promise<EnginePage> {
   await page.setViewport({ width: 1280, height: 900 });
   page.setDefaultTimeout(options.scriptTimeoutMs ?? 120_000);
   const version = (await browser.version()).replace(/^firefox\//i, '');
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+  page.on('pageerror', (e) => consoleErrors.push(`uncaught: ${(e as Error).message}`));
   return {
     engine: 'firefox',
     version,
+    consoleErrors,
     goto: async (url) => void (await page.goto(url, { waitUntil: 'load' })),
     evaluate: (fn, ...args) => page.evaluate(callSource(fn, args)) as never,
     screenshot: async () => Buffer.from(await page.screenshot()),
@@ -219,6 +232,7 @@ async function openWebkit(options: OpenOptions): Promise<EnginePage> {
     return {
       engine: 'webkit',
       version: session.capabilities.browserVersion ?? 'unknown',
+      consoleErrors: null,
       goto: async (url) => void (await call('POST', `${s}/url`, { url })),
       evaluate: async (fn, ...args) => {
         // WebDriver classic: the last argument is the callback; errors come back as values, to keep their text.

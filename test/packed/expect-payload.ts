@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { ORT_FILE_NAMES } from '../../src/runtime/ort-file-names.js';
 import { base64ToBytes, decodeMaskPng } from '../../src/payload/index.js';
+import type { EngineName } from '../engines/index.js';
+import { SUPPORT } from '../engines/support.js';
 import type { PagePayload, PageResult } from './run-page.js';
 
 export function expectCliPayload(result: PageResult, cli: PagePayload): void {
@@ -36,4 +38,18 @@ export function expectRuntimeFilesCopied(outDir: string, appDir: string, { binar
     const copy = outputs.find((path) => statSync(path).size === bytes.length && readFileSync(path).equals(bytes));
     expect(copy, `${name} in ${outDir}`).toBeDefined();
   }
+}
+
+/**
+ * Two WASM threads on a cross-origin isolated page in `engine`: the query that asks for them and what the
+ * page reports. An engine without SharedArrayBuffer (WebKitGTK; test/engines/support.ts) cannot run them:
+ * there the page takes the default and gets one thread and the NO_SHARED_MEMORY note (an explicit
+ * `numThreads` is the caller's choice, which edgeseg reports as given).
+ */
+export function twoThreads(engine: EngineName): { query: string; expected: Partial<PageResult> } {
+  if (SUPPORT[engine].sharedArrayBuffer) return { query: 'threads=2', expected: { isolated: true, backend: 'wasm', numThreads: 2, fallbacks: [] } };
+  return {
+    query: '',
+    expected: { isolated: true, backend: 'wasm', numThreads: 1, fallbacks: [{ backend: 'wasm', code: 'NO_SHARED_MEMORY', message: expect.stringContaining('no SharedArrayBuffer') }] },
+  };
 }

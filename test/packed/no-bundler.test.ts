@@ -1,10 +1,14 @@
 // No bundler: edgeseg's browser build copied as a folder (as a CDN serves it) and imported by a page's
-// <script type="module"> through an import map; the worker and onnxruntime-web's files are found beside it.
+// <script type="module"> through an import map; the worker and onnxruntime-web's files are found beside it,
+// the model among the site's own files. One site, run in each engine; WebGPU in Chromium (the engine with
+// an adapter here), and what the others do when a page asks for it.
 import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { ENGINES } from '../engines/index.js';
+import { SUPPORT } from '../engines/support.js';
 import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
-import { expectCliPayload } from './expect-payload.js';
+import { expectCliPayload, twoThreads } from './expect-payload.js';
 import { startModelHost } from './model-host.js';
 import { closeBrowser, runPage } from './run-page.js';
 
@@ -13,7 +17,6 @@ const site = join(appDir, 'out-no-bundler');
 let isolated: StaticServer;
 let plain: StaticServer;
 let models: Awaited<ReturnType<typeof startModelHost>>;
-const page = (server: StaticServer, query = '', webgpu = false) => runPage(`${server.url}/?model=${encodeURIComponent(models.modelUrl)}${query}`, { webgpu });
 
 beforeAll(async () => {
   mkdirSync(site, { recursive: true });
@@ -40,45 +43,66 @@ afterAll(async () => {
 });
 
 describe('edgeseg without a bundler', () => {
-  test('a cross-origin isolated page segments on two WASM threads: the command line\'s payload', async () => {
-    const result = await page(isolated, '&threads=2');
-    expectCliPayload(result, cliPayload);
-    expect(result).toMatchObject({ isolated: true, backend: 'wasm', numThreads: 2, fallbacks: [] });
-  });
+  describe.each(ENGINES)('in %s', (engine) => {
+    const page = (server: StaticServer, query = '', webgpu = false) => runPage(`${server.url}/?${query}`, { engine, webgpu });
+    afterAll(() => closeBrowser(engine));
 
-  test('WebGPU, where the browser has an adapter: onnxruntime-web\'s WebGPU build found beside the entry too', async () => {
-    const result = await page(isolated, '&backends=webgpu', true);
-    expectCliPayload(result, cliPayload);
-    expect(result).toMatchObject({ backend: 'webgpu', fallbacks: [] });
-  });
+    test('a cross-origin isolated page segments (two WASM threads where the engine has shared memory) with the model from its own host: the command line\'s payload', async () => {
+      const { query, expected } = twoThreads(engine);
+      const result = await page(isolated, query);
+      expectCliPayload(result, cliPayload);
+      expect(result).toMatchObject(expected);
+    });
 
-  test('WebGPU\'s files missing where wasmPaths says: RUNTIME_FILE_MISSING in fallbacks, and the next backend (WASM) runs', async () => {
-    const result = await page(isolated, '&backends=webgpu,wasm&wasmPaths=/wasm-only/', true);
-    expectCliPayload(result, cliPayload);
-    expect(result.error).toBeUndefined();
-    expect(result.backend).toBe('wasm');
-    expect(result.fallbacks).toEqual([
-      { backend: 'webgpu', code: 'RUNTIME_FILE_MISSING', message: `onnxruntime-web's ES module at ${isolated.url}/wasm-only/ort.webgpu.bundle.min.mjs answered an HTML page (often a single-page-app fallback for a path the host lacks); serve edgeseg's browser files there, or point \`wasmPaths\` at them` },
-    ]);
-  });
+    test('the model from another origin that sends CORS and Cross-Origin-Resource-Policy, on a cross-origin isolated page: the same payload', async () => {
+      const result = await page(isolated, `model=${encodeURIComponent(models.modelUrl)}`);
+      expectCliPayload(result, cliPayload);
+      expect(result).toMatchObject({ isolated: true, backend: 'wasm' });
+      expect(result.error).toBeUndefined();
+    });
 
-  test('a page that is not cross-origin isolated runs one thread and says so (NOT_ISOLATED)', async () => {
-    const result = await page(plain);
-    expectCliPayload(result, cliPayload);
-    expect(result).toMatchObject({ isolated: false, backend: 'wasm', numThreads: 1 });
-    expect(result.fallbacks).toEqual([{ backend: 'wasm', code: 'NOT_ISOLATED', message: expect.stringContaining('COOP/COEP') }]);
-  });
+    test.runIf(SUPPORT[engine].webgpu)('WebGPU, where the browser has an adapter: onnxruntime-web\'s WebGPU build found beside the entry too', async () => {
+      const result = await page(isolated, 'backends=webgpu', true);
+      expectCliPayload(result, cliPayload);
+      expect(result).toMatchObject({ backend: 'webgpu', fallbacks: [] });
+    });
 
-  test('wasmPaths where the host answers its SPA page: RUNTIME_FILE_MISSING naming the module, and the page still segments', async () => {
-    const result = await page(isolated, '&wasmPaths=/nowhere/');
-    expect(result.error).toMatchObject({ code: 'NO_BACKEND' });
-    expect(result.error!.message).toContain(`wasm: [RUNTIME_FILE_MISSING] onnxruntime-web's ES module at ${isolated.url}/nowhere/ort.wasm.bundle.min.mjs answered an HTML page`);
-    expectCliPayload(result, cliPayload);
-  });
+    test.runIf(SUPPORT[engine].webgpu)('WebGPU\'s files missing where wasmPaths says: RUNTIME_FILE_MISSING in fallbacks, and the next backend (WASM) runs', async () => {
+      const result = await page(isolated, 'backends=webgpu,wasm&wasmPaths=/wasm-only/', true);
+      expectCliPayload(result, cliPayload);
+      expect(result.error).toBeUndefined();
+      expect(result.backend).toBe('wasm');
+      expect(result.fallbacks).toEqual([
+        { backend: 'webgpu', code: 'RUNTIME_FILE_MISSING', message: `onnxruntime-web's ES module at ${isolated.url}/wasm-only/ort.webgpu.bundle.min.mjs answered an HTML page (often a single-page-app fallback for a path the host lacks); serve edgeseg's browser files there, or point \`wasmPaths\` at them` },
+      ]);
+    });
 
-  test('wasmPaths with the module but no binary: RUNTIME_FILE_MISSING naming the binary', async () => {
-    const result = await page(isolated, '&wasmPaths=/half/');
-    expect(result.error!.message).toContain(`wasm: [RUNTIME_FILE_MISSING] onnxruntime-web's WASM binary at ${isolated.url}/half/ort-wasm-simd-threaded.wasm answered an HTML page`);
-    expectCliPayload(result, cliPayload);
+    test.skipIf(SUPPORT[engine].webgpu)('no WebGPU in this engine: a page that asks for webgpu, then wasm, gets BACKEND_UNAVAILABLE in fallbacks and runs WASM', async () => {
+      const result = await page(isolated, 'backends=webgpu,wasm');
+      expectCliPayload(result, cliPayload);
+      expect(result.error).toBeUndefined();
+      expect(result.backend).toBe('wasm');
+      expect(result.fallbacks?.filter((f) => f.backend === 'webgpu')).toEqual([{ backend: 'webgpu', code: 'BACKEND_UNAVAILABLE', message: expect.any(String) }]);
+    });
+
+    test('a page that is not cross-origin isolated runs one thread and says so (NOT_ISOLATED)', async () => {
+      const result = await page(plain);
+      expectCliPayload(result, cliPayload);
+      expect(result).toMatchObject({ isolated: false, backend: 'wasm', numThreads: 1 });
+      expect(result.fallbacks).toEqual([{ backend: 'wasm', code: 'NOT_ISOLATED', message: expect.stringContaining('COOP/COEP') }]);
+    });
+
+    test('wasmPaths where the host answers its SPA page: RUNTIME_FILE_MISSING naming the module, and the page still segments', async () => {
+      const result = await page(isolated, 'wasmPaths=/nowhere/');
+      expect(result.error).toMatchObject({ code: 'NO_BACKEND' });
+      expect(result.error?.message, JSON.stringify({ ...result, payload: undefined })).toContain(`wasm: [RUNTIME_FILE_MISSING] onnxruntime-web's ES module at ${isolated.url}/nowhere/ort.wasm.bundle.min.mjs answered an HTML page`);
+      expectCliPayload(result, cliPayload);
+    });
+
+    test('wasmPaths with the module but no binary: RUNTIME_FILE_MISSING naming the binary', async () => {
+      const result = await page(isolated, 'wasmPaths=/half/');
+      expect(result.error?.message, JSON.stringify({ ...result, payload: undefined })).toContain(`wasm: [RUNTIME_FILE_MISSING] onnxruntime-web's WASM binary at ${isolated.url}/half/ort-wasm-simd-threaded.wasm answered an HTML page`);
+      expectCliPayload(result, cliPayload);
+    });
   });
 });

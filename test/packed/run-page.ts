@@ -1,8 +1,9 @@
-// Drives a browser for the packed-package tests: open a page, wait until it publishes its outcome on
-// `window.edgesegResult`, return it. The only browser-specific part of those tests (Chromium here; a
-// Firefox or WebKit twin of this function runs the same tests in those engines).
-import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_WEBGPU_ARGS } from '../chromium.js';
+// Drives a browser for the packed-package tests: open a page in one of the three engines (test/engines),
+// wait until it publishes its outcome on `window.edgesegResult`, return it. The only browser-specific part
+// of those tests; one browser per engine (and one more for Chromium's WebGPU flags) stays open, its page
+// navigated from test to test, until closeBrowser().
+import { CHROMIUM_WEBGPU_ARGS } from '../chromium.js';
+import { openEngine, type EngineName, type EnginePage } from '../engines/index.js';
 
 export interface PagePayload {
   segmentation_mask: string;
@@ -21,36 +22,51 @@ export interface PageResult {
   error?: { name: string; code?: string; message: string };
   /** The app itself failed (even the defaults did not segment). */
   failed?: { name: string; code?: string; message: string };
-  /** The page's console errors and uncaught exceptions, for a failure's report. */
+  /** The page's console errors and uncaught exceptions, for a failure's report (empty in WebKitGTK, whose driver does not report them). */
   console: string[];
 }
 
 export interface RunPageOptions {
-  /** A browser with a WebGPU adapter (Chromium: SwiftShader's). */
+  /** The browser engine (default Chromium). */
+  engine?: EngineName;
+  /** A browser with a WebGPU adapter: Chromium's SwiftShader one (the other engines have no WebGPU). */
   webgpu?: boolean;
   timeoutMs?: number;
 }
 
-const browsers = new Map<boolean, Promise<Browser>>();
+const browsers = new Map<string, Promise<EnginePage>>();
 
-export async function runPage(url: string, { webgpu = false, timeoutMs = 120_000 }: RunPageOptions = {}): Promise<PageResult> {
-  if (!browsers.has(webgpu)) browsers.set(webgpu, chromium.launch({ executablePath: CHROMIUM_PATH, args: webgpu ? CHROMIUM_WEBGPU_ARGS : CHROMIUM_ARGS }));
-  const page = await (await browsers.get(webgpu)!).newPage();
-  const console: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && console.push(m.text()));
-  page.on('pageerror', (e) => console.push(`uncaught: ${e.message}`));
-  try {
-    await page.goto(url);
-    await page.waitForFunction(() => 'edgesegResult' in window, null, { timeout: timeoutMs });
-    const result = await page.evaluate(() => (window as unknown as { edgesegResult: Omit<PageResult, 'console'> }).edgesegResult);
-    return { ...result, console };
-  } finally {
-    await page.close();
-  }
+export async function runPage(url: string, { engine = 'chromium', webgpu = false, timeoutMs = 120_000 }: RunPageOptions = {}): Promise<PageResult> {
+  if (webgpu && engine !== 'chromium') throw new Error(`no WebGPU adapter in ${engine} here: a WebGPU page is Chromium's`);
+  const key = `${engine}${webgpu ? '+webgpu' : ''}`;
+  if (!browsers.has(key)) browsers.set(key, openEngine(engine, { scriptTimeoutMs: timeoutMs + 30_000, ...(webgpu ? { chromiumArgs: CHROMIUM_WEBGPU_ARGS } : {}) }));
+  const page = await browsers.get(key)!;
+  const seen = page.consoleErrors?.length ?? 0;
+  await page.goto(url);
+  // A navigation may return before the new document replaced the old one (WebKitGTK's driver, when the
+  // page's COOP puts it in another process): the result counts only once the page is the one asked for.
+  const result = await page.evaluate(
+    (href: string, ms: number) =>
+      new Promise<Omit<PageResult, 'console'>>((resolve, reject) => {
+        const started = Date.now();
+        const poll = () => {
+          const published = (window as unknown as { edgesegResult?: Omit<PageResult, 'console'> }).edgesegResult;
+          if (published && location.href === href) resolve(published);
+          else if (Date.now() - started > ms) reject(new Error(`the page published no result in ${ms} ms (status: ${document.querySelector('#status')?.textContent})`));
+          else setTimeout(poll, 50);
+        };
+        poll();
+      }),
+    new URL(url).href,
+    timeoutMs,
+  );
+  return { ...result, console: page.consoleErrors?.slice(seen) ?? [] };
 }
 
-export async function closeBrowser(): Promise<void> {
-  const open = [...browsers.values()];
-  browsers.clear();
-  await Promise.all(open.map(async (b) => (await b).close()));
+/** Closes the browsers of `engine` (default: every engine's). */
+export async function closeBrowser(engine?: EngineName): Promise<void> {
+  const keys = [...browsers.keys()].filter((key) => engine === undefined || key.split('+')[0] === engine);
+  const open = keys.map((key) => browsers.get(key)!);
+  for (const key of keys) browsers.delete(key);
+  await Promise.all(open.map(async (b) => (await b.catch(() => null))?.close()));
 }

@@ -1,12 +1,13 @@
 // webpack's dev server on an app that imports the packed edgeseg, with no webpack option for it; COOP/COEP
-// are the one setting (devServer.headers), as the README says, for threads.
+// are the one setting (devServer.headers), as the README says, for threads. The model is among the static
+// files the dev server serves (public/). One compilation, run in each engine.
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import webpack from 'webpack';
 import WebpackDevServer from 'webpack-dev-server';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { expectCliPayload } from './expect-payload.js';
-import { startModelHost } from './model-host.js';
+import { ENGINES } from '../engines/index.js';
+import { expectCliPayload, twoThreads } from './expect-payload.js';
 import { closeBrowser, runPage } from './run-page.js';
 import { warningsOf, webpackConfig } from './webpack-app.js';
 
@@ -15,8 +16,6 @@ const compiler = webpack(webpackConfig(appDir, 'development'));
 let server: WebpackDevServer;
 let url: string;
 let warnings: string[] = [];
-let models: Awaited<ReturnType<typeof startModelHost>>;
-const page = (query = '') => runPage(`${url}/?model=${encodeURIComponent(models.modelUrl)}${query}`);
 
 beforeAll(async () => {
   compiler.hooks.done.tap('edgeseg-test', (stats) => void (warnings = warningsOf(stats)));
@@ -33,19 +32,22 @@ beforeAll(async () => {
   );
   await server.start();
   url = `http://127.0.0.1:${(server.server!.address() as AddressInfo).port}`;
-  models = await startModelHost(appDir);
 });
 afterAll(async () => {
   await closeBrowser();
   await server?.stop();
-  await models?.close();
 });
 
 describe('edgeseg under webpack\'s dev server', () => {
-  test('the page segments on two WASM threads: the command line\'s payload', async () => {
-    const result = await page('&threads=2');
-    expectCliPayload(result, cliPayload);
-    expect(result).toMatchObject({ isolated: true, backend: 'wasm', numThreads: 2, fallbacks: [] });
+  test.each(ENGINES)('in %s, the page segments (two WASM threads where the engine has shared memory) with the model from the dev server: the command line\'s payload', async (engine) => {
+    const { query, expected } = twoThreads(engine);
+    try {
+      const result = await runPage(`${url}/?${query}`, { engine });
+      expectCliPayload(result, cliPayload);
+      expect(result).toMatchObject(expected);
+    } finally {
+      await closeBrowser(engine);
+    }
   });
 
   test('the compilation has no warning but webpack\'s size hints', () => {

@@ -27,17 +27,16 @@ async function run() {
   } catch (error) {
     result.error = { name: error.name, code: error.code, message: error.message };
     // The page keeps working: the same app with the defaults still segments.
-    Object.assign(result, await segmentOnce({}));
+    try {
+      Object.assign(result, await segmentOnce({}));
+    } catch (again) {
+      result.failed = { name: again.name, code: again.code, message: again.message };
+    }
   }
   return result;
 }
 
-run().then(
-  (result) => {
-    window.edgesegResult = result;
-    document.querySelector('#status').textContent = 'done';
-  },
-  (error) => {
-    window.edgesegResult = { failed: { name: error.name, code: error.code, message: error.message } };
-  },
-);
+run().then((result) => {
+  window.edgesegResult = result;
+  document.querySelector('#status').textContent = 'done';
+});
