@@ -137,7 +137,7 @@ function decodeInterlaced(png: Uint8Array, width: number, height: number): { cla
   } catch (cause) {
     throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask is not a readable PNG', { cause });
   }
-  const data = new Uint8Array(image.data as ArrayBuffer);
+  const data = new Uint8Array(image.data);
   if (data.length < width * height) throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask PNG is truncated');
   return { classIds: data.subarray(0, width * height), width, height };
 }

@@ -91,7 +91,7 @@ function load(files: PackageFiles): string {
     const { width, height } = spec.preprocess.resize;
     // The parser bounds the input size, so that its tensor can be allocated; tried here up to a cheap size.
     expect(width <= MAX_INPUT_SIDE && height <= MAX_INPUT_SIDE).toBe(true);
-    if (width * height <= 256 * 256) preprocess(image, spec.preprocess as PreprocessSpec);
+    if (width * height <= 256 * 256) preprocess(image, spec.preprocess);
     return 'ok';
   } catch (error) {
     if (error instanceof ModelPackageError) {
