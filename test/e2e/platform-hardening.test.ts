@@ -243,7 +243,7 @@ describe('bad input: each a clear 4xx (or 504), and the server keeps serving', (
       new Promise<string>((resolve, reject) => {
         const socket = connect(Number(port), '127.0.0.1', () => socket.write(halves[i % 2]!));
         let answer = '';
-        socket.on('data', (d) => (answer += d));
+        socket.on('data', (d: Buffer) => (answer += d.toString()));
         socket.on('close', () => resolve(answer));
         socket.on('error', reject);
       }),
@@ -252,7 +252,7 @@ describe('bad input: each a clear 4xx (or 504), and the server keeps serving', (
     const garbage = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(port), '127.0.0.1', () => socket.write('\x16\x03\x01 not http\r\n\r\n'));
       let answer = '';
-      socket.on('data', (d) => (answer += d));
+      socket.on('data', (d: Buffer) => (answer += d.toString()));
       socket.on('close', () => resolve(answer));
       socket.on('error', reject);
     });

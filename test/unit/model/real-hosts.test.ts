@@ -11,6 +11,7 @@ import type { SegmentationPayload } from '../../../src/payload/index.js';
 import { INDEX_HTML, startHostileHost, type HostHabit, type HostileHost } from '../../fixtures/hostile-host.js';
 import { samples } from '../../helpers/image-samples.js';
 import { ROOT, TINY } from '../../helpers/paths.js';
+import { memoryCache } from '../../helpers/memory-cache.js';
 
 const MODELS = join(ROOT, 'test', 'fixtures', 'models');
 const image = samples().png;
@@ -80,12 +81,11 @@ describe('optional files that a host answers oddly count as absent', () => {
 test('an HTML page kept in the cache for a file (by an older version) is asked for again, not used', async () => {
   await withHost('spa-fallback', async (host) => {
     const base = `${host.url}/tiny-legacy/`;
-    const store = new Map<string, Uint8Array>([[`${base}model_type.json`, new TextEncoder().encode(INDEX_HTML)]]);
-    const cache = { get: async (url: string) => store.get(url) ?? null, put: async (url: string, bytes: Uint8Array) => void store.set(url, bytes) };
+    const cache = memoryCache([[`${base}model_type.json`, new TextEncoder().encode(INDEX_HTML)]]);
     const files = await fetchPackageFiles(base, { cache });
     expect(new TextDecoder().decode(files['model_type.json'])).toContain('semantic');
     expect(host.requests).toContain('/tiny-legacy/model_type.json');
-    expect(store.get(`${base}model_type.json`)).toEqual(files['model_type.json']);
+    expect(cache.store.get(`${base}model_type.json`)).toEqual(files['model_type.json']);
   });
 });
 

@@ -36,7 +36,7 @@ function harness(n: number) {
     started.push(item);
     signals.push(signal);
     // Work that stops when told to, as the segmenter's does.
-    const stopped = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    const stopped = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new EdgesegAbortError(undefined, { cause: signal.reason })), { once: true }));
     return Promise.race([gates[item]!.promise, stopped]);
   };
   return { gates, started, signals, items, fn, pulled: () => pulled, returned: () => returned };
@@ -138,11 +138,13 @@ describe('orderedPool', () => {
     async function* source() {
       for (let i = 0; ; i++) {
         pulled++;
+        // Each item a tick later, as from a directory listing or a network stream.
+        await Promise.resolve();
         yield i;
       }
     }
     const out: number[] = [];
-    for await (const v of orderedPool(source(), async (x) => x * 10, { concurrency: 3 })) {
+    for await (const v of orderedPool(source(), (x) => Promise.resolve(x * 10), { concurrency: 3 })) {
       out.push(v);
       if (out.length === 4) break;
     }

@@ -60,6 +60,8 @@ describe('segmentMany', () => {
     async function* endless() {
       for (;;) {
         pulled++;
+        // Each name a tick later, as from a directory walk.
+        await Promise.resolve();
         yield files[pulled % files.length]!;
       }
     }
