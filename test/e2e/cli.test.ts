@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const jpegCase = manifest.endToEnd.find((c: { file: string; package: string; confidence: number }) => c.file.endsWith('.jpg') && c.package === 'tiny-legacy' && c.confidence === 50);
+const jpegCase = manifest.endToEnd.find((c) => c.file.endsWith('.jpg') && c.package === 'tiny-legacy' && c.confidence === 50)!;
 
 describe('edgeseg segment', () => {
   for (const backend of ['native', 'wasm']) {

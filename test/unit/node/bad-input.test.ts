@@ -10,8 +10,8 @@ describe('bad input gives a coded error and the segmenter keeps working', () => 
   let jpeg: Buffer;
   beforeAll(async () => {
     seg = await createSegmenter({ model: TINY('tiny-legacy'), numThreads: 1, maxPixels: 100_000 });
-    png = await readFile(fixturePath(manifest.endToEnd[0].file));
-    jpeg = await readFile(fixturePath(manifest.endToEnd.find((c: { file: string }) => c.file.endsWith('.jpg')).file));
+    png = await readFile(fixturePath(manifest.endToEnd[0]!.file));
+    jpeg = await readFile(fixturePath(manifest.endToEnd.find((c) => c.file.endsWith('.jpg'))!.file));
   });
   afterAll(() => seg.dispose());
 
@@ -50,7 +50,7 @@ describe('bad input gives a coded error and the segmenter keeps working', () => 
   });
 
   test('concurrent calls each get their own answer', async () => {
-    const files = [...new Set(manifest.endToEnd.map((c: { file: string }) => c.file))] as string[];
+    const files = [...new Set(manifest.endToEnd.map((c) => c.file))];
     const sources = await Promise.all(files.map((f) => readFile(fixturePath(f))));
     const one = await Promise.all(sources.map((s) => seg.segment(s)));
     const again = await Promise.all([...sources, ...sources].map((s) => seg.segment(s)));

@@ -5,7 +5,7 @@ import { createSegmenter, InvalidInputError, type NodeImageSource, type NodeSegm
 import { fixturePath, manifest } from '../../fixtures/reference/fixtures.js';
 import { TINY } from '../../helpers/paths.js';
 
-const files = [...new Set(manifest.endToEnd.map((c: { file: string }) => c.file))].map((f) => fixturePath(f as string));
+const files = [...new Set(manifest.endToEnd.map((c) => c.file))].map((f) => fixturePath(f));
 
 describe('segmentMany', () => {
   let seg: NodeSegmenter;
