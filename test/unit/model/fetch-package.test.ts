@@ -7,6 +7,7 @@ import { fetchPackageFiles } from '../../../src/model/index.js';
 import { startTestServer, type TestServer } from '../../fixtures/platform-test-server.js';
 import { TINY } from '../../helpers/paths.js';
 import { memoryCache } from '../../helpers/memory-cache.js';
+import { rejection } from '../../helpers/rejection.js';
 
 let server: TestServer;
 let legacy: Record<string, string>;
@@ -45,7 +46,9 @@ describe('fetchPackageFiles', () => {
   test('the current layout needs class_names.txt', async () => {
     server.script('GET /pkg/inference_config.json', { json: {} });
     server.script('GET /pkg/weights.onnx', { text: weights });
-    await expect(fetchPackageFiles(`${server.url}/pkg/`)).rejects.toMatchObject({ code: 'MODEL_FILE_MISSING', message: expect.stringContaining('class_names.txt') });
+    const error = await rejection(fetchPackageFiles(`${server.url}/pkg/`));
+    expect(error.code).toBe('MODEL_FILE_MISSING');
+    expect(error.message).toContain('class_names.txt');
   });
 
   test('a cached package is read from the cache alone, every file', async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSegmenter, InvalidInputError, type NodeImageSource, type NodeSegmenter } from '../../../src/node/index.js';
 import { fixturePath, manifest } from '../../fixtures/reference/fixtures.js';
 import { TINY } from '../../helpers/paths.js';
+import { rejection } from '../../helpers/rejection.js';
 
 const files = [...new Set(manifest.endToEnd.map((c) => c.file))].map((f) => fixturePath(f));
 
@@ -44,12 +45,12 @@ describe('segmentMany', () => {
   test('an abort stops the batch with ABORTED, and the segmenter keeps working', async () => {
     const controller = new AbortController();
     const seen: number[] = [];
-    const error = await (async () => {
+    const error = await rejection((async () => {
       for await (const r of seg.segmentMany([...files, ...files], { concurrency: 2, signal: controller.signal })) {
         seen.push(r.index);
         controller.abort();
       }
-    })().catch((e) => e);
+    })());
     expect(error.code).toBe('ABORTED');
     expect(seen).toEqual([0]);
     expect((await seg.segment(files[0]!)).image.width).toBeGreaterThan(0);
