@@ -98,7 +98,7 @@ describe('edgeseg segment <folder> --out-dir', () => {
     // The summary on stderr, for people; no progress bar when stderr is not a terminal.
     expect(r.stderr).not.toContain('\r');
     expect(r.stderr).toMatch(/^edgeseg: 5 of 8 images segmented in [\d.]+ s \([\d.]+ images\/s\), 3 failed; outputs in /);
-    expect(r.stderr).toContain(`  ${join(input, 'broken.jpg')}: the bytes are not an image format edgeseg can decode [IMAGE_FORMAT_UNSUPPORTED]`);
+    expect(r.stderr).toContain(`  ${join(input, 'broken.jpg')}: the bytes are not an image edgeseg decodes (JPEG, PNG, WebP, GIF, AVIF or TIFF) [IMAGE_FORMAT_UNSUPPORTED]`);
     expect(r.stderr).toContain(`  ${join(input, 'stream.png')}: could not read ${join(input, 'stream.png')}: not a regular file (a FIFO) [IMAGE_SOURCE_INVALID]`);
     expect(r.stderr).toContain(`skipped 1 file not named as images: ${join(input, 'notes.txt')}`);
 
