@@ -132,7 +132,7 @@ test('a SIGKILL in the middle of writes loses nothing that was answered: setting
       return true;
     }),
     keepWriting(async () => {
-      const answer = (await json(at(first.base, '/synthetic-image'), { method: 'POST', body: JSON.stringify({ prompt: 'a red disc', size: '64x64', unmodified_prompt: true }) })) as { images: { id: string }[] };
+      const answer = (await json(at(first.base, '/synthetic-image'), { method: 'POST', body: JSON.stringify({ prompt: 'a red disc', size: '64x64', unmodified_prompt: true, project_url: 'shapes' }) })) as { images: { id: string }[] };
       images.push(...answer.images);
       return true;
     }),
