@@ -14,7 +14,7 @@ import { ROOT } from './paths.js';
 
 const { values } = parseArgs({ options: { size: { type: 'string', default: '1024x768' }, rounds: { type: 'string', default: '3' }, threads: { type: 'string' } } });
 const threads = values.threads === undefined ? defaultThreads() : Number(values.threads);
-const [width, height] = values.size!.split('x').map(Number) as [number, number];
+const [width, height] = values.size.split('x').map(Number) as [number, number];
 const rounds = Number(values.rounds);
 
 // The bundled model's sample scenes, scaled to the size asked for: JPEGs as photos come.

@@ -61,15 +61,16 @@ Object.defineProperty(globalThis, 'navigator', { value: { gpu, hardwareConcurren
 // Dawn's writeBuffer refuses SharedArrayBuffer-backed data, which is what onnxruntime-web's threaded wasm
 // memory is: such data is copied into a plain buffer first (a copy a browser does not need).
 const GPUQueueClass = (globals as unknown as { GPUQueue: { prototype: GPUQueue } }).GPUQueue;
-const writeBuffer = GPUQueueClass.prototype.writeBuffer;
+// eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called below with the queue as `this`.
+const writeBuffer = GPUQueueClass.prototype.writeBuffer as (this: GPUQueue, ...args: unknown[]) => undefined;
 GPUQueueClass.prototype.writeBuffer = function (this: GPUQueue, buffer: GPUBuffer, offset: number, data: BufferSource | SharedArrayBuffer, ...rest: number[]) {
   if (data instanceof SharedArrayBuffer) data = new Uint8Array(data).slice().buffer;
   else if (ArrayBuffer.isView(data) && data.buffer instanceof SharedArrayBuffer) {
     const View = data.constructor as new (a: ArrayBufferView) => ArrayBufferView<ArrayBuffer>;
     data = new View(data);
   }
-  return (writeBuffer as (...a: unknown[]) => void).call(this, buffer, offset, data, ...rest);
-} as GPUQueue['writeBuffer'];
+  return writeBuffer.call(this, buffer, offset, data, ...rest);
+};
 
 /** Time spent in the calls a backend's creation is made of (adapter, device, session), summed per name. */
 const spans: Record<string, number> = {};
@@ -258,7 +259,7 @@ async function main() {
     t = now();
     const session = await ort.InferenceSession.create(parsed.weights, { executionProviders: ['webgpu'], graphOptimizationLevel: 'all' });
     const aloneCreate = now() - t;
-    const device = (await ort.env.webgpu.device) as GPUDevice;
+    const device = await ort.env.webgpu.device;
     const inputName = session.inputNames[0]!;
     const alone = async (tensor: Float32Array, dims: number[]) => {
       const outputs = await session.run({ [inputName]: new ort.Tensor('float32', tensor, dims) });
@@ -318,7 +319,7 @@ async function main() {
           const elapsed = now() - t0;
           if (n < 0) continue;
           times[step].push(elapsed);
-          if (timings) for (const [s, v] of Object.entries(timings)) (stages[s] ??= []).push(v);
+          if (timings) for (const [s, v] of Object.entries(timings as Partial<Record<string, number>>)) if (v !== undefined) (stages[s] ??= []).push(v);
         }
       }
       const row: Row = {

@@ -19,7 +19,7 @@ const seed = Number(values.seed);
 ensureBuilt();
 const dir = await mkdtemp(join(tmpdir(), 'edgeseg-fuzz-soak-'));
 const server = await startMemoryServer(join(dir, 'data'));
-let failed = false;
+let failed: boolean;
 try {
   console.log(`seed ${seed}: ${runs} requests one at a time`);
   const started = performance.now();

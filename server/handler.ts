@@ -227,7 +227,7 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
       checkFields(body, { providerApiKey: 'string', providerBaseUrl: 'string', captionModel: 'string' });
       if (typeof body.providerBaseUrl === 'string' && !/^https?:\/\//.test(body.providerBaseUrl)) throw badRequest('providerBaseUrl must be an http(s) URL');
       await store.update(() => {
-        for (const k of ['providerApiKey', 'providerBaseUrl', 'captionModel'] as const) if (typeof body[k] === 'string') ws.settings[k] = body[k] as string;
+        for (const k of ['providerApiKey', 'providerBaseUrl', 'captionModel'] as const) if (typeof body[k] === 'string') ws.settings[k] = body[k];
       });
     } else if (req.method !== 'GET') throw new HttpError(405, 'use GET or PUT', 'MethodNotAllowed');
     // The provider key itself is never returned.

@@ -124,9 +124,14 @@ function jsonDepth(text: string): number {
 export function integerField(value: unknown, field: string, range: { min: number; max: number }, fallback: number): number {
   if (value === undefined || value === null) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < range.min || value > range.max) {
-    throw badRequest(`${field} must be a whole number in ${range.min}..${range.max}, got ${JSON.stringify(value) ?? String(value)}`, undefined, field);
+    throw badRequest(`${field} must be a whole number in ${range.min}..${range.max}, got ${shown(value)}`, undefined, field);
   }
   return value;
+}
+
+/** A value from a request as an error message shows it: JSON, except numbers (1e400 is Infinity, not null). */
+export function shown(value: unknown): string {
+  return typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? typeof value);
 }
 
 /** A string of at most `maxLength` characters, or undefined when absent. */

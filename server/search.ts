@@ -52,7 +52,8 @@ export function search(project: ProjectState, body: Record<string, unknown>, ima
 function matches(i: ImageState, q: Record<string, unknown>): boolean {
   if (typeof q.tag === 'string' && !i.tags.includes(q.tag)) return false;
   if (typeof q.class_name === 'string' && !i.classes.includes(q.class_name)) return false;
-  if (q.in_dataset !== undefined && q.in_dataset !== null) {
+  // A string or a boolean, as search() checked; anything else is no filter.
+  if (typeof q.in_dataset === 'string' || typeof q.in_dataset === 'boolean') {
     // true / "true": the image is in the dataset (has a split); false / "false": it is not; any other
     // string: the image is in that split.
     const v = String(q.in_dataset).toLowerCase();

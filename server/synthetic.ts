@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { decodeImage } from '../src/node/decode-image.js';
 import { colorBin, COLOR_BINS } from './embedding.js';
-import { badRequest, checkFields, HttpError, notFound, stringField } from './http.js';
+import { badRequest, checkFields, HttpError, notFound, shown, stringField } from './http.js';
 import { writeAtomic, type ImageState, type ProjectState, type Store, type WorkspaceState } from './store.js';
 
 export const DEFAULT_PROVIDER_URL = 'https://api.openai.com/v1';
@@ -37,7 +37,7 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
   // or refused with a message about its API rather than this route. The upper bound is the provider API's
   // own (n ≤ 10); each model may have a lower one (dall-e-3: 1), which the provider reports.
   if (body.n !== undefined && body.n !== null && (typeof body.n !== 'number' || !Number.isSafeInteger(body.n) || body.n < 1 || body.n > MAX_IMAGES)) {
-    throw badRequest(`n must be a whole number in 1..${MAX_IMAGES}, got ${JSON.stringify(body.n) ?? String(body.n)}`, 'n is how many images to generate; dall-e-3 makes 1 a request', 'n');
+    throw badRequest(`n must be a whole number in 1..${MAX_IMAGES}, got ${shown(body.n)}`, 'n is how many images to generate; dall-e-3 makes 1 a request', 'n');
   }
   if (body.image !== undefined && body.image !== null) {
     const type = body.image_type;

@@ -1,7 +1,7 @@
 // The images a batch run reads, from the command line's files, folders and globs, and the names of what it writes.
 import { readdir, realpath, stat } from 'node:fs/promises';
 import type { Dirent, Stats } from 'node:fs';
-import { basename, extname, join, relative, resolve, sep } from 'node:path';
+import { basename, extname, join, resolve, sep } from 'node:path';
 import { InvalidInputError } from '../errors/index.js';
 import { globToRegExp, isGlob, splitGlob } from './glob.js';
 

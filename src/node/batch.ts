@@ -2,7 +2,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { sharp } from './native-modules.js';
-import { isEdgesegError, type EdgesegError } from '../errors/index.js';
+import { isEdgesegError } from '../errors/index.js';
 import { classColors } from '../model/index.js';
 import { base64ToBytes } from '../payload/index.js';
 import { assignOutputs, listBatchInputs, type BatchInput } from './batch-inputs.js';
@@ -124,7 +124,7 @@ export async function runBatch(seg: NodeSegmenter, plan: BatchPlan, options: Run
     }
   } catch (error) {
     // Stopped on purpose: what was done is summed up like a finished batch.
-    if (!(options.signal?.aborted && isEdgesegError(error) && (error as EdgesegError).code === 'ABORTED')) throw error;
+    if (!(options.signal?.aborted && isEdgesegError(error) && (error).code === 'ABORTED')) throw error;
     interrupted = true;
   }
   failures.sort((a, b) => a.index - b.index);

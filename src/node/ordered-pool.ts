@@ -53,7 +53,8 @@ export async function* orderedPool<T, R>(
       if (head === undefined) return;
       const result = await Promise.race([head, stopped]);
       throwIfAborted(signal);
-      window.shift();
+      // The head, already settled and awaited above.
+      void window.shift();
       yield result;
     }
   } finally {

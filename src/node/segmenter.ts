@@ -198,7 +198,7 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
 
 /** An error that is not edgeseg's own (a bug, a failure of a library) becomes BACKEND_FAILED, so every failure has a code. */
 function asEdgesegError(error: unknown, backend: NodeBackendName): EdgesegError {
-  if (isEdgesegError(error)) return error as EdgesegError;
+  if (isEdgesegError(error)) return error;
   return new BackendError('BACKEND_FAILED', error instanceof Error ? error.message : String(error), { backend, cause: error });
 }
 

@@ -118,7 +118,7 @@ export function deflateMaskRows(data: Uint8Array, stride: number): Uint8Array {
     }
     const ls = LENGTH_SYMBOL[length]!;
     w.write(LITLEN_CODE[257 + ls]!, LITLEN_BITS[257 + ls]!);
-    if (LENGTH_EXTRA[ls]) w.write(length - LENGTH_BASE[ls]!, LENGTH_EXTRA[ls]!);
+    if (LENGTH_EXTRA[ls]) w.write(length - LENGTH_BASE[ls]!, LENGTH_EXTRA[ls]);
     if (distance === 1) {
       w.write(0, 5); // distance symbol 0 = distance 1, no extra bits
     } else {

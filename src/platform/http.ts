@@ -72,9 +72,9 @@ export async function requestJson<T>(settings: HttpSettings, spec: RequestSpec, 
     // Jitter takes at most a quarter off, so concurrent clients spread out while each wait is still
     // longer than the one before (full jitter could wait less on the third try than on the first).
     const backoff = wait ?? Math.min(settings.retryMaxMs, settings.retryBaseMs * 2 ** attempt) * (1 - Math.random() * 0.25);
-    await sleep(backoff, spec.signal).catch(() => {
+    if (!(await sleep(backoff, spec.signal))) {
       throw new AbortedError(`${spec.method} ${printable} was aborted`, { method: spec.method, url: printable, cause: error });
-    });
+    }
   }
 }
 
@@ -133,16 +133,17 @@ async function once<T>(
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
+/** Waits `ms`: true when the time has passed, false as soon as `signal` aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
-      resolve();
+      resolve(true);
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal?.reason);
+      resolve(false);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });

@@ -3,9 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSegmenter, decodeImage, decodeMaskPng, rawFromPayload } from '../../src/node/index.js';
+import type { SegmentationPayload } from '../../src/payload/index.js';
+import type { PreprocessSpec } from '../../src/pipeline/index.js';
 import { compareClassIds, fixturePath, loadUint8, manifest } from '../fixtures/reference/fixtures.js';
 import { ensureBuilt, runCli } from '../helpers/built-cli.js';
+import { parseJson, readJsonFile } from '../helpers/json.js';
 import { ROOT, TINY } from '../helpers/paths.js';
+
+/** What `edgeseg info --json` prints, the parts these tests read. */
+interface InfoJson {
+  task: string | null;
+  modelType: string | null;
+  classes: string[];
+  preprocess: PreprocessSpec;
+}
 
 let dir: string;
 beforeAll(async () => {
@@ -14,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const jpegCase = manifest.endToEnd.find((c: { file: string; package: string; confidence: number }) => c.file.endsWith('.jpg') && c.package === 'tiny-legacy' && c.confidence === 50);
+const jpegCase = manifest.endToEnd.find((c) => c.file.endsWith('.jpg') && c.package === 'tiny-legacy' && c.confidence === 50)!;
 
 describe('edgeseg segment', () => {
   for (const backend of ['native', 'wasm']) {
@@ -23,7 +34,7 @@ describe('edgeseg segment', () => {
       const r = await runCli(['segment', fixturePath(jpegCase.file), '--model', TINY('tiny-legacy'), '--confidence', '50', '--backend', backend, '--threads', '2']);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-      const payload = JSON.parse(r.stdout.toString());
+      const payload = parseJson<SegmentationPayload>(r.stdout);
       expect(Object.keys(payload).sort()).toEqual(['class_map', 'image', 'segmentation_mask']);
       expect(payload.image).toEqual({ width: jpegCase.width, height: jpegCase.height });
       const { wrong } = compareClassIds(rawFromPayload(payload).classIds, loadUint8(jpegCase.classIds), loadUint8(jpegCase.ambiguous));
@@ -61,7 +72,7 @@ describe('the bundled models', () => {
     const r = await runCli(['segment', photo], { cwd: dir });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const payload = JSON.parse(r.stdout.toString());
+    const payload = parseJson<SegmentationPayload>(r.stdout);
     expect(payload.class_map).toEqual({ '0': 'background', '1': 'person' });
     // The same answer as the people package loaded by path: whatever its weights are today.
     const seg = await createSegmenter({ model: join(ROOT, 'models', 'people', 'general') });
@@ -78,7 +89,7 @@ describe('the bundled models', () => {
   ])('--model %s runs that bundled model', async (name, folder, classMap) => {
     const r = await runCli(['segment', photo, '--model', name], { cwd: dir });
     expect(r.code).toBe(0);
-    const payload = JSON.parse(r.stdout.toString());
+    const payload = parseJson<SegmentationPayload>(r.stdout);
     expect(payload.class_map).toEqual(classMap);
     const seg = await createSegmenter({ model: join(ROOT, folder) });
     try {
@@ -95,8 +106,8 @@ describe('the bundled models', () => {
     expect(text).toMatch(/^package: +current export \(inference_config\.json\)$/m);
     expect(text).toMatch(/^input: +256×256, stretch, RGB$/m);
     expect(text).toMatch(/^normalise: +none$/m);
-    expect(JSON.parse((await runCli(['info', '--json'], { cwd: dir })).stdout.toString()).classes).toEqual(['background', 'person']);
-    const json = JSON.parse((await runCli(['info', '--model', 'shapes', '--json'], { cwd: dir })).stdout.toString());
+    expect(parseJson<InfoJson>((await runCli(['info', '--json'], { cwd: dir })).stdout).classes).toEqual(['background', 'person']);
+    const json = parseJson<InfoJson>((await runCli(['info', '--model', 'shapes', '--json'], { cwd: dir })).stdout);
     expect([json.task, json.modelType]).toEqual(['semantic-segmentation', 'edgeseg-shapes']);
     expect(json.classes).toEqual(['background', 'circle', 'rectangle', 'triangle', 'star']);
   });
@@ -108,7 +119,7 @@ describe('edgeseg info', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.toString()).toMatch(/input: +56×40, stretch, BGR/);
     expect(r.stdout.toString()).toMatch(/static crop: +x 10–95%, y 5–90%/);
-    const json = JSON.parse((await runCli(['info', '--model', TINY('tiny-legacy'), '--json'])).stdout.toString());
+    const json = parseJson<InfoJson>((await runCli(['info', '--model', TINY('tiny-legacy'), '--json'])).stdout);
     expect(json.classes).toEqual(['background', 'circle', 'rectangle', 'triangle', 'star']);
     expect(json.preprocess.resize).toEqual({ mode: 'letterbox', width: 64, height: 48, paddingValue: 0 });
   });
@@ -133,7 +144,7 @@ describe('exit codes', () => {
   });
 
   test('--version prints the package version', async () => {
-    const { version } = JSON.parse(await readFile(join(process.cwd(), 'package.json'), 'utf8'));
+    const { version } = await readJsonFile<{ version: string }>(join(process.cwd(), 'package.json'));
     expect((await runCli(['--version'])).stdout.toString().trim()).toBe(version);
   });
 });

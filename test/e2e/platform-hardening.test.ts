@@ -1,14 +1,15 @@
 // The local platform against a hostile web page and hostile input: its key, the Host and Origin checks,
 // number checks, and bad input that must be a clear 4xx (or 504) while the server keeps serving.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PlatformClient } from '../../src/platform/index.js';
-import { openPlatform, startPlatformServer, type PlatformServer } from '../../server/index.js';
+import { openPlatform, startPlatformServer, type PlatformServer, type PlatformState } from '../../server/index.js';
 import { TINY } from '../helpers/paths.js';
+import { parseJson, readJsonFile } from '../helpers/json.js';
 import { rawHttp, type RawRequest } from '../helpers/raw-http.js';
 
 const WS = 'edgeseg-demo';
@@ -80,7 +81,7 @@ describe('the key', () => {
     for (const name of ['other']) {
       const p = await openPlatform({ dataDir: join(dir, name), modelDir: TINY('tiny-legacy') });
       keys.push(p.apiKey);
-      expect(JSON.parse(await readFile(join(dir, name, 'platform.json'), 'utf8')).workspaces[0].apiKey).toBe(p.apiKey);
+      expect((await readJsonFile<PlatformState>(join(dir, name, 'platform.json'))).workspaces[0]!.apiKey).toBe(p.apiKey);
       // Opened again: the same key.
       const again = await openPlatform({ dataDir: join(dir, name), modelDir: TINY('tiny-legacy') });
       expect(again.apiKey).toBe(p.apiKey);
@@ -153,7 +154,7 @@ describe('hosts and origins', () => {
     try {
       const r = await rawHttp(p.baseUrl, { path: `/${WS}/${PROJECT}/images/${(await client.search(WS, PROJECT, { limit: 1 })).results[0]!.id}?api_key=${p.apiKey}`, headers: { host: 'seg.example' } });
       expect(r.status).toBe(200);
-      expect(JSON.parse(r.body).image.urls.original).toMatch(/^https:\/\/seg\.example\/base\/image-files\//);
+      expect(parseJson<{ image: { urls: { original: string } } }>(r.body).image.urls.original).toMatch(/^https:\/\/seg\.example\/base\/image-files\//);
       expect((await rawHttp(p.baseUrl, { path: `/?api_key=${p.apiKey}`, headers: { host: 'other.example' } })).status).toBe(403);
     } finally {
       await p.close();
@@ -243,7 +244,7 @@ describe('bad input: each a clear 4xx (or 504), and the server keeps serving', (
       new Promise<string>((resolve, reject) => {
         const socket = connect(Number(port), '127.0.0.1', () => socket.write(halves[i % 2]!));
         let answer = '';
-        socket.on('data', (d) => (answer += d));
+        socket.on('data', (d: Buffer) => (answer += d.toString()));
         socket.on('close', () => resolve(answer));
         socket.on('error', reject);
       }),
@@ -252,7 +253,7 @@ describe('bad input: each a clear 4xx (or 504), and the server keeps serving', (
     const garbage = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(port), '127.0.0.1', () => socket.write('\x16\x03\x01 not http\r\n\r\n'));
       let answer = '';
-      socket.on('data', (d) => (answer += d));
+      socket.on('data', (d: Buffer) => (answer += d.toString()));
       socket.on('close', () => resolve(answer));
       socket.on('error', reject);
     });

@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { PlatformClient } from '../../src/platform/index.js';
+import type { PlatformState } from '../../server/index.js';
 import { ensureBuilt } from '../helpers/built-cli.js';
+import { readJsonFile } from '../helpers/json.js';
 import { startOpenAiStandIn } from '../fixtures/openai-stand-in.js';
 import { ROOT } from '../helpers/paths.js';
 
@@ -76,7 +78,7 @@ test('a crash in the middle of writing the state leaves a readable state file', 
   await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
   child.kill('SIGKILL');
   await new Promise((r) => child.on('exit', r));
-  const state = JSON.parse(await readFile(join(data, 'platform.json'), 'utf8'));
+  const state = await readJsonFile<{ n: number; big: unknown[] }>(join(data, 'platform.json'));
   expect(state.n).toBeGreaterThanOrEqual(20);
   expect(state.big).toHaveLength(2000);
   // Whatever the child was writing is in a temporary file, never in platform.json.
@@ -105,7 +107,7 @@ test('a SIGKILL in the middle of writes loses nothing that was answered: setting
   const json = async (url: string, init?: RequestInit) => {
     const r = await fetch(url, init);
     if (!r.ok) throw new Error(`${url.replace(first.key, '***')}: ${r.status} ${await r.text()}`);
-    return r.json();
+    return (await r.json()) as unknown;
   };
   await json(at(first.base, '/edgeseg-demo/settings'), { method: 'PUT', body: JSON.stringify({ providerApiKey: provider.key, providerBaseUrl: provider.url }) });
 
@@ -159,9 +161,11 @@ test('a SIGKILL in the middle of writes loses nothing that was answered: setting
   const second = await serve([], data);
   try {
     expect(second.key).toBe(first.key);
-    const state = JSON.parse(await readFile(join(data, 'platform.json'), 'utf8'));
+    const state = await readJsonFile<PlatformState>(join(data, 'platform.json'));
     // The last acknowledged settings, or a later one that was being written at the kill.
-    expect(Number(/^model-(\d+)$/.exec(state.workspaces[0].settings.captionModel)![1])).toBeGreaterThanOrEqual(settingsAcked);
+    const { captionModel } = state.workspaces[0]!.settings;
+    expect(captionModel).toMatch(/^model-\d+$/);
+    expect(Number(captionModel!.slice('model-'.length))).toBeGreaterThanOrEqual(settingsAcked);
     for (const { id } of images) {
       const { image } = (await json(at(second.base, `/edgeseg-demo/shapes/images/${id}`))) as { image: { width: number; urls: { original: string } } };
       expect(image.width).toBe(64);

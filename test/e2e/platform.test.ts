@@ -8,12 +8,22 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fetchPackageFiles } from '../../src/model/index.js';
 import { createSegmenter, decodeMaskPng, rawFromPayload, type NodeSegmenter } from '../../src/node/index.js';
 import {
-  AuthenticationError, InvalidRequestError, NotFoundError, PlatformClient, type SearchResult,
+  AuthenticationError, InvalidRequestError, NotFoundError, PlatformClient, PlatformError, type SearchResult,
 } from '../../src/platform/index.js';
-import { openPlatform, startPlatformServer, type PlatformServer } from '../../server/index.js';
+import { openPlatform, startPlatformServer, type PlatformServer, type PlatformState } from '../../server/index.js';
 import { startOpenAiStandIn, STAND_IN_CAPTION, type OpenAiStandIn } from '../fixtures/openai-stand-in.js';
 import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
 import { ROOT, TINY } from '../helpers/paths.js';
+import { parseJson, readJson, readJsonFile, type ErrorAnswer } from '../helpers/json.js';
+import { anyString, stringContaining, stringMatching } from '../helpers/matchers.js';
+import { rejection } from '../helpers/rejection.js';
+
+/** The parts of a COCO export's _annotations.coco.json that these tests read. */
+interface Coco {
+  categories: { id: number; name: string }[];
+  images: { id: number; file_name: string; width: number; height: number }[];
+  annotations: { image_id: number; category_id: number; segmentation: { counts: number[]; size: [number, number] } }[];
+}
 
 const WS = 'edgeseg-demo';
 const PROJECT = 'shapes';
@@ -60,7 +70,7 @@ const withKey = (path: string) => `${path}${path.includes('?') ? '&' : '?'}api_k
 
 describe('catalog', () => {
   test('root, workspace, project and versions, shaped like the platform\'s answers', async () => {
-    expect(await client.root()).toEqual({ welcome: expect.any(String), instructions: 'You are successfully authenticated.', docs: expect.any(String), workspace: WS });
+    expect(await client.root()).toEqual({ welcome: anyString(), instructions: 'You are successfully authenticated.', docs: anyString(), workspace: WS });
     const { workspace } = await client.workspace(WS);
     expect(workspace).toMatchObject({ url: WS, members: 1 });
     expect(workspace.projects.map((p) => p.id)).toEqual([`${WS}/${PROJECT}`, `${WS}/people`]);
@@ -76,7 +86,7 @@ describe('catalog', () => {
       endpoint: `${server.inferenceUrl}/${PROJECT}/2`,
       type: 'semantic-segmentation',
       modelType: 'edgeseg-shapes',
-      packageUrl: expect.stringMatching(new RegExp(`^${server.baseUrl}/model-files/${WS}/${PROJECT}/2/signed\\.\\d+\\.[0-9a-f]{64}/$`)),
+      packageUrl: stringMatching(new RegExp(`^${server.baseUrl}/model-files/${WS}/${PROJECT}/2/signed\\.\\d+\\.[0-9a-f]{64}/$`)),
       classes: manifest.classes,
     });
   });
@@ -114,7 +124,7 @@ describe('catalog', () => {
     expect(weights.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     expect(Buffer.from(await weights.arrayBuffer()).equals(await readFile(join(TINY('tiny-legacy'), 'weights.onnx')))).toBe(true);
     expect(JSON.parse(await (await fetch(ort.environment!)).text())).toEqual(JSON.parse(await readFile(join(TINY('tiny-legacy'), 'environment.json'), 'utf8')));
-    expect(await client.ort(PROJECT, 1).catch((e) => e)).toBeInstanceOf(NotFoundError);
+    expect(await rejection(client.ort(PROJECT, 1))).toBeInstanceOf(NotFoundError);
   });
 
   test('file URLs are signed: the handed-out URLs work, unsigned or altered ones are 403 (with CORS, CORP)', async () => {
@@ -122,7 +132,7 @@ describe('catalog', () => {
       const r = await fetch(url);
       expect(r.status, url).toBe(403);
       expect(r.headers.get('access-control-allow-origin')).toBe('*');
-      expect((await r.json()).error.type).toBe(type);
+      expect((await readJson<ErrorAnswer>(r)).error.type).toBe(type);
     };
     const unsigned = (u: string) => u.replace(/\?.*$/, '');
     const { ort } = await client.ort(PROJECT, 2);
@@ -192,18 +202,18 @@ describe('catalog', () => {
     const answer = await client.exportFormat(WS, PROJECT, 2, 'coco-segmentation');
     if (!('export' in answer)) throw new Error('expected a link');
     const zip = unzipSync(new Uint8Array(await (await fetch(answer.export.link)).arrayBuffer()));
-    const coco = JSON.parse(new TextDecoder().decode(zip['valid/_annotations.coco.json']));
-    expect(coco.categories.map((c: { id: number; name: string }) => [c.id, c.name])).toEqual([[1, 'circle'], [2, 'rectangle'], [3, 'triangle'], [4, 'star']]);
+    const coco = parseJson<Coco>(zip['valid/_annotations.coco.json']!);
+    expect(coco.categories.map((c) => [c.id, c.name])).toEqual([[1, 'circle'], [2, 'rectangle'], [3, 'triangle'], [4, 'star']]);
     const valid = manifest.images.filter((i) => i.split === 'valid');
-    expect(coco.images.map((i: { file_name: string }) => i.file_name).sort()).toEqual(valid.map((i) => i.name).sort());
+    expect(coco.images.map((i) => i.file_name).sort()).toEqual(valid.map((i) => i.name).sort());
     // Decode every annotation's column-major RLE and compare with the mask.
     for (const img of coco.images) {
       const sample = valid.find((v) => v.name === img.file_name)!;
       const mask = decodeMaskPng(new Uint8Array(await readFile(join(SAMPLES, sample.mask))));
       const rebuilt = new Uint8Array(mask.classIds.length);
-      for (const a of coco.annotations.filter((x: { image_id: number }) => x.image_id === img.id)) {
+      for (const a of coco.annotations.filter((x) => x.image_id === img.id)) {
         let pos = 0;
-        a.segmentation.counts.forEach((run: number, k: number) => {
+        a.segmentation.counts.forEach((run, k) => {
           if (k % 2 === 1) for (let j = pos; j < pos + run; j++) rebuilt[(j % img.height) * img.width + Math.floor(j / img.height)] = a.category_id;
           pos += run;
         });
@@ -237,13 +247,13 @@ describe('catalog', () => {
     expect(new URL(answer.export.link).searchParams.get('sig')).toMatch(/^[0-9a-f]{64}$/);
     const unsigned = await fetch(answer.export.link.replace(/\?.*$/, ''));
     expect(unsigned.status).toBe(403);
-    expect((await unsigned.json()).error.type).toBe('SignatureRequired');
+    expect((await readJson<ErrorAnswer>(unsigned)).error.type).toBe('SignatureRequired');
     const renamed = await fetch(answer.export.link.replace('.zip?', '-other.zip?'));
     expect(renamed.status).toBe(403);
   });
 
   test('an unknown export format is a 400', async () => {
-    expect(await client.exportFormat(WS, PROJECT, 2, 'yolov8').catch((e) => e)).toBeInstanceOf(InvalidRequestError);
+    expect(await rejection(client.exportFormat(WS, PROJECT, 2, 'yolov8'))).toBeInstanceOf(InvalidRequestError);
   });
 });
 
@@ -289,7 +299,7 @@ describe('search', () => {
   test('above 250 is refused by the server too', async () => {
     const r = await raw(withKey(`/${WS}/${PROJECT}/search`), { method: 'POST', body: JSON.stringify({ limit: 251 }) });
     expect(r.status).toBe(400);
-    expect((await r.json()).error).toMatchObject({ type: 'ValidationError', message: expect.stringContaining('1..250') });
+    expect((await readJson<ErrorAnswer>(r)).error).toMatchObject({ type: 'ValidationError', message: stringContaining('1..250') });
   });
 
   test('like_image ranks by the cosine similarity of the embeddings, as documented', async () => {
@@ -315,7 +325,7 @@ describe('search', () => {
   });
 
   test('an unknown like_image is a 404', async () => {
-    expect(await client.search(WS, PROJECT, { like_image: 'nope' }).catch((e) => e)).toBeInstanceOf(NotFoundError);
+    expect(await rejection(client.search(WS, PROJECT, { like_image: 'nope' }))).toBeInstanceOf(NotFoundError);
   });
 });
 
@@ -329,7 +339,7 @@ describe('hosted segmentation', () => {
   });
 
   test('a version without a model is a 404, a bad confidence or image URL a 400', async () => {
-    expect(await client.segmentHosted(PROJECT, 1, new Uint8Array(await readFile(join(SAMPLES, sample.file)))).catch((e) => e)).toBeInstanceOf(NotFoundError);
+    expect(await rejection(client.segmentHosted(PROJECT, 1, new Uint8Array(await readFile(join(SAMPLES, sample.file)))))).toBeInstanceOf(NotFoundError);
     const cases: [string, RequestInit | undefined, number][] = [
       [`/infer/${PROJECT}/2?confidence=101&image=${encodeURIComponent(`${files.url}/samples/${sample.file}`)}`, undefined, 400],
       [`/infer/${PROJECT}/2?image=${encodeURIComponent('file:///etc/passwd')}`, undefined, 400],
@@ -340,7 +350,7 @@ describe('hosted segmentation', () => {
     for (const [path, init, status] of cases) {
       const r = await raw(withKey(path), { method: 'POST', ...init });
       expect(r.status).toBe(status);
-      expect((await r.json()).error.message).toEqual(expect.any(String));
+      expect((await readJson<ErrorAnswer>(r)).error.message).toEqual(anyString());
     }
   });
 
@@ -425,7 +435,7 @@ const imageSent = (request: { body: Record<string, unknown> }) =>
 describe('synthetic images', () => {
   test('without a provider key: a clear 4xx, nothing stored', async () => {
     const before = (await client.project(WS, PROJECT)).project.images;
-    const error = await client.generateSyntheticImage({ prompt: 'a red circle' }).catch((e) => e);
+    const error = await rejection(client.generateSyntheticImage({ prompt: 'a red circle' }), InvalidRequestError);
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect(error.type).toBe('ProviderNotConfigured');
     expect(error.hint).toMatch(/settings/);
@@ -482,13 +492,13 @@ describe('synthetic images', () => {
     for (const n of ['0', '-1', '1.5', '11', '1e30', '"2"']) {
       const r = await raw(withKey('/synthetic-image'), { method: 'POST', body: `{"prompt": "a circle", "n": ${n}}` });
       expect(r.status, n).toBe(400);
-      expect((await r.json()).error).toMatchObject({ type: 'ValidationError', code: 'ValidationError', field: 'n', message: `n must be a whole number in 1..10, got ${JSON.stringify(JSON.parse(n))}` });
+      expect((await readJson<ErrorAnswer>(r)).error).toMatchObject({ type: 'ValidationError', code: 'ValidationError', field: 'n', message: `n must be a whole number in 1..10, got ${JSON.stringify(JSON.parse(n))}` });
     }
     expect(provider.requests.length).toBe(before);
   });
 
   test('the provider\'s refusal comes back as a 4xx with its message; the key never shows', async () => {
-    const error = await client.generateSyntheticImage({ prompt: 'two please', n: 2, project_url: PROJECT }).catch((e) => e);
+    const error = await rejection(client.generateSyntheticImage({ prompt: 'two please', n: 2, project_url: PROJECT }));
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect(error.message).toContain('You must provide n=1 for this model.');
     const settings = await (await raw(withKey(`/${WS}/settings`))).text();
@@ -506,10 +516,10 @@ describe('errors and limits', () => {
     });
     const other = new PlatformClient({ apiKey: 'other-key-000001', baseUrl: server.baseUrl, inferenceUrl: server.inferenceUrl, maxRetries: 0 });
     expect((await other.root()).workspace).toBe('other');
-    const e = await other.workspace(WS).catch((x) => x);
+    const e = await rejection(other.workspace(WS));
     expect(e).toBeInstanceOf(AuthenticationError);
     expect(e.status).toBe(403);
-    expect(await other.segmentHosted(PROJECT, 2, 'http://127.0.0.1/x.jpg').catch((x) => x.status)).toBe(404);
+    expect((await rejection(other.segmentHosted(PROJECT, 2, 'http://127.0.0.1/x.jpg'))).status).toBe(404);
   });
 
   test('each bad request is a clear 4xx in the platform\'s error shape, and the server keeps serving', async () => {
@@ -526,8 +536,8 @@ describe('errors and limits', () => {
     for (const [path, init, status] of cases) {
       const r = await raw(path, init);
       expect(r.status, path).toBe(status);
-      const body = await r.json();
-      expect(body.error).toEqual({ message: expect.any(String), type: expect.any(String), code: body.error.type, ...(body.error.hint ? { hint: expect.any(String) } : {}), ...(body.error.field ? { field: expect.any(String) } : {}) });
+      const body = await readJson<ErrorAnswer>(r);
+      expect(body.error).toEqual({ message: anyString(), type: anyString(), code: body.error.type, ...(body.error.hint ? { hint: anyString() } : {}), ...(body.error.field ? { field: anyString() } : {}) });
       expect((await client.root()).workspace).toBe(WS);
     }
   });
@@ -536,7 +546,7 @@ describe('errors and limits', () => {
     for (const path of [`/${WS}/%2e%2e/${PROJECT}`, `/${WS}/..%2F..%2Fetc%2Fpasswd`, `/model-files/${WS}/${PROJECT}/2/..%2F..%2Fplatform.json`, `/image-files/${WS}/${PROJECT}/%2e%2e`]) {
       const { status, body } = await rawRequest(withKey(path));
       expect(status, path).toBe(400);
-      expect(JSON.parse(body).error.type).toBe('ValidationError');
+      expect(parseJson<ErrorAnswer>(body).error.type).toBe('ValidationError');
     }
     expect((await client.root()).workspace).toBe(WS);
   });
@@ -554,7 +564,7 @@ describe('errors and limits', () => {
       const pre = await preflight(origin);
       expect(pre.status, origin).toBe(403);
       expect(pre.headers.get('access-control-allow-origin')).toBeNull();
-      expect((await pre.json()).error.code).toBe('OriginNotAllowed');
+      expect((await readJson<ErrorAnswer>(pre)).error.code).toBe('OriginNotAllowed');
     }
     // No Origin (a client that is not a page): nothing to grant.
     expect((await raw(withKey('/'))).headers.get('access-control-allow-origin')).toBeNull();
@@ -563,7 +573,7 @@ describe('errors and limits', () => {
   test('an image over the pixel limit is refused', async () => {
     const small = await startPlatformServer({ port: 0, dataDir: dir, modelDir: TINY('tiny-legacy'), limits: { maxPixels: 1000 } });
     const c = new PlatformClient({ apiKey: small.apiKey, baseUrl: small.baseUrl, inferenceUrl: small.inferenceUrl, maxRetries: 0 });
-    const e = await c.segmentHosted(PROJECT, 2, new Uint8Array(await readFile(join(SAMPLES, manifest.images[0]!.file)))).catch((x) => x);
+    const e = await rejection(c.segmentHosted(PROJECT, 2, new Uint8Array(await readFile(join(SAMPLES, manifest.images[0]!.file)))), PlatformError);
     expect(e.status).toBe(413);
     expect(e.type).toBe('IMAGE_TOO_LARGE');
     await small.close();
@@ -600,7 +610,7 @@ describe('persistence', () => {
     const root = async (key: string) => (await raw(`/?api_key=${key}`)).status;
     expect(await root('local-test-key-0001')).toBe(401);
     expect(await root('local-test-key-0002')).toBe(200);
-    expect(JSON.parse(await readFile(join(dir, 'platform.json'), 'utf8')).workspaces[0].apiKey).toBe('local-test-key-0002');
+    expect((await readJsonFile<PlatformState>(join(dir, 'platform.json'))).workspaces[0]!.apiKey).toBe('local-test-key-0002');
     // Restarted without a key: the last one given stays.
     await server.close();
     server = await startPlatformServer({ port: 0, dataDir: dir, modelDir: TINY('tiny-legacy') });

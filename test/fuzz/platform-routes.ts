@@ -69,7 +69,7 @@ export function requestArbitrary(target: FuzzTarget): fc.Arbitrary<RawRequest> {
     },
     { requiredKeys: [] },
   );
-  return fc.record({ method, path: fc.tuple(path, query).map(([p, q]) => p + q), headers, body }, { requiredKeys: ['method', 'path', 'headers'] }) as fc.Arbitrary<RawRequest>;
+  return fc.record({ method, path: fc.tuple(path, query).map(([p, q]) => p + q), headers, body }, { requiredKeys: ['method', 'path', 'headers'] });
 }
 
 /** Upstream failures that are the gateway's to report (an image URL that timed out). */

@@ -30,7 +30,7 @@ export async function liteRtRunner(tfliteUrl: string, wasmDir: string, height: n
       tensor.delete();
     }
   };
-  return Object.assign(run, { release: async () => model.delete() });
+  return Object.assign(run, { release: () => Promise.resolve(model.delete()) });
 }
 
 /** onnxruntime-web's WASM backend, as edgeseg's worker creates it. Input NCHW; output the logits. */

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { EdgesegError, ModelPackageError } from '../../../src/errors/index.js';
 import { checkModelShapes, checkOnnxModel, parseModelPackage, type PackageFiles } from '../../../src/model/index.js';
-import { preprocess, type PreprocessSpec } from '../../../src/pipeline/index.js';
+import { preprocess } from '../../../src/pipeline/index.js';
 import { MAX_INPUT_SIDE } from '../../../src/model/json-file.js';
 import { fuzzParams } from '../../helpers/fuzz.js';
 import { ROOT, TINY } from '../../helpers/paths.js';
@@ -33,7 +33,7 @@ function paths(value: unknown, prefix: (string | number)[] = []): (string | numb
 /** `value` with the thing at `path` replaced (or deleted, for `undefined`). */
 function replaced(value: unknown, path: (string | number)[], by: unknown): unknown {
   if (path.length === 0) return by;
-  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>;
+  const copy = (Array.isArray(value) ? [...(value as unknown[])] : { ...(value as object) }) as Record<string | number, unknown>;
   const [head, ...rest] = path as [string | number, ...(string | number)[]];
   if (rest.length === 0 && by === undefined) delete copy[head];
   else copy[head] = replaced(copy[head], rest, by);
@@ -91,7 +91,7 @@ function load(files: PackageFiles): string {
     const { width, height } = spec.preprocess.resize;
     // The parser bounds the input size, so that its tensor can be allocated; tried here up to a cheap size.
     expect(width <= MAX_INPUT_SIDE && height <= MAX_INPUT_SIDE).toBe(true);
-    if (width * height <= 256 * 256) preprocess(image, spec.preprocess as PreprocessSpec);
+    if (width * height <= 256 * 256) preprocess(image, spec.preprocess);
     return 'ok';
   } catch (error) {
     if (error instanceof ModelPackageError) {

@@ -3,9 +3,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { fetchPackageFiles, type PackageCache } from '../../../src/model/index.js';
+import { fetchPackageFiles } from '../../../src/model/index.js';
 import { startTestServer, type TestServer } from '../../fixtures/platform-test-server.js';
 import { TINY } from '../../helpers/paths.js';
+import { memoryCache } from '../../helpers/memory-cache.js';
+import { rejection } from '../../helpers/rejection.js';
 
 let server: TestServer;
 let legacy: Record<string, string>;
@@ -22,10 +24,6 @@ beforeEach(() => server.reset());
 
 const weights = 'x'.repeat(5000);
 
-function memoryCache(): PackageCache & { store: Map<string, Uint8Array> } {
-  const store = new Map<string, Uint8Array>();
-  return { store, get: async (url) => store.get(url) ?? null, put: async (url, bytes) => void store.set(url, bytes) };
-}
 
 describe('fetchPackageFiles', () => {
   test('the weights download starts at once, while slow small files are still on their way', { timeout: 10_000 }, async () => {
@@ -48,7 +46,9 @@ describe('fetchPackageFiles', () => {
   test('the current layout needs class_names.txt', async () => {
     server.script('GET /pkg/inference_config.json', { json: {} });
     server.script('GET /pkg/weights.onnx', { text: weights });
-    await expect(fetchPackageFiles(`${server.url}/pkg/`)).rejects.toMatchObject({ code: 'MODEL_FILE_MISSING', message: expect.stringContaining('class_names.txt') });
+    const error = await rejection(fetchPackageFiles(`${server.url}/pkg/`));
+    expect(error.code).toBe('MODEL_FILE_MISSING');
+    expect(error.message).toContain('class_names.txt');
   });
 
   test('a cached package is read from the cache alone, every file', async () => {

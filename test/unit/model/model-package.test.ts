@@ -4,6 +4,7 @@ import { checkModelShapes, IMAGENET, parseModelPackage, type PackageFiles } from
 import { readPackageDir } from '../../../src/node/index.js';
 import { join } from 'node:path';
 import { ROOT, TINY } from '../../helpers/paths.js';
+import { rejection } from '../../helpers/rejection.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 // The smallest ModelProto shape: ir_version 7 and an empty graph.
@@ -135,7 +136,7 @@ describe('bad packages are coded errors', () => {
     expect(codeOf(() => parseModelPackage(files))).toBe('MODEL_FILE_MISSING');
   });
   test('no configuration at all', () => expect(codeOf(() => parseModelPackage({ 'weights.onnx': weights, 'class_names.txt': classes }))).toBe('MODEL_FILE_MISSING'));
-  test('a missing folder', async () => expect(await readPackageDir('/nonexistent/pkg').catch((e) => e.code)).toBe('MODEL_FILE_MISSING'));
+  test('a missing folder', async () => expect((await rejection(readPackageDir('/nonexistent/pkg'))).code).toBe('MODEL_FILE_MISSING'));
   test('malformed environment.json', () =>
     expect(codeOf(() => parseModelPackage({ ...legacy({}), 'environment.json': enc('{"PREPROCESSING": ') }))).toBe('MODEL_JSON_MALFORMED'));
   test('malformed PREPROCESSING string', () => expect(codeOf(() => parseModelPackage(legacy('{"resize": ')))).toBe('MODEL_JSON_MALFORMED'));
@@ -167,7 +168,7 @@ describe('checkModelShapes', () => {
   test('a real ONNX model with a gray input is refused at load time', async () => {
     const { createSegmenter } = await import('../../../src/node/index.js');
     const files = { ...(await readPackageDir(TINY('tiny-legacy'))), 'weights.onnx': new Uint8Array(await readFile(join(ROOT, 'test', 'fixtures', 'models', 'bad-input.onnx'))) };
-    expect(await createSegmenter({ model: { files } }).catch((e) => e.code)).toBe('MODEL_INPUT_SHAPE');
+    expect((await rejection(createSegmenter({ model: { files } }))).code).toBe('MODEL_INPUT_SHAPE');
   });
 });
 

@@ -11,6 +11,8 @@ import type { SegmentationPayload } from '../../../src/payload/index.js';
 import { INDEX_HTML, startHostileHost, type HostHabit, type HostileHost } from '../../fixtures/hostile-host.js';
 import { samples } from '../../helpers/image-samples.js';
 import { ROOT, TINY } from '../../helpers/paths.js';
+import { memoryCache } from '../../helpers/memory-cache.js';
+import { rejection } from '../../helpers/rejection.js';
 
 const MODELS = join(ROOT, 'test', 'fixtures', 'models');
 const image = samples().png;
@@ -80,12 +82,11 @@ describe('optional files that a host answers oddly count as absent', () => {
 test('an HTML page kept in the cache for a file (by an older version) is asked for again, not used', async () => {
   await withHost('spa-fallback', async (host) => {
     const base = `${host.url}/tiny-legacy/`;
-    const store = new Map<string, Uint8Array>([[`${base}model_type.json`, new TextEncoder().encode(INDEX_HTML)]]);
-    const cache = { get: async (url: string) => store.get(url) ?? null, put: async (url: string, bytes: Uint8Array) => void store.set(url, bytes) };
+    const cache = memoryCache([[`${base}model_type.json`, new TextEncoder().encode(INDEX_HTML)]]);
     const files = await fetchPackageFiles(base, { cache });
     expect(new TextDecoder().decode(files['model_type.json'])).toContain('semantic');
     expect(host.requests).toContain('/tiny-legacy/model_type.json');
-    expect(store.get(`${base}model_type.json`)).toEqual(files['model_type.json']);
+    expect(cache.store.get(`${base}model_type.json`)).toEqual(files['model_type.json']);
   });
 });
 
@@ -100,10 +101,10 @@ describe('content types are not looked at: the bytes decide', () => {
 describe('required files that answer an HTML page', () => {
   test('a model URL whose every file is an HTML page: MODEL_FILE_MISSING, naming the URL and the fallback, key masked', async () => {
     await withHost('all-html', async (host) => {
-      const error = await createSegmenter({ model: { url: `${host.url}/tiny-legacy/?api_key=sekret-key-123` }, cacheDir: freshCache() }).catch((e: unknown) => e);
+      const error = await rejection(createSegmenter({ model: { url: `${host.url}/tiny-legacy/?api_key=sekret-key-123` }, cacheDir: freshCache() }), ModelPackageError);
       expect(error).toBeInstanceOf(ModelPackageError);
-      expect((error as ModelPackageError).code).toBe('MODEL_FILE_MISSING');
-      const message = (error as Error).message;
+      expect(error.code).toBe('MODEL_FILE_MISSING');
+      const message = error.message;
       expect(message).toContain(`${host.url}/tiny-legacy/`);
       expect(message).toContain('the host answered an HTML page, not the file (often a single-page-app fallback');
       expect(message).not.toContain('sekret-key-123');
@@ -112,22 +113,26 @@ describe('required files that answer an HTML page', () => {
 
   test('a missing weights.onnx on a single-page-app host: MODEL_FILE_MISSING for that file', async () => {
     await withHost('spa-fallback', async (host) => {
-      const error = await payloadFrom(`${host.url}/tiny-legacy/`).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 'MODEL_FILE_MISSING', message: expect.stringMatching(/^weights\.onnx is missing at http:\/\/127\.0\.0\.1:\d+\/tiny-legacy\/weights\.onnx: the host answered an HTML page/) });
+      const error = await rejection(payloadFrom(`${host.url}/tiny-legacy/`));
+      expect(error.code).toBe('MODEL_FILE_MISSING');
+      expect(error.message).toMatch(/^weights\.onnx is missing at http:\/\/127\.0\.0\.1:\d+\/tiny-legacy\/weights\.onnx: the host answered an HTML page/);
     }, ['weights.onnx']);
   });
 
   test('a missing class_names.txt in the current layout says what the host answered', async () => {
     await withHost('spa-fallback', async (host) => {
-      const error = await payloadFrom(`${host.url}/tiny-current/`).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 'MODEL_FILE_MISSING', message: expect.stringContaining('class_names.txt is missing under') });
-      expect((error as Error).message).toContain('the host answered an HTML page');
+      const error = await rejection(payloadFrom(`${host.url}/tiny-current/`));
+      expect(error.code).toBe('MODEL_FILE_MISSING');
+      expect(error.message).toContain('class_names.txt is missing under');
+      expect(error.message).toContain('the host answered an HTML page');
     }, ['class_names.txt']);
   });
 
   test('a required file that answers 403 is a download failure, with its status', async () => {
     await withHost('forbidden', async (host) => {
-      expect(await payloadFrom(`${host.url}/tiny-legacy/`).catch((e: unknown) => e)).toMatchObject({ code: 'MODEL_DOWNLOAD_FAILED', message: expect.stringContaining('answered 403') });
+      const error = await rejection(payloadFrom(`${host.url}/tiny-legacy/`));
+      expect(error.code).toBe('MODEL_DOWNLOAD_FAILED');
+      expect(error.message).toContain('answered 403');
     }, ['weights.onnx']);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSegmenter, InvalidInputError, type NodeSegmenter } from '../../../src/node/index.js';
 import { fixturePath, manifest } from '../../fixtures/reference/fixtures.js';
 import { TINY } from '../../helpers/paths.js';
+import { codeOf, rejection } from '../../helpers/rejection.js';
 
 describe('bad input gives a coded error and the segmenter keeps working', () => {
   let seg: NodeSegmenter;
@@ -10,8 +11,8 @@ describe('bad input gives a coded error and the segmenter keeps working', () => 
   let jpeg: Buffer;
   beforeAll(async () => {
     seg = await createSegmenter({ model: TINY('tiny-legacy'), numThreads: 1, maxPixels: 100_000 });
-    png = await readFile(fixturePath(manifest.endToEnd[0].file));
-    jpeg = await readFile(fixturePath(manifest.endToEnd.find((c: { file: string }) => c.file.endsWith('.jpg')).file));
+    png = await readFile(fixturePath(manifest.endToEnd[0]!.file));
+    jpeg = await readFile(fixturePath(manifest.endToEnd.find((c) => c.file.endsWith('.jpg'))!.file));
   });
   afterAll(() => seg.dispose());
 
@@ -25,7 +26,7 @@ describe('bad input gives a coded error and the segmenter keeps working', () => 
   ];
   for (const [name, source, code] of cases) {
     test(name, async () => {
-      const error = await seg.segment(source() as never).catch((e) => e);
+      const error = await rejection(seg.segment(source() as never));
       expect(error).toBeInstanceOf(InvalidInputError);
       expect(error.code).toBe(code);
       // And the next call works.
@@ -35,22 +36,22 @@ describe('bad input gives a coded error and the segmenter keeps working', () => 
 
   test('the pixel limit is checked from the header, before decoding', async () => {
     const small = await createSegmenter({ model: TINY('tiny-legacy'), numThreads: 1, maxPixels: 1000 });
-    expect(await small.segment(png).catch((e) => e.code)).toBe('IMAGE_TOO_LARGE');
+    expect(await codeOf(small.segment(png))).toBe('IMAGE_TOO_LARGE');
     await small.dispose();
   });
 
   test.each([Number.NaN, -1, 101, Infinity])('confidence %s', async (confidence) => {
-    expect(await seg.segment(png, { confidence }).catch((e) => e.code)).toBe('CONFIDENCE_INVALID');
+    expect(await codeOf(seg.segment(png, { confidence }))).toBe('CONFIDENCE_INVALID');
   });
 
   test('a disposed segmenter says so', async () => {
     const s = await createSegmenter({ model: TINY('tiny-legacy'), numThreads: 1 });
     await s.dispose();
-    expect(await s.segment(png).catch((e) => e.code)).toBe('DISPOSED');
+    expect(await codeOf(s.segment(png))).toBe('DISPOSED');
   });
 
   test('concurrent calls each get their own answer', async () => {
-    const files = [...new Set(manifest.endToEnd.map((c: { file: string }) => c.file))] as string[];
+    const files = [...new Set(manifest.endToEnd.map((c) => c.file))];
     const sources = await Promise.all(files.map((f) => readFile(fixturePath(f))));
     const one = await Promise.all(sources.map((s) => seg.segment(s)));
     const again = await Promise.all([...sources, ...sources].map((s) => seg.segment(s)));

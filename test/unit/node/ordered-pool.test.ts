@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { EdgesegAbortError } from '../../../src/errors/index.js';
 import { orderedPool } from '../../../src/node/ordered-pool.js';
+import { codeOf, rejection } from '../../helpers/rejection.js';
 
 /** A promise the test settles by hand, so the order of completion is the test's, not the clock's. */
 function deferred<T>() {
@@ -36,7 +37,7 @@ function harness(n: number) {
     started.push(item);
     signals.push(signal);
     // Work that stops when told to, as the segmenter's does.
-    const stopped = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    const stopped = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new EdgesegAbortError(undefined, { cause: signal.reason })), { once: true }));
     return Promise.race([gates[item]!.promise, stopped]);
   };
   return { gates, started, signals, items, fn, pulled: () => pulled, returned: () => returned };
@@ -92,7 +93,7 @@ describe('orderedPool', () => {
     const first = it.next();
     await tick();
     controller.abort();
-    const error = await first.catch((e) => e);
+    const error = await rejection(first);
     expect(error).toBeInstanceOf(EdgesegAbortError);
     expect(error.code).toBe('ABORTED');
     expect(h.signals.every((s) => s.aborted)).toBe(true);
@@ -104,7 +105,7 @@ describe('orderedPool', () => {
   test('an already aborted signal starts nothing', async () => {
     const h = harness(3);
     const it = orderedPool(h.items, h.fn, { concurrency: 2, signal: AbortSignal.abort() });
-    expect(await it.next().catch((e) => e.code)).toBe('ABORTED');
+    expect(await codeOf(it.next())).toBe('ABORTED');
     expect(h.started).toEqual([]);
   });
 
@@ -125,9 +126,9 @@ describe('orderedPool', () => {
     h.gates[0]!.reject(new Error('boom'));
     h.gates[1]!.resolve('b');
     const seen: string[] = [];
-    const error = await (async () => {
+    const error = await rejection((async () => {
       for await (const v of orderedPool(h.items, h.fn, { concurrency: 2 })) seen.push(v);
-    })().catch((e) => e);
+    })());
     expect(error.message).toBe('boom');
     expect(seen).toEqual([]);
     expect(h.signals[1]!.aborted).toBe(true);
@@ -138,11 +139,13 @@ describe('orderedPool', () => {
     async function* source() {
       for (let i = 0; ; i++) {
         pulled++;
+        // Each item a tick later, as from a directory listing or a network stream.
+        await Promise.resolve();
         yield i;
       }
     }
     const out: number[] = [];
-    for await (const v of orderedPool(source(), async (x) => x * 10, { concurrency: 3 })) {
+    for await (const v of orderedPool(source(), (x) => Promise.resolve(x * 10), { concurrency: 3 })) {
       out.push(v);
       if (out.length === 4) break;
     }

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSegmenter, InvalidInputError, type NodeImageSource, type NodeSegmenter } from '../../../src/node/index.js';
 import { fixturePath, manifest } from '../../fixtures/reference/fixtures.js';
 import { TINY } from '../../helpers/paths.js';
+import { rejection } from '../../helpers/rejection.js';
 
-const files = [...new Set(manifest.endToEnd.map((c: { file: string }) => c.file))].map((f) => fixturePath(f as string));
+const files = [...new Set(manifest.endToEnd.map((c) => c.file))].map((f) => fixturePath(f));
 
 describe('segmentMany', () => {
   let seg: NodeSegmenter;
@@ -44,12 +45,12 @@ describe('segmentMany', () => {
   test('an abort stops the batch with ABORTED, and the segmenter keeps working', async () => {
     const controller = new AbortController();
     const seen: number[] = [];
-    const error = await (async () => {
+    const error = await rejection((async () => {
       for await (const r of seg.segmentMany([...files, ...files], { concurrency: 2, signal: controller.signal })) {
         seen.push(r.index);
         controller.abort();
       }
-    })().catch((e) => e);
+    })());
     expect(error.code).toBe('ABORTED');
     expect(seen).toEqual([0]);
     expect((await seg.segment(files[0]!)).image.width).toBeGreaterThan(0);
@@ -60,6 +61,8 @@ describe('segmentMany', () => {
     async function* endless() {
       for (;;) {
         pulled++;
+        // Each name a tick later, as from a directory walk.
+        await Promise.resolve();
         yield files[pulled % files.length]!;
       }
     }

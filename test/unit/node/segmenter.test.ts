@@ -5,7 +5,7 @@ import { compareClassIds, fixturePath, loadUint8, manifest } from '../../fixture
 import { TINY } from '../../helpers/paths.js';
 
 describe('decodeImage gives the pixels the reference server decodes (OpenCV, EXIF applied)', () => {
-  const files = [...new Map(manifest.endToEnd.map((c: { file: string }) => [c.file, c])).values()] as { file: string; decoded: { file: string; shape: number[]; dtype: 'uint8' } ; width: number; height: number }[];
+  const files = [...new Map(manifest.endToEnd.map((c) => [c.file, c])).values()];
   for (const c of files) {
     test(c.file, async () => {
       const image = await decodeImage(await readFile(fixturePath(c.file)));

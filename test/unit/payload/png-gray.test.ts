@@ -17,7 +17,7 @@ describe('encodeMaskPng writes a real 8-bit grayscale PNG', () => {
       const png = encodeMaskPng(ids, w, h);
       const decoded = UPNG.decode(png.buffer.slice(png.byteOffset, png.byteOffset + png.byteLength) as ArrayBuffer);
       expect([decoded.width, decoded.height, decoded.ctype, decoded.depth]).toEqual([w, h, 0, 8]);
-      expect(Buffer.from(new Uint8Array(decoded.data as ArrayBuffer).subarray(0, w * h)).equals(Buffer.from(ids))).toBe(true);
+      expect(Buffer.from(new Uint8Array(decoded.data).subarray(0, w * h)).equals(Buffer.from(ids))).toBe(true);
       expect(decodeMaskPng(png).classIds).toEqual(ids);
     });
   }

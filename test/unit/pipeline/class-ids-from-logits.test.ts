@@ -19,7 +19,7 @@ describe('classIdsFromLogits matches the reference postprocessing', () => {
   }
 
   test('writes into the buffer it is given', () => {
-    const c = manifest.postprocess[0];
+    const c = manifest.postprocess[0]!;
     const [channels, height, width] = c.logits.shape;
     const out = new Uint8Array(c.meta.originalWidth * c.meta.originalHeight).fill(99);
     const ids = classIdsFromLogits({ data: loadFloat32(c.logits), channels, height, width }, c.meta, { confidence: c.confidence, classCount: c.classCount, backgroundClassId: 0 }, out);
@@ -28,7 +28,7 @@ describe('classIdsFromLogits matches the reference postprocessing', () => {
   });
 
   test('a channel count that fits no class layout is a coded error', () => {
-    const c = manifest.postprocess[0];
+    const c = manifest.postprocess[0]!;
     const [channels, height, width] = c.logits.shape;
     expect(() =>
       classIdsFromLogits({ data: loadFloat32(c.logits), channels, height, width }, c.meta, { confidence: 50, classCount: 9, backgroundClassId: 0 }),

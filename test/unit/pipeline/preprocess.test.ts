@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { preprocess, type PreprocessSpec } from '../../../src/pipeline/index.js';
+import { preprocess } from '../../../src/pipeline/index.js';
 import { loadFloat32, loadUint8, manifest } from '../../fixtures/reference/fixtures.js';
 
 describe('preprocess matches the reference input tensor', () => {
   for (const c of manifest.preprocess) {
     test(c.name, () => {
       const [h, w] = c.image.shape;
-      const { tensor, meta } = preprocess({ data: loadUint8(c.image), width: w, height: h, channels: 3 }, c.spec as PreprocessSpec);
+      const { tensor, meta } = preprocess({ data: loadUint8(c.image), width: w, height: h, channels: 3 }, c.spec);
       expect(meta).toEqual(c.meta);
       const expected = loadFloat32(c.tensor);
       expect(tensor.length).toBe(expected.length);
@@ -17,7 +17,7 @@ describe('preprocess matches the reference input tensor', () => {
   }
 
   test('reuses the output buffer it is given', () => {
-    const c = manifest.preprocess[0];
+    const c = manifest.preprocess[0]!;
     const [h, w] = c.image.shape;
     const out = new Float32Array(3 * c.spec.resize.width * c.spec.resize.height);
     const { tensor } = preprocess({ data: loadUint8(c.image), width: w, height: h, channels: 3 }, c.spec, out);
@@ -27,7 +27,7 @@ describe('preprocess matches the reference input tensor', () => {
 });
 
 describe('bad input is a coded error', () => {
-  const spec = manifest.preprocess[0].spec as PreprocessSpec;
+  const spec = manifest.preprocess[0]!.spec;
   const image = (width: number, height: number) => ({ data: new Uint8Array(Math.max(0, width * height * 3)), width, height, channels: 3 as const });
   const codeOf = (f: () => unknown) => {
     try {

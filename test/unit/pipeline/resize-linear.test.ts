@@ -7,13 +7,14 @@ describe('resizeLinear matches cv2.resize(INTER_LINEAR) on 8-bit images', () => 
     test(c.name, () => {
       const [h, w, channels] = c.src.shape;
       const [dh, dw] = c.dst.shape;
-      const out = resizeLinear(planeOf({ data: loadUint8(c.src), width: w, height: h, channels }), dw, dh);
+      // A plane, not planeOf's PixelImage: the reference's cases include gray (one channel).
+      const out = resizeLinear({ data: loadUint8(c.src), width: w, height: h, channels, rowStride: w * channels, offset: 0 }, dw, dh);
       expect(Buffer.from(out).equals(Buffer.from(loadUint8(c.dst)))).toBe(true);
     });
   }
 
   test('drops alpha: an RGBA image resizes its colour channels as the RGB image would', () => {
-    const c = manifest.resize.find((r: { src: { shape: number[] } }) => r.src.shape[2] === 3);
+    const c = manifest.resize.find((r) => r.src.shape[2] === 3)!;
     const [h, w] = c.src.shape;
     const rgb = loadUint8(c.src);
     const rgba = new Uint8Array(w * h * 4);

@@ -9,7 +9,7 @@ import { TINY } from '../../helpers/paths.js';
 
 // Postprocessing on the cut model's logits, marked as virtually upsampled, against postprocessing on
 // the full graph's output (onnxruntime-node, as the Node backends and the local platform run it).
-const files = [...new Set(manifest.endToEnd.map((c: { file: string }) => c.file))] as string[];
+const files = [...new Set(manifest.endToEnd.map((c) => c.file))];
 const variants: Record<string, (p: PreprocessSpec) => PreprocessSpec> = {
   letterbox: (p) => p,
   stretch: (p) => ({ ...p, resize: { ...p.resize, mode: 'stretch' } }),

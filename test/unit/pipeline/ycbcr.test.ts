@@ -61,7 +61,7 @@ describe('YCbCr planes to RGB as libjpeg-turbo converts them', () => {
           for (let x = 0; x < w; x++) {
             const got = Array.from(rgb.data.subarray((y * w + x) * 3, (y * w + x) * 3 + 3));
             const want = rgbAt(img, x, y);
-            if (got.join() !== want.join()) wrong.push(`(${x}, ${y}): ${got} ≠ ${want}`);
+            if (got.join() !== want.join()) wrong.push(`(${x}, ${y}): ${got.join()} ≠ ${want.join()}`);
           }
         }
         expect(wrong.slice(0, 5)).toEqual([]);

@@ -196,7 +196,7 @@ describe('search', () => {
     const pages = [];
     for await (const p of t.client.searchAll('ws', 'shapes', { limit: 3, tag: 't' })) pages.push(p);
     expect(pages.map((p) => p.results.map((r) => r.id))).toEqual([['i0', 'i1', 'i2'], ['i3', 'i4', 'i5'], ['i6']]);
-    expect(t.server.requests.map((r) => JSON.parse(r.body))).toEqual([0, 3, 6].map((offset) => ({ limit: 3, tag: 't', offset })));
+    expect(t.server.requests.map((r) => JSON.parse(r.body) as unknown)).toEqual([0, 3, 6].map((offset) => ({ limit: 3, tag: 't', offset })));
   });
 
   test('searchAll stops on a short page even when total says more', async () => {

@@ -1,6 +1,6 @@
 // Which requests are retried, how long the client waits between tries, and Retry-After in both forms.
 import { describe, expect, test } from 'vitest';
-import { PlatformClient, RateLimitError, ServerError, TimeoutError, retryAfterSeconds, type PlatformError } from '../../../src/platform/index.js';
+import { PlatformClient, RateLimitError, ServerError, TimeoutError, retryAfterSeconds } from '../../../src/platform/index.js';
 import { buildPayload } from '../../../src/payload/index.js';
 import { regionMask } from '../../helpers/masks.js';
 import { errorOf, TEST_KEY, usePlatformTestServer } from '../../helpers/platform-client.js';

@@ -10,7 +10,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const seed = async (): Promise<PlatformState> => ({ format: 1, workspaces: [], exports: {} });
+const seed = (): Promise<PlatformState> => Promise.resolve({ format: 1, workspaces: [], exports: {} });
 const saved = async () => JSON.parse(await readFile(join(dir, 'platform.json'), 'utf8')) as PlatformState;
 
 test('a failed write rejects its caller only: later writes succeed and carry its change', async () => {
