@@ -18,14 +18,22 @@ function localPlatform(): Plugin {
       // The demo page learns the key from /api/local-key; pages of other origins never can.
       shareKeyWithPages: true,
       // Origins besides loopback ones that may call /api, comma-separated (as `edgeseg serve --allow-origin`).
-      ...(process.env.EDGESEG_ALLOW_ORIGIN ? { allowOrigins: process.env.EDGESEG_ALLOW_ORIGIN.split(',').map((o) => o.trim()).filter(Boolean) } : {}),
+      ...(process.env.EDGESEG_ALLOW_ORIGIN
+        ? {
+            allowOrigins: process.env.EDGESEG_ALLOW_ORIGIN.split(',')
+              .map((o) => o.trim())
+              .filter(Boolean),
+          }
+        : {}),
       dataDir: process.env.EDGESEG_DATA_DIR ?? join(import.meta.dirname, '.data', 'platform'),
       ...(process.env.EDGESEG_MODEL_DIR ? { modelDir: process.env.EDGESEG_MODEL_DIR } : {}),
     });
     server.middlewares.use((req, res, next) => platform.handler(req, res, next));
     server.httpServer?.once('close', () => void platform.handler.close());
     server.httpServer?.once('listening', () => {
-      server.config.logger.info(`\n  edgeseg local platform at /api — workspace edgeseg-demo, api key ${platform.apiKey}\n  data: ${platform.dataDir}\n`);
+      server.config.logger.info(
+        `\n  edgeseg local platform at /api — workspace edgeseg-demo, api key ${platform.apiKey}\n  data: ${platform.dataDir}\n`,
+      );
     });
   };
   return { name: 'edgeseg-local-platform', configureServer: mount, configurePreviewServer: mount };
@@ -49,11 +57,13 @@ function bundledModel(): Plugin {
     apply: 'build',
     generateBundle() {
       const shipped = BUNDLED_MODELS.filter((m) => existsSync(join(import.meta.dirname, m.dir, 'class_names.txt')));
-      for (const model of BUNDLED_MODELS.filter((m) => !shipped.includes(m))) this.warn(`no package at ${model.dir}: the build does not carry the ${model.name} model`);
+      for (const model of BUNDLED_MODELS.filter((m) => !shipped.includes(m)))
+        this.warn(`no package at ${model.dir}: the build does not carry the ${model.name} model`);
       for (const model of shipped) {
         const dir = join(import.meta.dirname, model.dir);
         for (const file of readdirSync(dir, { withFileTypes: true })) {
-          if (file.isFile()) this.emitFile({ type: 'asset', fileName: `models/${model.name}/${file.name}`, source: readFileSync(join(dir, file.name)) });
+          if (file.isFile())
+            this.emitFile({ type: 'asset', fileName: `models/${model.name}/${file.name}`, source: readFileSync(join(dir, file.name)) });
         }
       }
       const index = shipped.map(({ name, project, version }) => ({ name, project, version, path: `${name}/` }));

@@ -12,7 +12,10 @@ const isolationHeaders = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
-const chromium = (args: string[]) => ({ provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args } }), instances: [{ browser: 'chromium' as const }] });
+const chromium = (args: string[]) => ({
+  provider: playwright({ launchOptions: { executablePath: CHROMIUM_PATH, args } }),
+  instances: [{ browser: 'chromium' as const }],
+});
 // Vitest's WebDriver provider (webdriverio) would fetch geckodriver; test/engines drives Debian's Firefox ESR
 // over WebDriver BiDi and WebKitGTK through its own WebKitWebDriver, and downloads nothing.
 const otherEngine = (engine: 'firefox' | 'webkit') => ({ provider: engineProvider(engine), instances: [{ browser: engine }] });
@@ -44,8 +47,29 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node', testTimeout: 60_000 } },
       // The packed package installed into fresh apps (Vite dev and build, webpack build and dev server, no bundler), in Chromium.
-      { extends: true, test: { name: 'packed', include: ['test/packed/**/*.test.ts'], environment: 'node', globalSetup: ['test/packed/global-setup.ts'], testTimeout: 180_000, hookTimeout: 300_000, fileParallelism: false } },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 300_000, hookTimeout: 300_000, fileParallelism: false } },
+      {
+        extends: true,
+        test: {
+          name: 'packed',
+          include: ['test/packed/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/packed/global-setup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+        },
+      },
       browserProject('browser', ['test/browser/**/*.test.ts'], chromium(CHROMIUM_ARGS)),
       browserProject('browser-webgpu', ['test/browser-webgpu/**/*.test.ts'], chromium(CHROMIUM_WEBGPU_ARGS)),
       // Its own browser: the memory it measures is the whole page's, so no other test file may share it.

@@ -12,7 +12,9 @@ import { bundledModelDir } from '../src/node/bundled-model.js';
 import { defaultThreads } from '../src/node/threads.js';
 import { ROOT } from './paths.js';
 
-const { values } = parseArgs({ options: { size: { type: 'string', default: '1024x768' }, rounds: { type: 'string', default: '3' }, threads: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { size: { type: 'string', default: '1024x768' }, rounds: { type: 'string', default: '3' }, threads: { type: 'string' } },
+});
 const threads = values.threads === undefined ? defaultThreads() : Number(values.threads);
 const [width, height] = values.size.split('x').map(Number) as [number, number];
 const rounds = Number(values.rounds);
@@ -29,12 +31,18 @@ for (const name of (await readdir(samples)).sort().slice(0, 40)) {
 
 const seg = await createSegmenter({ model: bundledModelDir(), numThreads: threads });
 const ways: [string, () => Promise<void>][] = [
-  ['for…of await segment()', async () => {
-    for (const f of files) await seg.segment(f);
-  }],
-  ...[1, 2, 4, 8].map((concurrency): [string, () => Promise<void>] => [`segmentMany, concurrency ${concurrency}`, async () => {
-    for await (const r of seg.segmentMany(files, { concurrency })) if (!r.ok) throw r.error;
-  }]),
+  [
+    'for…of await segment()',
+    async () => {
+      for (const f of files) await seg.segment(f);
+    },
+  ],
+  ...[1, 2, 4, 8].map((concurrency): [string, () => Promise<void>] => [
+    `segmentMany, concurrency ${concurrency}`,
+    async () => {
+      for await (const r of seg.segmentMany(files, { concurrency })) if (!r.ok) throw r.error;
+    },
+  ]),
 ];
 await ways[0]![1](); // warm-up
 const best = new Map<string, number>();
@@ -51,6 +59,8 @@ await seg.dispose();
 await rm(dir, { recursive: true, force: true });
 
 const peer = best.get(ways[0]![0])!;
-console.log(`${files.length} JPEGs ${width}×${height}, bundled shapes model, native, ${threads} thread(s) for the model, ${availableParallelism()} cores, best of ${rounds}`);
+console.log(
+  `${files.length} JPEGs ${width}×${height}, bundled shapes model, native, ${threads} thread(s) for the model, ${availableParallelism()} cores, best of ${rounds}`,
+);
 console.log('| way | images/s | × the loop |\n|---|---:|---:|');
 for (const [name] of ways) console.log(`| ${name} | ${best.get(name)!.toFixed(1)} | ${(best.get(name)! / peer).toFixed(2)} |`);

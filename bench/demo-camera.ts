@@ -8,7 +8,14 @@ import { chromium } from 'playwright-core';
 import { createServer } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/chromium.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, 'camera-fps': { type: 'string', default: '60' }, model: { type: 'string' }, compositor: { type: 'string', default: 'auto' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '8' },
+    'camera-fps': { type: 'string', default: '60' },
+    model: { type: 'string' },
+    compositor: { type: 'string', default: 'auto' },
+  },
+});
 const seconds = Number(values.seconds);
 const root = join(import.meta.dirname, '..');
 
@@ -25,18 +32,24 @@ try {
   const context = await browser.newContext({ permissions: ['camera'], viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();
   await page.goto(`${server.resolvedUrls!.local[0]!}?compositor=${values.compositor}`);
-  await page.waitForFunction(() => (window as unknown as { edgesegDemo: { ready: boolean } }).edgesegDemo?.ready, null, { timeout: 120_000 });
+  await page.waitForFunction(() => (window as unknown as { edgesegDemo: { ready: boolean } }).edgesegDemo?.ready, null, {
+    timeout: 120_000,
+  });
   if (values.model) {
     const [project, version] = values.model.split('/');
     await page.selectOption('#project-select', project!);
     await page.selectOption('#version-select', version!);
-    await page.waitForFunction(() => (window as unknown as { edgesegDemo: { ready: boolean } }).edgesegDemo.ready, null, { timeout: 120_000 });
+    await page.waitForFunction(() => (window as unknown as { edgesegDemo: { ready: boolean } }).edgesegDemo.ready, null, {
+      timeout: 120_000,
+    });
   }
   const model = await page.evaluate(() => (window as unknown as { edgesegDemo: { model: unknown; backend: string } }).edgesegDemo);
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   await page.click('#camera-button');
   const frames = () => page.evaluate(() => (window as unknown as { edgesegDemo: { frames: number } }).edgesegDemo.frames);
-  console.log(`model ${JSON.stringify(model.model)} on ${model.backend}; Chromium ${browser.version()}, ${cores} cores; compositor ${values.compositor}; fake camera 640×480 at ${values['camera-fps']} frames/s; ${seconds} s an effect`);
+  console.log(
+    `model ${JSON.stringify(model.model)} on ${model.backend}; Chromium ${browser.version()}, ${cores} cores; compositor ${values.compositor}; fake camera 640×480 at ${values['camera-fps']} frames/s; ${seconds} s an effect`,
+  );
   console.log('| effect | frames/s |\n|---|---|');
   for (const effect of ['overlay', 'blur', 'color', 'image', 'cutout']) {
     // The compositor is made on the first effect's frame: report the one the page picked.

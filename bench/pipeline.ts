@@ -24,7 +24,15 @@ export async function benchPipeline(runs = 20, warmup = 3, threads = 2): Promise
       const seg = await createSegmenter({ model: model.dir, backend, numThreads: threads });
       // Confidence 0 as well for the seeded LRASPP: its logits are unsure everywhere, so at the default
       // 50 almost every pixel is certainly background; at 0 every class boundary takes the full path.
-      const settings = ['1024x768', '4032x3024'].flatMap((size) => (model === MODELS.lraspp && backend === 'native' ? [[size, 50], [size, 0]] : [[size, 50]]) as [string, number][]);
+      const settings = ['1024x768', '4032x3024'].flatMap(
+        (size) =>
+          (model === MODELS.lraspp && backend === 'native'
+            ? [
+                [size, 50],
+                [size, 0],
+              ]
+            : [[size, 50]]) as [string, number][],
+      );
       for (const [size, confidence] of settings) {
         const bytes = await readFile(imagePath(size));
         const samples: Record<string, number[]> = {};
@@ -35,7 +43,13 @@ export async function benchPipeline(runs = 20, warmup = 3, threads = 2): Promise
           if (i < warmup) continue;
           for (const [k, v] of Object.entries({ ...timings, total })) (samples[k] ??= []).push(v);
         }
-        rows.push({ model: model.label, image: size, backend, confidence, stages: Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)])) as PipelineRow['stages'] });
+        rows.push({
+          model: model.label,
+          image: size,
+          backend,
+          confidence,
+          stages: Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)])) as PipelineRow['stages'],
+        });
       }
       await seg.dispose();
     }

@@ -85,10 +85,19 @@ const judge = (target: string, measured: string, pass: boolean | 'NOT MEASURED')
 };
 
 const call = <T>(p: Page, fn: string, config: Record<string, unknown>) =>
-  p.evaluate(([f, c]) => (window as unknown as { bench: Record<string, (c: unknown) => Promise<unknown>> }).bench[f as string]!(c), [fn, config] as const) as Promise<T>;
+  p.evaluate(([f, c]) => (window as unknown as { bench: Record<string, (c: unknown) => Promise<unknown>> }).bench[f as string]!(c), [
+    fn,
+    config,
+  ] as const) as Promise<T>;
 const url = (file: string) => `/@fs${file}`;
 /** The hosted route's arguments for bench.ts's `hosted` (version 2 of project shapes is the model under test). */
-const hostedConfig = (p: PlatformServer) => ({ baseUrl: p.baseUrl, inferenceUrl: p.inferenceUrl, apiKey: p.apiKey, project: 'shapes', version: 2 });
+const hostedConfig = (p: PlatformServer) => ({
+  baseUrl: p.baseUrl,
+  inferenceUrl: p.inferenceUrl,
+  apiKey: p.apiKey,
+  project: 'shapes',
+  version: 2,
+});
 type ModelKey = keyof typeof MODELS;
 type Environment = { userAgent: string; cores: number; isolated: boolean };
 
@@ -133,7 +142,8 @@ async function main() {
   for (const d of dataDirs) await rm(d, { recursive: true, force: true });
 
   // Report.
-  const report = formatReport(results, wasm && pipeline ? { ...wasm, pipeline } : null, webgpu, people) + (engines ? `\n${engineReport(engines)}` : '');
+  const report =
+    formatReport(results, wasm && pipeline ? { ...wasm, pipeline } : null, webgpu, people) + (engines ? `\n${engineReport(engines)}` : '');
   const name = WEBGPU_ONLY ? 'webgpu' : 'results';
   line(`\n${report}`);
   await writeFile(join(OUT, `${name}.json`), JSON.stringify({ ...results, verdicts }, null, 1));
@@ -150,7 +160,9 @@ interface EngineResults {
 
 /** Sample images of the bundled model at two sizes (JPEG), as the engines section feeds them. */
 function engineImages(): Array<{ label: string; path: string }> {
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'models', 'shapes', 'samples', 'manifest.json'), 'utf8')) as { images: Array<{ file: string; width: number; height: number }> };
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'models', 'shapes', 'samples', 'manifest.json'), 'utf8')) as {
+    images: Array<{ file: string; width: number; height: number }>;
+  };
   return ['320x240', '640x480'].map((size) => {
     const image = manifest.images.find((i) => `${i.width}x${i.height}` === size)!;
     return { label: size, path: join(ROOT, 'models', 'shapes', 'samples', image.file) };
@@ -161,7 +173,11 @@ function engineImages(): Array<{ label: string; path: string }> {
 async function engineSection(origin: string): Promise<EngineResults> {
   const images = engineImages();
   const model = `${url(join(ROOT, 'models', 'shapes', 'package'))}/`;
-  const results: EngineResults = { versions: {}, threads: {}, rows: images.map((i) => ({ image: i.label, times: {}, equalToChromium: {} })) };
+  const results: EngineResults = {
+    versions: {},
+    threads: {},
+    rows: images.map((i) => ({ image: i.label, times: {}, equalToChromium: {} })),
+  };
   const masks = new Map<string, string>();
   line('\nEngines: edgeseg segment() on the bundled model (WASM)');
   for (const engine of ENGINES) {
@@ -173,12 +189,18 @@ async function engineSection(origin: string): Promise<EngineResults> {
       // onnxruntime-web runs one thread, whatever is asked, where SharedArrayBuffer is missing.
       results.threads[engine] = (await page.evaluate(() => typeof SharedArrayBuffer === 'function')) ? THREADS : 1;
       for (const [i, image] of images.entries()) {
-        const e = await page.evaluate((c: Record<string, string | number | boolean>) => (window as unknown as { bench: { edgeseg(c: unknown): Promise<{ times: number[]; mask: string }> } }).bench.edgeseg(c), { model, image: url(image.path), threads: THREADS, runs: RUNS, warmup: WARMUP, raw: false });
+        const e = await page.evaluate(
+          (c: Record<string, string | number | boolean>) =>
+            (window as unknown as { bench: { edgeseg(c: unknown): Promise<{ times: number[]; mask: string }> } }).bench.edgeseg(c),
+          { model, image: url(image.path), threads: THREADS, runs: RUNS, warmup: WARMUP, raw: false },
+        );
         const row = results.rows[i]!;
         row.times[engine] = summarize(e.times);
         if (engine === 'chromium') masks.set(image.label, e.mask);
         row.equalToChromium[engine] = equalShare(e.mask, masks.get(image.label)!);
-        line(`${engine} ${page.version} ${image.label}: ${spread(row.times[engine]!)} ms, mask = Chromium's on ${pct(row.equalToChromium[engine]!)} of pixels`);
+        line(
+          `${engine} ${page.version} ${image.label}: ${spread(row.times[engine]!)} ms, mask = Chromium's on ${pct(row.equalToChromium[engine]!)} of pixels`,
+        );
       }
     } finally {
       await page.close();
@@ -190,15 +212,25 @@ async function engineSection(origin: string): Promise<EngineResults> {
 /** Waits for the bench page's `benchReady`. */
 const enginePageReady = (page: EnginePage) =>
   page.evaluate(async () => {
-    for (let i = 0; i < 600 && (window as unknown as { benchReady?: boolean }).benchReady !== true; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 600 && (window as unknown as { benchReady?: boolean }).benchReady !== true; i++)
+      await new Promise((r) => setTimeout(r, 100));
     return (window as unknown as { benchReady?: boolean }).benchReady === true;
   });
 
 function engineReport(e: EngineResults): string {
-  const head = ENGINES.map((n) => `${SUPPORT[n].label} ${e.versions[n] ?? '?'} (${e.threads[n] ?? '?'} thread${e.threads[n] === 1 ? '' : 's'})`);
+  const head = ENGINES.map(
+    (n) => `${SUPPORT[n].label} ${e.versions[n] ?? '?'} (${e.threads[n] ?? '?'} thread${e.threads[n] === 1 ? '' : 's'})`,
+  );
   return [
     `### End to end in each engine: edgeseg segment() on the bundled model (WASM, ${THREADS} threads asked), encoded JPEG in; ms, median (p10–p90) of ${RUNS} runs after ${WARMUP} warm-up runs\n`,
-    table(['image', ...head, 'mask = Chromium\'s (Firefox, WebKit)'], e.rows.map((r) => [r.image, ...ENGINES.map((n) => (r.times[n] ? spread(r.times[n]!) : '—')), `${pct(r.equalToChromium.firefox ?? 0)}, ${pct(r.equalToChromium.webkit ?? 0)}`])),
+    table(
+      ['image', ...head, "mask = Chromium's (Firefox, WebKit)"],
+      e.rows.map((r) => [
+        r.image,
+        ...ENGINES.map((n) => (r.times[n] ? spread(r.times[n]!) : '—')),
+        `${pct(r.equalToChromium.firefox ?? 0)}, ${pct(r.equalToChromium.webkit ?? 0)}`,
+      ]),
+    ),
   ].join('\n');
 }
 
@@ -210,7 +242,10 @@ async function enginesOnly(): Promise<void> {
     const engines = await engineSection(server.resolvedUrls!.local[0]!.replace(/\/$/, ''));
     const report = `Run on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}. \`npm run bench -- --engines-only${RUNS !== 20 || WARMUP !== 3 ? ` --runs ${RUNS} --warmup ${WARMUP}` : ''}\`\n\n${engineReport(engines)}`;
     line(`\n${report}`);
-    await writeFile(join(OUT, 'engines.json'), JSON.stringify({ date: new Date().toISOString(), runs: RUNS, warmup: WARMUP, ...engines }, null, 1));
+    await writeFile(
+      join(OUT, 'engines.json'),
+      JSON.stringify({ date: new Date().toISOString(), runs: RUNS, warmup: WARMUP, ...engines }, null, 1),
+    );
     await writeFile(join(OUT, 'engines.md'), report);
   } finally {
     await server.close();
@@ -226,13 +261,23 @@ async function benchServer(): Promise<ViteDevServer> {
     logLevel: 'warn',
     resolve: { alias: { edgeseg: join(ROOT, 'src', 'index.ts') } },
     define: {
-      __TRANSFORMERS_WASM__: JSON.stringify({ mjs: `/@fs${transformersDist}/ort-wasm-simd-threaded.asyncify.mjs`, wasm: `/@fs${transformersDist}/ort-wasm-simd-threaded.asyncify.wasm` }),
+      __TRANSFORMERS_WASM__: JSON.stringify({
+        mjs: `/@fs${transformersDist}/ort-wasm-simd-threaded.asyncify.mjs`,
+        wasm: `/@fs${transformersDist}/ort-wasm-simd-threaded.asyncify.wasm`,
+      }),
       __LITERT_WASM__: JSON.stringify(`/@fs${join(ROOT, 'node_modules', '@litertjs', 'core', 'wasm')}/`),
     },
     // No file watching and no dependency discovery: a page reload in the middle of a measurement (an
     // edit under src/, or Vite pre-bundling a dependency it first meets at run time, as transformers.js's
     // own onnxruntime imports are on a fresh install) would lose the run.
-    server: { host: '127.0.0.1', port: 0, hmr: false, watch: null, headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }, fs: { allow: [ROOT] } },
+    server: {
+      host: '127.0.0.1',
+      port: 0,
+      hmr: false,
+      watch: null,
+      headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
+      fs: { allow: [ROOT] },
+    },
     optimizeDeps: { noDiscovery: true, include: ['upng-js'], exclude: ['onnxruntime-web', '@huggingface/transformers', '@litertjs/core'] },
     worker: { format: 'es' },
   });
@@ -246,20 +291,41 @@ async function benchPage(browser: Browser, origin: string): Promise<{ page: Page
   page.on('pageerror', (e) => console.error('page error:', e.message));
   await page.goto(`${origin}/web/index.html`);
   await page.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady === true);
-  const environment = await page.evaluate(() => ({ userAgent: navigator.userAgent, cores: navigator.hardwareConcurrency, isolated: crossOriginIsolated }));
+  const environment = await page.evaluate(() => ({
+    userAgent: navigator.userAgent,
+    cores: navigator.hardwareConcurrency,
+    isolated: crossOriginIsolated,
+  }));
   return { page, environment };
 }
 
 type Stages = Record<string, Summary>;
-type Row = { model: string; image: string; equalShare: number; edgeseg: Summary; raw: Summary; stages: Stages; ortAlone: Summary; transformers: Summary; hosted: Summary };
+type Row = {
+  model: string;
+  image: string;
+  equalShare: number;
+  edgeseg: Summary;
+  raw: Summary;
+  stages: Stages;
+  ortAlone: Summary;
+  transformers: Summary;
+  hosted: Summary;
+};
 type Streams = Record<string, { fps: number; frames: number }>;
 
 /** Sections 1–4, in the WASM browser: end to end with its peers, cold start, stream, memory. */
-async function browserSections(origin: string, platforms: Record<ModelKey, PlatformServer>, hostedMasks: Map<string, string>, results: Record<string, unknown>): Promise<{ rows: Row[]; streams: Streams }> {
+async function browserSections(
+  origin: string,
+  platforms: Record<ModelKey, PlatformServer>,
+  hostedMasks: Map<string, string>,
+  results: Record<string, unknown>,
+): Promise<{ rows: Row[]; streams: Streams }> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const { page, environment: env } = await benchPage(browser, origin);
   results.environment = { ...env, node: process.version };
-  line(`Chromium: ${env.userAgent}\ncores ${env.cores}, cross-origin isolated: ${env.isolated}, WASM threads ${THREADS}, ${RUNS} runs after ${WARMUP} warm-up runs\n`);
+  line(
+    `Chromium: ${env.userAgent}\ncores ${env.cores}, cross-origin isolated: ${env.isolated}, WASM threads ${THREADS}, ${RUNS} runs after ${WARMUP} warm-up runs\n`,
+  );
 
   // 1. End to end, model alone, the peer, the hosted route.
   const rows: Row[] = [];
@@ -267,21 +333,40 @@ async function browserSections(origin: string, platforms: Record<ModelKey, Platf
   results.sessionCreate = sessionCreate;
   for (const [key, model] of Object.entries(MODELS)) {
     const modelUrl = `${url(model.dir)}/`;
-    const alone = await call<{ times: number[]; create: number; firstRun: number }>(page, 'ortAlone', { model: modelUrl, image: '', threads: THREADS, runs: RUNS, warmup: WARMUP });
+    const alone = await call<{ times: number[]; create: number; firstRun: number }>(page, 'ortAlone', {
+      model: modelUrl,
+      image: '',
+      threads: THREADS,
+      runs: RUNS,
+      warmup: WARMUP,
+    });
     sessionCreate[key] = { create: alone.create, firstRun: alone.firstRun };
     for (const size of IMAGE_SIZES) {
       const base = { model: modelUrl, hfModel: model.hf, image: url(imagePath(size)), threads: THREADS, runs: RUNS, warmup: WARMUP };
       const e = await measureEdgeseg(page, base);
       // The peer takes seconds per 12-megapixel image: one warm-up run there.
-      const t = await call<{ times: number[] }>(page, 'transformers', size === '4032x3024' ? { ...base, warmup: Math.min(1, WARMUP) } : base);
+      const t = await call<{ times: number[] }>(
+        page,
+        'transformers',
+        size === '4032x3024' ? { ...base, warmup: Math.min(1, WARMUP) } : base,
+      );
       const h = await call<{ times: number[]; mask: string }>(page, 'hosted', { ...base, ...hostedConfig(platforms[key as ModelKey]) });
       hostedMasks.set(`${key} ${size}`, h.mask);
       const row: Row = {
-        model: model.label, image: size, equalShare: equalShare(e.mask, h.mask), edgeseg: e.edgeseg, raw: e.raw, stages: e.stages,
-        ortAlone: summarize(alone.times), transformers: summarize(t.times), hosted: summarize(h.times),
+        model: model.label,
+        image: size,
+        equalShare: equalShare(e.mask, h.mask),
+        edgeseg: e.edgeseg,
+        raw: e.raw,
+        stages: e.stages,
+        ortAlone: summarize(alone.times),
+        transformers: summarize(t.times),
+        hosted: summarize(h.times),
       };
       rows.push(row);
-      line(`${model.label} ${size}: mask = hosted on ${pct(row.equalShare)} of pixels · edgeseg ${spread(row.edgeseg)} · raw ${spread(row.raw)} · model alone ${spread(row.ortAlone)} · transformers.js ${spread(row.transformers)} · hosted ${spread(row.hosted)} ms`);
+      line(
+        `${model.label} ${size}: mask = hosted on ${pct(row.equalShare)} of pixels · edgeseg ${spread(row.edgeseg)} · raw ${spread(row.raw)} · model alone ${spread(row.ortAlone)} · transformers.js ${spread(row.transformers)} · hosted ${spread(row.hosted)} ms`,
+      );
     }
     await call(page, 'dispose', {});
   }
@@ -293,27 +378,53 @@ async function browserSections(origin: string, platforms: Record<ModelKey, Platf
   // comes from section 1 (one file there, its wasm compiled for the first time in that page).
   const platformShapes = platforms.shapes;
   // The package's folder URL as the platform hands it out (signed), from the version record.
-  const versionRecord = (await (await fetch(`${platformShapes.baseUrl}/edgeseg-demo/shapes/2?api_key=${platformShapes.apiKey}`)).json()) as { version: { model: { packageUrl: string } } };
+  const versionRecord = (await (
+    await fetch(`${platformShapes.baseUrl}/edgeseg-demo/shapes/2?api_key=${platformShapes.apiKey}`)
+  ).json()) as { version: { model: { packageUrl: string } } };
   const modelFiles = versionRecord.version.model.packageUrl;
   const built = await builtBenchPage();
   const coldPage = await browser.newPage();
   coldPage.on('pageerror', (e) => console.error('page error:', e.message));
   await coldPage.goto(`${built.url}/index.html`);
   await coldPage.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady === true);
-  const cold = await call<{ empty: number; warm: number[] }>(coldPage, 'coldStart', { model: '', modelUrl: modelFiles, image: '/scene-640x480.jpg', threads: THREADS, runs: 0, warmup: 0 });
+  const cold = await call<{ empty: number; warm: number[] }>(coldPage, 'coldStart', {
+    model: '',
+    modelUrl: modelFiles,
+    image: '/scene-640x480.jpg',
+    threads: THREADS,
+    runs: 0,
+    warmup: 0,
+  });
   results.coldStart = { empty: cold.empty, warm: summarize(cold.warm) };
   await coldPage.close();
   await built.close();
 
   // 3. Frames per second on a 640×480 stream, bundled model: one call at a time, and pipelined.
   const streams: Streams = {};
-  for (const [label, cfg] of Object.entries({ 'one worker, one frame at a time': { workers: 1, inFlight: 1, threads: 2 }, 'one worker, 2 frames in flight': { workers: 1, inFlight: 2, threads: 2 }, 'two workers × 1 thread, 2 in flight': { workers: 2, inFlight: 2, threads: 1 } })) {
-    streams[label] = await call(page, 'stream', { model: `${url(MODELS.shapes.dir)}/`, image: url(imagePath('1024x768')), seconds: SECONDS, ...cfg, runs: 0, warmup: 0 });
+  for (const [label, cfg] of Object.entries({
+    'one worker, one frame at a time': { workers: 1, inFlight: 1, threads: 2 },
+    'one worker, 2 frames in flight': { workers: 1, inFlight: 2, threads: 2 },
+    'two workers × 1 thread, 2 in flight': { workers: 2, inFlight: 2, threads: 1 },
+  })) {
+    streams[label] = await call(page, 'stream', {
+      model: `${url(MODELS.shapes.dir)}/`,
+      image: url(imagePath('1024x768')),
+      seconds: SECONDS,
+      ...cfg,
+      runs: 0,
+      warmup: 0,
+    });
   }
   results.stream = streams;
 
   // 4. Memory over 1,000 calls.
-  const memory = await call<{ after10: number; afterN: number }>(page, 'memory', { model: `${url(MODELS.shapes.dir)}/`, image: url(imagePath('640x480')), threads: THREADS, runs: MEMORY_CALLS, warmup: 0 });
+  const memory = await call<{ after10: number; afterN: number }>(page, 'memory', {
+    model: `${url(MODELS.shapes.dir)}/`,
+    image: url(imagePath('640x480')),
+    threads: THREADS,
+    runs: MEMORY_CALLS,
+    warmup: 0,
+  });
   results.memory = memory;
   await browser.close();
   return { rows, streams };
@@ -343,7 +454,8 @@ interface WebgpuResults {
   rows: WebgpuRow[];
 }
 
-const describeAdapter = (a: AdapterInfo) => `${[a.vendor || 'unknown vendor', a.architecture, a.device, a.description].filter(Boolean).join(' ')}${a.isFallbackAdapter ? ' (fallback adapter)' : ''}`;
+const describeAdapter = (a: AdapterInfo) =>
+  `${[a.vendor || 'unknown vendor', a.architecture, a.device, a.description].filter(Boolean).join(' ')}${a.isFallbackAdapter ? ' (fallback adapter)' : ''}`;
 
 /** Why an adapter is software, from its info; null for a hardware one. */
 function softwareAdapter(a: AdapterInfo): string | null {
@@ -359,7 +471,11 @@ function softwareAdapter(a: AdapterInfo): string | null {
  * WebGPU EP alone, and edgeseg's mask against the hosted route's. Every model and image on a hardware
  * adapter; on a software one only the bundled model at 640×480 (unless --webgpu-all).
  */
-async function webgpuSection(origin: string, platforms: Record<ModelKey, PlatformServer>, hostedMasks: Map<string, string>): Promise<WebgpuResults> {
+async function webgpuSection(
+  origin: string,
+  platforms: Record<ModelKey, PlatformServer>,
+  hostedMasks: Map<string, string>,
+): Promise<WebgpuResults> {
   const t0 = performance.now();
   const extra = process.env.EDGESEG_WEBGPU_ARGS?.split(/\s+/).filter(Boolean) ?? [];
   const open = async (args: string[]) => {
@@ -382,9 +498,15 @@ async function webgpuSection(origin: string, platforms: Record<ModelKey, Platfor
   line(`\nWebGPU: Chromium started with ${launch}: ${gpu.args.join(' ')}`);
   line(adapter ? `adapter: ${describeAdapter(adapter)}` : 'no WebGPU adapter: nothing to measure');
   const every = (Object.keys(MODELS) as ModelKey[]).map((k) => [k, IMAGE_SIZES] as const);
-  const cases: ReadonlyArray<readonly [ModelKey, readonly string[]]> = !adapter ? [] : !notASpeedFigure || WEBGPU_ALL ? every : [['shapes', ['640x480']]];
+  const cases: ReadonlyArray<readonly [ModelKey, readonly string[]]> = !adapter
+    ? []
+    : !notASpeedFigure || WEBGPU_ALL
+      ? every
+      : [['shapes', ['640x480']]];
   if (adapter && notASpeedFigure) {
-    line(`${notASpeedFigure}: its figures are not a speed measurement; ${WEBGPU_ALL ? 'every model and image (--webgpu-all)' : 'only the bundled shapes model at 640×480 (LRASPP at 512² takes far too long in software; --webgpu-all runs everything)'}, ${runs} runs after ${warmup} warm-up`);
+    line(
+      `${notASpeedFigure}: its figures are not a speed measurement; ${WEBGPU_ALL ? 'every model and image (--webgpu-all)' : 'only the bundled shapes model at 640×480 (LRASPP at 512² takes far too long in software; --webgpu-all runs everything)'}, ${runs} runs after ${warmup} warm-up`,
+    );
   }
 
   const rows: WebgpuRow[] = [];
@@ -392,34 +514,90 @@ async function webgpuSection(origin: string, platforms: Record<ModelKey, Platfor
   for (const [key, sizes] of cases) {
     const model = MODELS[key];
     const modelUrl = `${url(model.dir)}/`;
-    const alone = await call<{ times: number[]; location: string }>(page, 'ortAlone', { model: modelUrl, image: '', threads: THREADS, runs, warmup, backend: 'webgpu' });
+    const alone = await call<{ times: number[]; location: string }>(page, 'ortAlone', {
+      model: modelUrl,
+      image: '',
+      threads: THREADS,
+      runs,
+      warmup,
+      backend: 'webgpu',
+    });
     outputLocation = alone.location;
     for (const size of sizes) {
       const base = { model: modelUrl, image: url(imagePath(size)), threads: THREADS, runs, warmup, backend: 'webgpu' };
       const e = await measureEdgeseg(page, base);
       // Section 1 asked the hosted route already, unless it did not run.
-      const hosted = hostedMasks.get(`${key} ${size}`) ?? (await call<{ mask: string }>(page, 'hosted', { ...base, runs: 1, warmup: 0, ...hostedConfig(platforms[key]) })).mask;
+      const hosted =
+        hostedMasks.get(`${key} ${size}`) ??
+        (await call<{ mask: string }>(page, 'hosted', { ...base, runs: 1, warmup: 0, ...hostedConfig(platforms[key]) })).mask;
       const row: WebgpuRow = {
-        model: model.label, image: size, equalShare: equalShare(e.mask, hosted), edgeseg: e.edgeseg, raw: e.raw, stages: e.stages, ortAlone: summarize(alone.times),
+        model: model.label,
+        image: size,
+        equalShare: equalShare(e.mask, hosted),
+        edgeseg: e.edgeseg,
+        raw: e.raw,
+        stages: e.stages,
+        ortAlone: summarize(alone.times),
       };
       rows.push(row);
-      line(`WebGPU ${model.label} ${size}: mask = hosted on ${pct(row.equalShare)} of pixels · edgeseg ${spread(row.edgeseg)} · raw ${spread(row.raw)} · model alone ${spread(row.ortAlone)} ms · end to end ÷ model alone ${(row.edgeseg.median / row.ortAlone.median).toFixed(2)}`);
+      line(
+        `WebGPU ${model.label} ${size}: mask = hosted on ${pct(row.equalShare)} of pixels · edgeseg ${spread(row.edgeseg)} · raw ${spread(row.raw)} · model alone ${spread(row.ortAlone)} ms · end to end ÷ model alone ${(row.edgeseg.median / row.ortAlone.median).toFixed(2)}`,
+      );
     }
     await call(page, 'dispose', {});
   }
   await gpu.browser.close();
-  return { environment: gpu.environment, chromium: { args: gpu.args, launch }, adapter, notASpeedFigure, runs, warmup, outputLocation, seconds: (performance.now() - t0) / 1000, rows };
+  return {
+    environment: gpu.environment,
+    chromium: { args: gpu.args, launch },
+    adapter,
+    notASpeedFigure,
+    runs,
+    warmup,
+    outputLocation,
+    seconds: (performance.now() - t0) / 1000,
+    rows,
+  };
 }
 
 function webgpuReport(w: WebgpuResults): string {
   const launched = `Chromium started with ${w.chromium.launch}: \`${w.chromium.args.join(' ')}\`.`;
   if (!w.adapter) return `\n### WebGPU in Chromium\n\n${launched}\n\n${w.notASpeedFigure}: nothing measured.`;
-  const out = [`\n### End to end in Chromium on WebGPU, encoded JPEG in; ms, median (p10–p90) of ${w.runs} runs after ${w.warmup} warm-up runs\n`, launched];
-  out.push(`Adapter: ${describeAdapter(w.adapter)}${w.notASpeedFigure ? ` — a ${w.notASpeedFigure}: these figures show that the harness runs and what the masks are, not how fast WebGPU is` : ''}.`);
-  out.push(`The model alone: onnxruntime-web's WebGPU EP, graphOptimizationLevel all, each run session.run with its outputs on the CPU (the EP returned \`${w.outputLocation}\` tensors${w.outputLocation === 'cpu' ? ', so its run includes their download' : ', read back in the timed run'}). The section took ${w.seconds.toFixed(0)} s.\n`);
-  out.push(table(['model', 'image', 'edgeseg segment()', 'segmentRaw()', 'model alone (WebGPU EP, logits on the CPU)', 'end to end ÷ model alone', 'mask = hosted'],
-    w.rows.map((r) => [r.model, r.image, spread(r.edgeseg), spread(r.raw), spread(r.ortAlone), (r.edgeseg.median / r.ortAlone.median).toFixed(2), pct(r.equalShare)])));
-  out.push('\n### edgeseg stage breakdown on WebGPU, ms (median); `run` submits the model\'s GPU work, `postprocess` waits for it and the shader\n');
+  const out = [
+    `\n### End to end in Chromium on WebGPU, encoded JPEG in; ms, median (p10–p90) of ${w.runs} runs after ${w.warmup} warm-up runs\n`,
+    launched,
+  ];
+  out.push(
+    `Adapter: ${describeAdapter(w.adapter)}${w.notASpeedFigure ? ` — a ${w.notASpeedFigure}: these figures show that the harness runs and what the masks are, not how fast WebGPU is` : ''}.`,
+  );
+  out.push(
+    `The model alone: onnxruntime-web's WebGPU EP, graphOptimizationLevel all, each run session.run with its outputs on the CPU (the EP returned \`${w.outputLocation}\` tensors${w.outputLocation === 'cpu' ? ', so its run includes their download' : ', read back in the timed run'}). The section took ${w.seconds.toFixed(0)} s.\n`,
+  );
+  out.push(
+    table(
+      [
+        'model',
+        'image',
+        'edgeseg segment()',
+        'segmentRaw()',
+        'model alone (WebGPU EP, logits on the CPU)',
+        'end to end ÷ model alone',
+        'mask = hosted',
+      ],
+      w.rows.map((r) => [
+        r.model,
+        r.image,
+        spread(r.edgeseg),
+        spread(r.raw),
+        spread(r.ortAlone),
+        (r.edgeseg.median / r.ortAlone.median).toFixed(2),
+        pct(r.equalShare),
+      ]),
+    ),
+  );
+  out.push(
+    "\n### edgeseg stage breakdown on WebGPU, ms (median); `run` submits the model's GPU work, `postprocess` waits for it and the shader\n",
+  );
   out.push(stageTable(w.rows));
   return out.join('\n');
 }
@@ -430,18 +608,27 @@ function webgpuTargets(w: WebgpuResults): void {
   const lr = w.rows.find((r) => r.image === '1024x768' && r.model.startsWith('LRASPP'));
   if (!w.adapter) judge(target, w.notASpeedFigure!, 'NOT MEASURED');
   else if (w.notASpeedFigure) {
-    const shown = lr ? `${ratio(lr).toFixed(2)}×` : `LRASPP not run; ${w.rows[0]!.model} at ${w.rows[0]!.image}: ${ratio(w.rows[0]!).toFixed(2)}×`;
+    const shown = lr
+      ? `${ratio(lr).toFixed(2)}×`
+      : `LRASPP not run; ${w.rows[0]!.model} at ${w.rows[0]!.image}: ${ratio(w.rows[0]!).toFixed(2)}×`;
     judge(target, `${w.notASpeedFigure}: not a speed figure, ${shown}`, 'NOT MEASURED');
   } else judge(target, `${ratio(lr!).toFixed(2)}×`, ratio(lr!) <= 1.2);
   // The masks are a correctness figure: a software adapter answers it as well as a real GPU.
   if (!w.rows.length) return;
   const worst = Math.min(...w.rows.map((r) => r.equalShare));
   const all = w.rows.length === Object.keys(MODELS).length * IMAGE_SIZES.length;
-  judge('edgeseg WebGPU payload equals the hosted route (onnxruntime-node) on ≥ 99.99% of pixels, every model and image', `${pct(worst)}${all ? '' : ` (${w.rows.map((r) => `${r.model} at ${r.image}`).join(', ')} only)`}`, worst < 0.9999 ? false : all || 'NOT MEASURED');
+  judge(
+    'edgeseg WebGPU payload equals the hosted route (onnxruntime-node) on ≥ 99.99% of pixels, every model and image',
+    `${pct(worst)}${all ? '' : ` (${w.rows.map((r) => `${r.model} at ${r.image}`).join(', ')} only)`}`,
+    worst < 0.9999 ? false : all || 'NOT MEASURED',
+  );
 }
 
 /** edgeseg segment() with its stage breakdown, then segmentRaw(), on the page's bench functions; and the last mask. */
-async function measureEdgeseg(page: Page, base: Record<string, unknown>): Promise<{ edgeseg: Summary; raw: Summary; stages: Stages; mask: string }> {
+async function measureEdgeseg(
+  page: Page,
+  base: Record<string, unknown>,
+): Promise<{ edgeseg: Summary; raw: Summary; stages: Stages; mask: string }> {
   const e = await call<{ times: number[]; stages: Record<string, number[]>; mask: string }>(page, 'edgeseg', { ...base, raw: false });
   const r = await call<{ times: number[] }>(page, 'edgeseg', { ...base, raw: true });
   const stages = Object.fromEntries(Object.entries(e.stages).map(([k, v]) => [k, summarize(v)]));
@@ -463,12 +650,27 @@ const pct = (share: number) => `${(100 * share).toFixed(4)}%`;
 const STAGES = ['decode', 'preprocess', 'run', 'postprocess', 'encode', 'total'];
 /** edgeseg's time per stage (median), and its whole call over the model alone's. */
 const stageTable = (rows: Array<{ model: string; image: string; stages: Stages; edgeseg: Summary; ortAlone: Summary }>) =>
-  table(['model', 'image', ...STAGES, 'end to end ÷ model alone'], rows.map((r) => [r.model, r.image, ...STAGES.map((s) => (r.stages[s] ? ms(r.stages[s]!.median) : '—')), (r.edgeseg.median / r.ortAlone.median).toFixed(2)]));
+  table(
+    ['model', 'image', ...STAGES, 'end to end ÷ model alone'],
+    rows.map((r) => [
+      r.model,
+      r.image,
+      ...STAGES.map((s) => (r.stages[s] ? ms(r.stages[s]!.median) : '—')),
+      (r.edgeseg.median / r.ortAlone.median).toFixed(2),
+    ]),
+  );
 
-function formatReport(results: Record<string, unknown>, wasm: { rows: Row[]; streams: Streams; pipeline: PipelineRow[] } | null, webgpu: WebgpuResults | null, people: PeopleResults | null): string {
+function formatReport(
+  results: Record<string, unknown>,
+  wasm: { rows: Row[]; streams: Streams; pipeline: PipelineRow[] } | null,
+  webgpu: WebgpuResults | null,
+  people: PeopleResults | null,
+): string {
   const out: string[] = [];
   const env = results.environment as Environment & { node: string };
-  const runtime = wasm ? `onnxruntime-web 1.30.0 WASM, ${THREADS} threads` : `onnxruntime-web 1.30.0 WebGPU (its WASM part on ${THREADS} threads)`;
+  const runtime = wasm
+    ? `onnxruntime-web 1.30.0 WASM, ${THREADS} threads`
+    : `onnxruntime-web 1.30.0 WebGPU (its WASM part on ${THREADS} threads)`;
   const args = process.argv.slice(2).filter((a) => a !== '--webgpu-only');
   const command = `npm run bench:models && npm run ${WEBGPU_ONLY ? 'bench:webgpu' : 'bench'}${args.length ? ` -- ${args.join(' ')}` : ''}`;
   // Sections 2–4's figures (absent when only WebGPU ran).
@@ -476,20 +678,53 @@ function formatReport(results: Record<string, unknown>, wasm: { rows: Row[]; str
   const session = (results.sessionCreate as Record<string, { create: number; firstRun: number }> | undefined)?.shapes;
   const sessionAndFirstRun = session ? session.create + session.firstRun : NaN;
   const mem = results.memory as { after10: number; afterN: number };
-  out.push(`Run on ${new Date(String(results.date)).toISOString().slice(0, 10)}: ${env.cores} cores, Node ${env.node}, ${/Chrome\/[\d.]+/.exec(env.userAgent)?.[0] ?? env.userAgent} headless (cross-origin isolated: ${env.isolated}), ${runtime}. \`${command}\``);
+  out.push(
+    `Run on ${new Date(String(results.date)).toISOString().slice(0, 10)}: ${env.cores} cores, Node ${env.node}, ${/Chrome\/[\d.]+/.exec(env.userAgent)?.[0] ?? env.userAgent} headless (cross-origin isolated: ${env.isolated}), ${runtime}. \`${command}\``,
+  );
   if (wasm) {
     const { rows, streams, pipeline } = wasm;
-    out.push(`\n### End to end in Chromium (WASM, 2 threads), encoded JPEG in; ms, median (p10–p90) of ${RUNS} runs after ${WARMUP} warm-up runs (transformers.js at 4032×3024: after ${Math.min(1, WARMUP)})\n`);
-    out.push(table(['model', 'image', 'edgeseg segment()', 'segmentRaw()', 'model alone', 'transformers.js', 'hosted route (loopback)', 'transformers.js ÷ edgeseg', 'mask = hosted'],
-      rows.map((r) => [r.model, r.image, spread(r.edgeseg), spread(r.raw), spread(r.ortAlone), spread(r.transformers), spread(r.hosted), (r.transformers.median / r.edgeseg.median).toFixed(2), pct(r.equalShare)])));
+    out.push(
+      `\n### End to end in Chromium (WASM, 2 threads), encoded JPEG in; ms, median (p10–p90) of ${RUNS} runs after ${WARMUP} warm-up runs (transformers.js at 4032×3024: after ${Math.min(1, WARMUP)})\n`,
+    );
+    out.push(
+      table(
+        [
+          'model',
+          'image',
+          'edgeseg segment()',
+          'segmentRaw()',
+          'model alone',
+          'transformers.js',
+          'hosted route (loopback)',
+          'transformers.js ÷ edgeseg',
+          'mask = hosted',
+        ],
+        rows.map((r) => [
+          r.model,
+          r.image,
+          spread(r.edgeseg),
+          spread(r.raw),
+          spread(r.ortAlone),
+          spread(r.transformers),
+          spread(r.hosted),
+          (r.transformers.median / r.edgeseg.median).toFixed(2),
+          pct(r.equalShare),
+        ]),
+      ),
+    );
     out.push('\n### edgeseg stage breakdown in Chromium, ms (median)\n');
     out.push(stageTable(rows));
     out.push('\n### Node, ms: median (p10–p90)\n');
     out.push(pipelineTable(pipeline));
     out.push('\n### Cold start, stream, memory, size\n');
-    out.push(`- First mask, empty cache: ${ms(cold.empty)} ms; warm cache: ${spread(cold.warm)} ms; session creation + first run alone: ${ms(sessionAndFirstRun)} ms (cold starts on a production build of the page, served statically with COOP/COEP).`);
-    for (const [k, v] of Object.entries(streams)) out.push(`- Stream of 640×480 frames, bundled model, ${k}: ${v.fps.toFixed(1)} frames/s.`);
-    out.push(`- Memory (page + worker) after 10 calls ${(mem.after10 / 1e6).toFixed(1)} MB, after ${MEMORY_CALLS} calls ${(mem.afterN / 1e6).toFixed(1)} MB.`);
+    out.push(
+      `- First mask, empty cache: ${ms(cold.empty)} ms; warm cache: ${spread(cold.warm)} ms; session creation + first run alone: ${ms(sessionAndFirstRun)} ms (cold starts on a production build of the page, served statically with COOP/COEP).`,
+    );
+    for (const [k, v] of Object.entries(streams))
+      out.push(`- Stream of 640×480 frames, bundled model, ${k}: ${v.fps.toFixed(1)} frames/s.`);
+    out.push(
+      `- Memory (page + worker) after 10 calls ${(mem.after10 / 1e6).toFixed(1)} MB, after ${MEMORY_CALLS} calls ${(mem.afterN / 1e6).toFixed(1)} MB.`,
+    );
     out.push(`- Main-thread code before the worker starts: ${(Number(results.mainThreadBytes) / 1024).toFixed(1)} KB gzipped.`);
   }
   if (people) out.push(peopleReport(people));
@@ -503,8 +738,16 @@ function formatReport(results: Record<string, unknown>, wasm: { rows: Row[]; str
     const lr = (size: string) => rows.find((r) => r.image === size && r.model.startsWith('LRASPP'))!;
     const ratio = (r: Row) => r.transformers.median / r.edgeseg.median;
     judge('edgeseg ≥ 2× faster than transformers.js at 640×480 (LRASPP)', `${ratio(lr('640x480')).toFixed(2)}×`, ratio(lr('640x480')) >= 2);
-    judge('edgeseg ≥ 3× faster than transformers.js at 1024×768 (LRASPP)', `${ratio(lr('1024x768')).toFixed(2)}×`, ratio(lr('1024x768')) >= 3);
-    judge('edgeseg ≥ 5× faster than transformers.js at 4032×3024 (LRASPP)', `${ratio(lr('4032x3024')).toFixed(2)}×`, ratio(lr('4032x3024')) >= 5);
+    judge(
+      'edgeseg ≥ 3× faster than transformers.js at 1024×768 (LRASPP)',
+      `${ratio(lr('1024x768')).toFixed(2)}×`,
+      ratio(lr('1024x768')) >= 3,
+    );
+    judge(
+      'edgeseg ≥ 5× faster than transformers.js at 4032×3024 (LRASPP)',
+      `${ratio(lr('4032x3024')).toFixed(2)}×`,
+      ratio(lr('4032x3024')) >= 5,
+    );
     const e2e = lr('1024x768').edgeseg.median / lr('1024x768').ortAlone.median;
     judge('WASM end to end ≤ 1.25 × the model alone at 1024×768 (LRASPP)', `${e2e.toFixed(2)}×`, e2e <= 1.25);
     const bestFps = Math.max(...Object.values(streams).map((s) => s.fps));
@@ -512,13 +755,30 @@ function formatReport(results: Record<string, unknown>, wasm: { rows: Row[]; str
     const warm = cold.warm.median / sessionAndFirstRun;
     judge('first mask from a warm cache ≤ 1.5 × (session creation + first run)', `${warm.toFixed(2)}×`, warm <= 1.5);
     const growth = mem.afterN / mem.after10 - 1;
-    judge(`memory after ${MEMORY_CALLS.toLocaleString('en')} calls within 5% of memory after 10 calls`, `${(growth * 100).toFixed(1)}%`, Math.abs(growth) <= 0.05);
+    judge(
+      `memory after ${MEMORY_CALLS.toLocaleString('en')} calls within 5% of memory after 10 calls`,
+      `${(growth * 100).toFixed(1)}%`,
+      Math.abs(growth) <= 0.05,
+    );
     const worstEqual = Math.min(...rows.map((r) => r.equalShare));
-    judge('edgeseg WASM payload equals the hosted route (onnxruntime-node) on ≥ 99.99% of pixels, every model and image', pct(worstEqual), worstEqual >= 0.9999);
-    judge('main-thread code before the worker starts ≤ 15 KB gzipped', `${(Number(results.mainThreadBytes) / 1024).toFixed(1)} KB`, Number(results.mainThreadBytes) <= 15 * 1024);
+    judge(
+      'edgeseg WASM payload equals the hosted route (onnxruntime-node) on ≥ 99.99% of pixels, every model and image',
+      pct(worstEqual),
+      worstEqual >= 0.9999,
+    );
+    judge(
+      'main-thread code before the worker starts ≤ 15 KB gzipped',
+      `${(Number(results.mainThreadBytes) / 1024).toFixed(1)} KB`,
+      Number(results.mainThreadBytes) <= 15 * 1024,
+    );
   }
   if (webgpu) webgpuTargets(webgpu);
-  out.push(table(['target', 'measured', 'verdict'], verdicts.map((v) => [v.target, v.measured, v.outcome])));
+  out.push(
+    table(
+      ['target', 'measured', 'verdict'],
+      verdicts.map((v) => [v.target, v.measured, v.outcome]),
+    ),
+  );
   return out.join('\n');
 }
 
@@ -526,8 +786,20 @@ function formatReport(results: Record<string, unknown>, wasm: { rows: Row[]; str
 
 const PEOPLE_SIZES = ['640x480', '1280x720'] as const;
 const PEOPLE_MODELS = {
-  general: { label: 'people (256×256)', dir: join(ROOT, 'models', 'people', 'general'), tflite: 'selfie_segmentation.tflite', height: 256, width: 256 },
-  landscape: { label: 'people-landscape (144×256)', dir: join(ROOT, 'models', 'people', 'landscape'), tflite: 'selfie_segmentation_landscape.tflite', height: 144, width: 256 },
+  general: {
+    label: 'people (256×256)',
+    dir: join(ROOT, 'models', 'people', 'general'),
+    tflite: 'selfie_segmentation.tflite',
+    height: 256,
+    width: 256,
+  },
+  landscape: {
+    label: 'people-landscape (144×256)',
+    dir: join(ROOT, 'models', 'people', 'landscape'),
+    tflite: 'selfie_segmentation_landscape.tflite',
+    height: 144,
+    width: 256,
+  },
 } as const;
 type PeopleRow = { image: string; edgeseg: Summary; raw: Summary; stages: Stages; litertApp: Summary; shareDiff: number };
 interface PeopleResults {
@@ -543,7 +815,10 @@ async function peopleImages(): Promise<Record<string, string>> {
   for (const size of PEOPLE_SIZES) {
     const [w, h] = size.split('x').map(Number) as [number, number];
     paths[size] = join(OUT, `people-${size}.jpg`);
-    await sharp(join(ROOT, 'models', 'people', 'samples', 'images', 'astronaut.png')).resize(w, h, { fit: 'cover' }).jpeg({ quality: 90 }).toFile(paths[size]);
+    await sharp(join(ROOT, 'models', 'people', 'samples', 'images', 'astronaut.png'))
+      .resize(w, h, { fit: 'cover' })
+      .jpeg({ quality: 90 })
+      .toFile(paths[size]);
   }
   return paths;
 }
@@ -552,17 +827,34 @@ async function peopleSection(origin: string): Promise<PeopleResults> {
   const images = await peopleImages();
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const { page, environment } = await benchPage(browser, origin);
-  line(`\nPeople: edgeseg WASM vs LiteRT.js (XNNPACK) on the original .tflite, ${THREADS} threads both; ${environment.isolated ? 'cross-origin isolated' : 'NOT cross-origin isolated'}`);
+  line(
+    `\nPeople: edgeseg WASM vs LiteRT.js (XNNPACK) on the original .tflite, ${THREADS} threads both; ${environment.isolated ? 'cross-origin isolated' : 'NOT cross-origin isolated'}`,
+  );
   const tflite = (file: string) => url(join(ROOT, 'node_modules', '@mediapipe', 'selfie_segmentation', file));
   const alone: PeopleResults['alone'] = [];
   // The model alone on the section's threads (the end-to-end comparison's), and on one thread, where
   // neither runtime's thread pool is in the figure.
   for (const threads of [THREADS, 1]) {
     for (const m of Object.values(PEOPLE_MODELS)) {
-      const o = await call<{ times: number[] }>(page, 'ortAlone', { model: `${url(m.dir)}/`, image: '', threads, runs: RUNS, warmup: WARMUP });
-      const l = await call<{ times: number[] }>(page, 'litertAlone', { tflite: tflite(m.tflite), height: m.height, width: m.width, threads, runs: RUNS, warmup: WARMUP });
+      const o = await call<{ times: number[] }>(page, 'ortAlone', {
+        model: `${url(m.dir)}/`,
+        image: '',
+        threads,
+        runs: RUNS,
+        warmup: WARMUP,
+      });
+      const l = await call<{ times: number[] }>(page, 'litertAlone', {
+        tflite: tflite(m.tflite),
+        height: m.height,
+        width: m.width,
+        threads,
+        runs: RUNS,
+        warmup: WARMUP,
+      });
       alone.push({ model: m.label, threads, onnxruntime: summarize(o.times), litert: summarize(l.times) });
-      line(`${m.label} alone, ${threads} thread(s): onnxruntime-web ${spread(summarize(o.times))} · LiteRT.js ${spread(summarize(l.times))} ms`);
+      line(
+        `${m.label} alone, ${threads} thread(s): onnxruntime-web ${spread(summarize(o.times))} · LiteRT.js ${spread(summarize(l.times))} ms`,
+      );
     }
   }
   const m = PEOPLE_MODELS.general;
@@ -570,7 +862,15 @@ async function peopleSection(origin: string): Promise<PeopleResults> {
   for (const size of PEOPLE_SIZES) {
     const base = { model: `${url(m.dir)}/`, image: url(images[size]!), threads: THREADS, runs: RUNS, warmup: WARMUP };
     const e = await measureEdgeseg(page, base);
-    const app = await call<{ times: number[]; personPixels: number }>(page, 'litertApp', { tflite: tflite(m.tflite), height: m.height, width: m.width, threads: THREADS, runs: RUNS, warmup: WARMUP, image: base.image });
+    const app = await call<{ times: number[]; personPixels: number }>(page, 'litertApp', {
+      tflite: tflite(m.tflite),
+      height: m.height,
+      width: m.width,
+      threads: THREADS,
+      runs: RUNS,
+      warmup: WARMUP,
+      image: base.image,
+    });
     const [w, h] = size.split('x').map(Number) as [number, number];
     const ids = decodeMaskPng(base64ToBytes(e.mask)).classIds;
     // How much of the image each calls "person": the app path's mask is upscaled by the canvas, edgeseg's
@@ -582,8 +882,19 @@ async function peopleSection(origin: string): Promise<PeopleResults> {
   }
   await call(page, 'dispose', {});
   const streams: Streams = {};
-  for (const [label, cfg] of Object.entries({ 'one worker, one frame at a time': { workers: 1, inFlight: 1, threads: 2 }, 'one worker, 2 frames in flight': { workers: 1, inFlight: 2, threads: 2 }, 'two workers × 1 thread, 2 in flight': { workers: 2, inFlight: 2, threads: 1 } })) {
-    streams[label] = await call(page, 'stream', { model: `${url(m.dir)}/`, image: url(images['1280x720']!), seconds: SECONDS, ...cfg, runs: 0, warmup: 0 });
+  for (const [label, cfg] of Object.entries({
+    'one worker, one frame at a time': { workers: 1, inFlight: 1, threads: 2 },
+    'one worker, 2 frames in flight': { workers: 1, inFlight: 2, threads: 2 },
+    'two workers × 1 thread, 2 in flight': { workers: 2, inFlight: 2, threads: 1 },
+  })) {
+    streams[label] = await call(page, 'stream', {
+      model: `${url(m.dir)}/`,
+      image: url(images['1280x720']!),
+      seconds: SECONDS,
+      ...cfg,
+      runs: 0,
+      warmup: 0,
+    });
     line(`people stream, ${label}: ${streams[label]!.fps.toFixed(1)} frames/s`);
   }
   await browser.close();
@@ -591,14 +902,55 @@ async function peopleSection(origin: string): Promise<PeopleResults> {
 }
 
 function peopleReport(p: PeopleResults): string {
-  const out = [`\n### People: edgeseg WASM against LiteRT.js (XNNPACK), ${THREADS} threads both; ms, median (p10–p90) of ${RUNS} runs after ${WARMUP} warm-up runs\n`];
-  out.push('The model alone (onnxruntime-web on the converted ONNX; LiteRT.js on the original .tflite; a prepared tensor in, the output read back):\n');
-  out.push(table(['model', 'threads', 'onnxruntime-web alone', 'LiteRT.js alone', 'onnxruntime ÷ LiteRT'], p.alone.map((a) => [a.model, String(a.threads), spread(a.onnxruntime), spread(a.litert), (a.onnxruntime.median / a.litert.median).toFixed(2)])));
-  out.push('\nEnd to end, encoded JPEG in, a person mask at the image\'s size out (people model): edgeseg against LiteRT.js plus the code an app writes around it (decode, canvas stretch to 256², float conversion, run, threshold, canvas upscale to the image, threshold):\n');
-  out.push(table(['image', 'edgeseg segment()', 'segmentRaw()', 'LiteRT.js app path', 'segment() ÷ app', 'segmentRaw() ÷ app', 'person share, |edgeseg − app|'],
-    p.rows.map((r) => [r.image, spread(r.edgeseg), spread(r.raw), spread(r.litertApp), (r.edgeseg.median / r.litertApp.median).toFixed(2), (r.raw.median / r.litertApp.median).toFixed(2), `${(r.shareDiff * 100).toFixed(2)}%`])));
+  const out = [
+    `\n### People: edgeseg WASM against LiteRT.js (XNNPACK), ${THREADS} threads both; ms, median (p10–p90) of ${RUNS} runs after ${WARMUP} warm-up runs\n`,
+  ];
+  out.push(
+    'The model alone (onnxruntime-web on the converted ONNX; LiteRT.js on the original .tflite; a prepared tensor in, the output read back):\n',
+  );
+  out.push(
+    table(
+      ['model', 'threads', 'onnxruntime-web alone', 'LiteRT.js alone', 'onnxruntime ÷ LiteRT'],
+      p.alone.map((a) => [
+        a.model,
+        String(a.threads),
+        spread(a.onnxruntime),
+        spread(a.litert),
+        (a.onnxruntime.median / a.litert.median).toFixed(2),
+      ]),
+    ),
+  );
+  out.push(
+    "\nEnd to end, encoded JPEG in, a person mask at the image's size out (people model): edgeseg against LiteRT.js plus the code an app writes around it (decode, canvas stretch to 256², float conversion, run, threshold, canvas upscale to the image, threshold):\n",
+  );
+  out.push(
+    table(
+      [
+        'image',
+        'edgeseg segment()',
+        'segmentRaw()',
+        'LiteRT.js app path',
+        'segment() ÷ app',
+        'segmentRaw() ÷ app',
+        'person share, |edgeseg − app|',
+      ],
+      p.rows.map((r) => [
+        r.image,
+        spread(r.edgeseg),
+        spread(r.raw),
+        spread(r.litertApp),
+        (r.edgeseg.median / r.litertApp.median).toFixed(2),
+        (r.raw.median / r.litertApp.median).toFixed(2),
+        `${(r.shareDiff * 100).toFixed(2)}%`,
+      ]),
+    ),
+  );
   out.push('\nedgeseg stage breakdown, people model, ms (median):\n');
-  out.push(stageTable(p.rows.map((r) => ({ model: 'people', image: r.image, stages: r.stages, edgeseg: r.edgeseg, ortAlone: p.alone[0]!.onnxruntime }))));
+  out.push(
+    stageTable(
+      p.rows.map((r) => ({ model: 'people', image: r.image, stages: r.stages, edgeseg: r.edgeseg, ortAlone: p.alone[0]!.onnxruntime })),
+    ),
+  );
   out.push('');
   for (const [k, v] of Object.entries(p.streams)) out.push(`- Stream of 640×480 frames, people model, ${k}: ${v.fps.toFixed(1)} frames/s.`);
   return out.join('\n');
@@ -608,7 +960,11 @@ function peopleTargets(p: PeopleResults): void {
   for (const r of p.rows) {
     const ratio = r.edgeseg.median / r.litertApp.median;
     const raw = r.raw.median / r.litertApp.median;
-    judge(`people: edgeseg end to end ≤ 1.0 × the LiteRT.js app path at ${r.image}`, `segment() ${ratio.toFixed(2)}×, segmentRaw() ${raw.toFixed(2)}×`, Math.min(ratio, raw) <= 1.0);
+    judge(
+      `people: edgeseg end to end ≤ 1.0 × the LiteRT.js app path at ${r.image}`,
+      `segment() ${ratio.toFixed(2)}×, segmentRaw() ${raw.toFixed(2)}×`,
+      Math.min(ratio, raw) <= 1.0,
+    );
   }
   const best = Math.max(...Object.values(p.streams).map((s) => s.fps));
   judge('people: live stream ≥ 60 frames/s at 640×480 (WASM)', `${best.toFixed(1)} frames/s`, best >= 60);
@@ -624,9 +980,17 @@ async function peopleOnly(): Promise<void> {
     verdicts.length = 0;
     const report = `${peopleReport(people)}\n\n### Targets\n\n`;
     peopleTargets(people);
-    const md = report + table(['target', 'measured', 'verdict'], verdicts.map((v) => [v.target, v.measured, v.outcome]));
+    const md =
+      report +
+      table(
+        ['target', 'measured', 'verdict'],
+        verdicts.map((v) => [v.target, v.measured, v.outcome]),
+      );
     line(`\n${md}`);
-    await writeFile(join(OUT, 'people.json'), JSON.stringify({ date: new Date().toISOString(), runs: RUNS, warmup: WARMUP, threads: THREADS, ...people, verdicts }, null, 1));
+    await writeFile(
+      join(OUT, 'people.json'),
+      JSON.stringify({ date: new Date().toISOString(), runs: RUNS, warmup: WARMUP, threads: THREADS, ...people, verdicts }, null, 1),
+    );
     await writeFile(join(OUT, 'people.md'), md);
   } finally {
     await server.close();
@@ -634,7 +998,11 @@ async function peopleOnly(): Promise<void> {
 }
 
 /** A production build of bench/<page> (edgeseg from source) into bench/out/<out>; returns the folder. */
-async function buildPage(page: string, out: string, extra: { define?: Record<string, string>; build?: Record<string, unknown> }): Promise<string> {
+async function buildPage(
+  page: string,
+  out: string,
+  extra: { define?: Record<string, string>; build?: Record<string, unknown> },
+): Promise<string> {
   const dir = join(OUT, out);
   await build({
     configFile: false,
@@ -651,7 +1019,10 @@ async function buildPage(page: string, out: string, extra: { define?: Record<str
 /** This page built for production (as an app ships edgeseg) on a static server with COOP/COEP. */
 async function builtBenchPage(): Promise<StaticServer> {
   // The peer is not measured on this page.
-  const dir = await buildPage('web', 'web-build', { define: { __TRANSFORMERS_WASM__: JSON.stringify({ mjs: '', wasm: '' }), __LITERT_WASM__: '""' }, build: { chunkSizeWarningLimit: 1e6 } });
+  const dir = await buildPage('web', 'web-build', {
+    define: { __TRANSFORMERS_WASM__: JSON.stringify({ mjs: '', wasm: '' }), __LITERT_WASM__: '""' },
+    build: { chunkSizeWarningLimit: 1e6 },
+  });
   await copyFile(imagePath('640x480'), join(dir, 'scene-640x480.jpg'));
   return startStaticServer(dir, { isolate: true });
 }
@@ -669,7 +1040,8 @@ async function mainThreadSize(): Promise<number> {
     const code = await readFile(join(dir, file), 'utf8');
     total += gzipSync(code, { level: 9 }).length;
     // Static imports only: dynamic imports and the worker load later, in the worker.
-    for (const m of code.matchAll(/(?:^|[;\n}])\s*import\s*(?:[\w{},*\s$]+from\s*)?["']\.\/([^"']+)["']/g)) await visit(join('assets', m[1]!));
+    for (const m of code.matchAll(/(?:^|[;\n}])\s*import\s*(?:[\w{},*\s$]+from\s*)?["']\.\/([^"']+)["']/g))
+      await visit(join('assets', m[1]!));
   };
   await visit(entry);
   return total;

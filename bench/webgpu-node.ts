@@ -33,7 +33,15 @@ import { create, globals } from 'webgpu';
 import { checkModelShapes, parseModelPackage } from '../src/model/index.js';
 import { readPackageDir } from '../src/node/read-package-dir.js';
 import { buildPayload, classMapOf } from '../src/payload/index.js';
-import { classIdsFromLogits, DEFAULT_CONFIDENCE, preprocess, segmentPixels, type Logits, type PixelImage, type PrepareInput } from '../src/pipeline/index.js';
+import {
+  classIdsFromLogits,
+  DEFAULT_CONFIDENCE,
+  preprocess,
+  segmentPixels,
+  type Logits,
+  type PixelImage,
+  type PrepareInput,
+} from '../src/pipeline/index.js';
 import { GpuPreprocessor } from '../workers/gpu-preprocess.js';
 import { createWebgpuRunner } from '../workers/webgpu-runner.js';
 import { IMAGE_SIZES, imagePath, MODELS, ROOT } from './paths.js';
@@ -50,7 +58,14 @@ const SIZES = (arg('sizes') ?? IMAGE_SIZES.join(',')).split(',');
 const OUT_DIR = arg('out') ?? join(ROOT, 'bench', 'out');
 const PYTHON = process.env.EDGESEG_PYTHON ?? 'python3';
 /** Image sizes of the GPU-preprocessing sweep (crops of the largest image). */
-const SWEEP = [[640, 480], [1024, 768], [1280, 960], [1920, 1440], [2560, 1920], [4032, 3024]] as const;
+const SWEEP = [
+  [640, 480],
+  [1024, 768],
+  [1280, 960],
+  [1920, 1440],
+  [2560, 1920],
+  [4032, 3024],
+] as const;
 const now = () => performance.now();
 
 // Dawn's GPU objects in place of the browser's, before onnxruntime-web is loaded (it looks for them).
@@ -63,7 +78,13 @@ Object.defineProperty(globalThis, 'navigator', { value: { gpu, hardwareConcurren
 const GPUQueueClass = (globals as unknown as { GPUQueue: { prototype: GPUQueue } }).GPUQueue;
 // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called below with the queue as `this`.
 const writeBuffer = GPUQueueClass.prototype.writeBuffer as (this: GPUQueue, ...args: unknown[]) => undefined;
-GPUQueueClass.prototype.writeBuffer = function (this: GPUQueue, buffer: GPUBuffer, offset: number, data: BufferSource | SharedArrayBuffer, ...rest: number[]) {
+GPUQueueClass.prototype.writeBuffer = function (
+  this: GPUQueue,
+  buffer: GPUBuffer,
+  offset: number,
+  data: BufferSource | SharedArrayBuffer,
+  ...rest: number[]
+) {
   if (data instanceof SharedArrayBuffer) data = new Uint8Array(data).slice().buffer;
   else if (ArrayBuffer.isView(data) && data.buffer instanceof SharedArrayBuffer) {
     const View = data.constructor as new (a: ArrayBufferView) => ArrayBufferView<ArrayBuffer>;
@@ -97,7 +118,8 @@ async function ortWeb(): Promise<OrtWeb> {
   const ort = (await import('onnxruntime-web/webgpu')) as unknown as OrtWeb;
   if (!ort.env.wasm.wasmBinary) {
     timeCalls(ort.InferenceSession, 'create', 'session');
-    const path = process.env.EDGESEG_ORT_WASM ?? createRequire(import.meta.url).resolve('onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm');
+    const path =
+      process.env.EDGESEG_ORT_WASM ?? createRequire(import.meta.url).resolve('onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm');
     ort.env.wasm.wasmBinary = readFileSync(path);
   }
   return ort;
@@ -113,8 +135,12 @@ async function decoded(path: string): Promise<PixelImage> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'edgeseg-px-'));
   try {
-    const code = 'import sys, cv2\nim = cv2.imread(sys.argv[1], cv2.IMREAD_COLOR)\nim[:, :, ::-1].tofile(sys.argv[2])\nprint(im.shape[1], im.shape[0])';
-    const [width, height] = python(code, [path, join(dir, 'rgb')]).trim().split(' ').map(Number);
+    const code =
+      'import sys, cv2\nim = cv2.imread(sys.argv[1], cv2.IMREAD_COLOR)\nim[:, :, ::-1].tofile(sys.argv[2])\nprint(im.shape[1], im.shape[0])';
+    const [width, height] = python(code, [path, join(dir, 'rgb')])
+      .trim()
+      .split(' ')
+      .map(Number);
     return { data: new Uint8Array(readFileSync(join(dir, 'rgb'))), width: width!, height: height!, channels: 3 };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -128,7 +154,12 @@ function python(code: string, args: string[]): string {
 }
 
 /** The full graph's logits on the CPU for each input: onnxruntime-node, else Python's onnxruntime. */
-async function cpuLogits(weightsPath: string, weights: Uint8Array, inputs: Float32Array[], dims: number[]): Promise<{ runtime: string; outputs: { data: Float32Array; dims: number[] }[] }> {
+async function cpuLogits(
+  weightsPath: string,
+  weights: Uint8Array,
+  inputs: Float32Array[],
+  dims: number[],
+): Promise<{ runtime: string; outputs: { data: Float32Array; dims: number[] }[] }> {
   try {
     const ort = await import('onnxruntime-node');
     const session = await ort.InferenceSession.create(weights, { executionProviders: ['cpu'], graphOptimizationLevel: 'all' });
@@ -155,7 +186,9 @@ async function cpuLogits(weightsPath: string, weights: Uint8Array, inputs: Float
       '    print(json.dumps(list(y.shape)))',
       'print(ort.__version__)',
     ].join('\n');
-    const lines = python(code, [weightsPath, dir, JSON.stringify(dims), String(inputs.length)]).trim().split('\n');
+    const lines = python(code, [weightsPath, dir, JSON.stringify(dims), String(inputs.length)])
+      .trim()
+      .split('\n');
     const version = lines.pop()!;
     const outputs = lines.map((l, i) => {
       const b = readFileSync(join(dir, `out${i}`));
@@ -167,7 +200,12 @@ async function cpuLogits(weightsPath: string, weights: Uint8Array, inputs: Float
   }
 }
 
-const asLogits = (o: { data: Float32Array; dims: number[] }): Logits => ({ data: o.data, channels: o.dims[1]!, height: o.dims[2]!, width: o.dims[3]! });
+const asLogits = (o: { data: Float32Array; dims: number[] }): Logits => ({
+  data: o.data,
+  channels: o.dims[1]!,
+  height: o.dims[2]!,
+  width: o.dims[3]!,
+});
 
 function equalShare(a: Uint8Array, b: Uint8Array): number {
   let same = 0;
@@ -217,10 +255,14 @@ async function main() {
   const startup = { adapterAndDevice: now() - started, wasmCompile: 0 };
   const info = adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean; driver?: string };
   const adapterInfo = {
-    vendor: info.vendor, architecture: info.architecture, device: info.device, description: info.description,
+    vendor: info.vendor,
+    architecture: info.architecture,
+    device: info.device,
+    description: info.description,
     isFallbackAdapter: info.isFallbackAdapter ?? false,
     features: [...adapter.features].sort(),
-    maxBufferSize: adapter.limits.maxBufferSize, maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
+    maxBufferSize: adapter.limits.maxBufferSize,
+    maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
   };
   console.log(`adapter: ${JSON.stringify(adapterInfo)}`);
   const ort = await ortWeb();
@@ -231,7 +273,10 @@ async function main() {
   const confidence = DEFAULT_CONFIDENCE;
   const rows: Row[] = [];
   const sweep: ({ model: string; image: string; sourceMB: number; tensorMB: number } & Awaited<ReturnType<typeof largeImage>>)[] = [];
-  const sessions: Record<string, { edgesegCreate: number; aloneCreate: number; edgesegFirst: number; aloneFirst: number; edgesegSpans: Record<string, number> }> = {};
+  const sessions: Record<
+    string,
+    { edgesegCreate: number; aloneCreate: number; edgesegFirst: number; aloneFirst: number; edgesegSpans: Record<string, number> }
+  > = {};
   let reference = '';
 
   for (const key of MODEL_KEYS) {
@@ -272,7 +317,12 @@ async function main() {
     const images = await Promise.all(SIZES.map(async (size) => ({ size, pixels: await decoded(imagePath(size)) })));
     const cpuInputs = images.map(({ pixels }) => preprocess(pixels, spec.preprocess));
     const dims = [1, 3, spec.preprocess.resize.height, spec.preprocess.resize.width];
-    const ref = await cpuLogits(join(m.dir, 'weights.onnx'), parsed.weights, cpuInputs.map((c) => c.tensor), dims);
+    const ref = await cpuLogits(
+      join(m.dir, 'weights.onnx'),
+      parsed.weights,
+      cpuInputs.map((c) => c.tensor),
+      dims,
+    );
     reference = ref.runtime;
 
     t = now();
@@ -282,7 +332,13 @@ async function main() {
     await alone(cpuInputs[0]!.tensor, dims);
     const aloneFirst = now() - t;
     sessions[m.label] = { edgesegCreate, aloneCreate, edgesegFirst, aloneFirst, edgesegSpans };
-    console.log(`${m.label}: session creation edgeseg ${ms(edgesegCreate)} ms (${Object.entries(edgesegSpans).map(([k, v]) => `${k} ${ms(v)}`).join(', ')}) (first mask ${ms(edgesegFirst)}), model alone ${ms(aloneCreate)} ms (first run ${ms(aloneFirst)}); reference ${ref.runtime}`);
+    console.log(
+      `${m.label}: session creation edgeseg ${ms(edgesegCreate)} ms (${Object.entries(edgesegSpans)
+        .map(([k, v]) => `${k} ${ms(v)}`)
+        .join(
+          ', ',
+        )}) (first mask ${ms(edgesegFirst)}), model alone ${ms(aloneCreate)} ms (first run ${ms(aloneFirst)}); reference ${ref.runtime}`,
+    );
 
     for (const [i, { size, pixels }] of images.entries()) {
       const { tensor, meta } = cpuInputs[i]!;
@@ -319,7 +375,9 @@ async function main() {
           const elapsed = now() - t0;
           if (n < 0) continue;
           times[step].push(elapsed);
-          if (timings) for (const [s, v] of Object.entries(timings as Partial<Record<string, number>>)) if (v !== undefined) (stages[s] ??= []).push(v);
+          if (timings)
+            for (const [s, v] of Object.entries(timings as Partial<Record<string, number>>))
+              if (v !== undefined) (stages[s] ??= []).push(v);
         }
       }
       const row: Row = {
@@ -343,7 +401,9 @@ async function main() {
         `${m.label} ${size}: segment() ${spread(row.edgeseg)} · segmentRaw() ${spread(row.raw)} · model alone ${spread(row.alone)} ms · ` +
           `÷ alone ${row.ratio.toFixed(2)} (raw ${row.rawRatio.toFixed(2)}) · GPU preprocessing ${usedGpuPre ? 'yes' : 'no'} · mask = CPU on ${(100 * row.equalShare).toFixed(4)}% · ` +
           `model-alone logits vs CPU: rel ${row.aloneLogits.relative.toExponential(2)}, max ${row.aloneLogits.maxAbs.toExponential(2)}` +
-          (row.largeImage ? ` · large image: CPU preprocess + upload ${spread(row.largeImage.cpu)}, GPU pass ${spread(row.largeImage.gpu)} (tensors equal: ${row.largeImage.tensorsEqual})` : ''),
+          (row.largeImage
+            ? ` · large image: CPU preprocess + upload ${spread(row.largeImage.cpu)}, GPU pass ${spread(row.largeImage.gpu)} (tensors equal: ${row.largeImage.tensorsEqual})`
+            : ''),
       );
     }
     // The GPU pass against the CPU's by image size: crops of the largest image.
@@ -353,7 +413,9 @@ async function main() {
       const crop = cropOf(largest, w, h);
       const r = await largeImage(device, crop, spec.preprocess, preprocess(crop, spec.preprocess).tensor, 20, 3);
       sweep.push({ model: m.label, image: `${w}x${h}`, sourceMB: crop.data.byteLength / 1e6, tensorMB: (4 * input.length) / 1e6, ...r });
-      console.log(`GPU preprocessing ${m.label} ${w}x${h} (${(crop.data.byteLength / 1e6).toFixed(1)} MB RGB): CPU + upload ${spread(r.cpu)}, GPU pass ${spread(r.gpu)}, equal ${r.tensorsEqual}`);
+      console.log(
+        `GPU preprocessing ${m.label} ${w}x${h} (${(crop.data.byteLength / 1e6).toFixed(1)} MB RGB): CPU + upload ${spread(r.cpu)}, GPU pass ${spread(r.gpu)}, equal ${r.tensorsEqual}`,
+      );
     }
     await session.release();
     await runner.dispose();
@@ -386,7 +448,14 @@ async function main() {
  * the GPU (preprocess() + writeBuffer + the queue done) against the GPU pass forced (its bytes uploaded +
  * the shader), and whether the two tensors are equal bit for bit.
  */
-async function largeImage(device: GPUDevice, pixels: PixelImage, spec: Parameters<typeof preprocess>[1], cpuTensor: Float32Array, runs = RUNS, warmup = WARMUP) {
+async function largeImage(
+  device: GPUDevice,
+  pixels: PixelImage,
+  spec: Parameters<typeof preprocess>[1],
+  cpuTensor: Float32Array,
+  runs = RUNS,
+  warmup = WARMUP,
+) {
   const pre = new GpuPreprocessor(device, { anySize: true });
   const out = new Float32Array(cpuTensor.length);
   const target = device.createBuffer({ size: cpuTensor.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
@@ -428,37 +497,133 @@ function cropOf(image: PixelImage, width: number, height: number): PixelImage {
 }
 
 function report(r: {
-  date: string; node: string; onnxruntimeWeb: string; adapter: Record<string, unknown>; reference: string; runs: number; warmup: number;
-  sessions: Record<string, { edgesegCreate: number; aloneCreate: number; edgesegFirst: number; aloneFirst: number; edgesegSpans: Record<string, number> }>; rows: Row[]; seconds: number;
+  date: string;
+  node: string;
+  onnxruntimeWeb: string;
+  adapter: Record<string, unknown>;
+  reference: string;
+  runs: number;
+  warmup: number;
+  sessions: Record<
+    string,
+    { edgesegCreate: number; aloneCreate: number; edgesegFirst: number; aloneFirst: number; edgesegSpans: Record<string, number> }
+  >;
+  rows: Row[];
+  seconds: number;
   startup: { adapterAndDevice: number; wasmCompile: number };
   sweep: { model: string; image: string; sourceMB: number; tensorMB: number; cpu: Summary; gpu: Summary; tensorsEqual: boolean }[];
 }): string {
-  const a = r.adapter as { vendor: string; architecture: string; device: string; description: string; isFallbackAdapter: boolean; features: string[] };
+  const a = r.adapter as {
+    vendor: string;
+    architecture: string;
+    device: string;
+    description: string;
+    isFallbackAdapter: boolean;
+    features: string[];
+  };
   const out = [
     `### WebGPU in Node (Dawn), decoded RGB image in; ms, median (p10–p90) of ${r.runs} runs after ${r.warmup} warm-up runs, interleaved\n`,
     `Run on ${r.date.slice(0, 10)}: Node ${r.node}, onnxruntime-web ${r.onnxruntimeWeb} (WebGPU EP), Dawn through npm \`webgpu\`. ` +
       `Adapter: ${a.vendor} / ${a.architecture} / ${a.device || '-'} / ${a.description || '-'}${a.isFallbackAdapter ? ' (fallback adapter)' : ''}; features: ${a.features.join(', ')}. ` +
       `CPU reference: ${r.reference}. The section took ${r.seconds.toFixed(0)} s. \`npm run bench:webgpu-node\`\n`,
     table(
-      ['model', 'image', 'edgeseg segment()', 'segmentRaw()', 'model alone (WebGPU EP, logits on the CPU)', 'segment() ÷ model alone', 'segmentRaw() ÷ model alone', 'GPU preprocessing', 'mask = CPU', 'model-alone logits vs CPU (relative, max)'],
-      r.rows.map((w) => [w.model, w.image, spread(w.edgeseg), spread(w.raw), spread(w.alone), w.ratio.toFixed(2), w.rawRatio.toFixed(2), w.gpuPreprocess ? 'yes' : 'no (CPU)', `${(100 * w.equalShare).toFixed(4)}%`, `${w.aloneLogits.relative.toExponential(1)}, ${w.aloneLogits.maxAbs.toExponential(1)}`]),
+      [
+        'model',
+        'image',
+        'edgeseg segment()',
+        'segmentRaw()',
+        'model alone (WebGPU EP, logits on the CPU)',
+        'segment() ÷ model alone',
+        'segmentRaw() ÷ model alone',
+        'GPU preprocessing',
+        'mask = CPU',
+        'model-alone logits vs CPU (relative, max)',
+      ],
+      r.rows.map((w) => [
+        w.model,
+        w.image,
+        spread(w.edgeseg),
+        spread(w.raw),
+        spread(w.alone),
+        w.ratio.toFixed(2),
+        w.rawRatio.toFixed(2),
+        w.gpuPreprocess ? 'yes' : 'no (CPU)',
+        `${(100 * w.equalShare).toFixed(4)}%`,
+        `${w.aloneLogits.relative.toExponential(1)}, ${w.aloneLogits.maxAbs.toExponential(1)}`,
+      ]),
     ),
-    '\nStages of segmentRaw(), ms (median); `run` submits the model\'s GPU work, `postprocess` waits for it and the shader:\n',
-    table(['model', 'image', 'preprocess', 'run', 'postprocess', 'encode (segment() only: PNG + base64)'], r.rows.map((w) => [w.model, w.image, ms(w.stages.preprocess ?? 0), ms(w.stages.run ?? 0), ms(w.stages.postprocess ?? 0), ms(w.stages.encode ?? 0)])),
+    "\nStages of segmentRaw(), ms (median); `run` submits the model's GPU work, `postprocess` waits for it and the shader:\n",
+    table(
+      ['model', 'image', 'preprocess', 'run', 'postprocess', 'encode (segment() only: PNG + base64)'],
+      r.rows.map((w) => [
+        w.model,
+        w.image,
+        ms(w.stages.preprocess ?? 0),
+        ms(w.stages.run ?? 0),
+        ms(w.stages.postprocess ?? 0),
+        ms(w.stages.encode ?? 0),
+      ]),
+    ),
     '\nSession creation (edgeseg: adapter, device and session; the model alone: the session on that device), ms:\n',
-    table(['model', 'edgeseg createWebgpuRunner', 'of which requestDevice', 'of which InferenceSession.create', 'first mask', 'model alone create', 'first run'],
-      Object.entries(r.sessions).map(([k, s]) => [k, ms(s.edgesegCreate), ms(s.edgesegSpans.requestDevice ?? 0), ms(s.edgesegSpans.session ?? 0), ms(s.edgesegFirst), ms(s.aloneCreate), ms(s.aloneFirst)])),
+    table(
+      [
+        'model',
+        'edgeseg createWebgpuRunner',
+        'of which requestDevice',
+        'of which InferenceSession.create',
+        'first mask',
+        'model alone create',
+        'first run',
+      ],
+      Object.entries(r.sessions).map(([k, s]) => [
+        k,
+        ms(s.edgesegCreate),
+        ms(s.edgesegSpans.requestDevice ?? 0),
+        ms(s.edgesegSpans.session ?? 0),
+        ms(s.edgesegFirst),
+        ms(s.aloneCreate),
+        ms(s.aloneFirst),
+      ]),
+    ),
     `\nBefore the first session: adapter + a device ${ms(r.startup.adapterAndDevice)} ms; compiling onnxruntime-web's wasm (WebAssembly.compile) ${ms(r.startup.wasmCompile)} ms. Models in the order above, in one process: the first session pays for the process's first pipelines.`,
   ];
   const large = r.rows.filter((w) => w.largeImage);
   if (large.length) {
-    out.push('\nImages the CPU preprocesses today (larger than the tensor): the CPU path to a tensor on the GPU (preprocess() + writeBuffer) against the GPU pass forced (the image bytes uploaded + the shader), ms:\n');
-    out.push(table(['model', 'image', 'CPU preprocess + upload', 'GPU pass (forced)', 'tensors equal'], large.map((w) => [w.model, w.image, spread(w.largeImage!.cpu), spread(w.largeImage!.gpu), w.largeImage!.tensorsEqual ? 'yes' : 'NO'])));
+    out.push(
+      '\nImages the CPU preprocesses today (larger than the tensor): the CPU path to a tensor on the GPU (preprocess() + writeBuffer) against the GPU pass forced (the image bytes uploaded + the shader), ms:\n',
+    );
+    out.push(
+      table(
+        ['model', 'image', 'CPU preprocess + upload', 'GPU pass (forced)', 'tensors equal'],
+        large.map((w) => [
+          w.model,
+          w.image,
+          spread(w.largeImage!.cpu),
+          spread(w.largeImage!.gpu),
+          w.largeImage!.tensorsEqual ? 'yes' : 'NO',
+        ]),
+      ),
+    );
   }
   if (r.sweep.length) {
-    out.push('\nGPU preprocessing by image size (top-left crops of the largest image, RGB), 20 runs after 3: the CPU path (preprocess() + writeBuffer of the tensor) against the GPU pass forced (writeBuffer of the image + the shader), ms:\n');
-    out.push(table(['model', 'image', 'image MB', 'tensor MB', 'CPU preprocess + upload', 'GPU pass', 'GPU ÷ CPU', 'tensors equal'],
-      r.sweep.map((w) => [w.model, w.image, w.sourceMB.toFixed(1), w.tensorMB.toFixed(1), spread(w.cpu), spread(w.gpu), (w.gpu.median / w.cpu.median).toFixed(2), w.tensorsEqual ? 'yes' : 'NO'])));
+    out.push(
+      '\nGPU preprocessing by image size (top-left crops of the largest image, RGB), 20 runs after 3: the CPU path (preprocess() + writeBuffer of the tensor) against the GPU pass forced (writeBuffer of the image + the shader), ms:\n',
+    );
+    out.push(
+      table(
+        ['model', 'image', 'image MB', 'tensor MB', 'CPU preprocess + upload', 'GPU pass', 'GPU ÷ CPU', 'tensors equal'],
+        r.sweep.map((w) => [
+          w.model,
+          w.image,
+          w.sourceMB.toFixed(1),
+          w.tensorMB.toFixed(1),
+          spread(w.cpu),
+          spread(w.gpu),
+          (w.gpu.median / w.cpu.median).toFixed(2),
+          w.tensorsEqual ? 'yes' : 'NO',
+        ]),
+      ),
+    );
   }
   return out.join('\n');
 }

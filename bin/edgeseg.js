@@ -27,13 +27,20 @@ try {
   if (!existsSync(join(dir, 'node_modules', 'sharp')) || !existsSync(join(dir, 'node_modules', 'onnxruntime-node'))) {
     console.error(`edgeseg: installing onnxruntime-node and sharp once, into ${dir} (npx)…`);
     // No install scripts: onnxruntime-node ships its CPU build (its script fetches only GPU parts), sharp its prebuilt libvips.
-    const install = spawnSync('npm', ['install', '--prefix', dir, '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', ...nativeInstallSpecs()], { stdio: ['ignore', 2, 2] });
+    const install = spawnSync(
+      'npm',
+      ['install', '--prefix', dir, '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', ...nativeInstallSpecs()],
+      { stdio: ['ignore', 2, 2] },
+    );
     if (install.status !== 0) {
       console.error(`edgeseg: that failed; ${error.message}`);
       process.exit(1);
     }
   }
-  const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], { stdio: 'inherit', env: { ...process.env, EDGESEG_NATIVE_DIR: dir } });
+  const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args], {
+    stdio: 'inherit',
+    env: { ...process.env, EDGESEG_NATIVE_DIR: dir },
+  });
   process.exit(run.status ?? 1);
 }
 process.exitCode = await cli.main(args);

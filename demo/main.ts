@@ -1,7 +1,14 @@
 // The edgeseg demo: segments images in this page with the runtime, beside the platform's hosted route.
 import {
-  base64ToBytes, classColors, createSegmenter, PlatformClient, rawFromPayload,
-  type RawSegmentation, type RuntimeBackendName, type SegmentationPayload, type Segmenter,
+  base64ToBytes,
+  classColors,
+  createSegmenter,
+  PlatformClient,
+  rawFromPayload,
+  type RawSegmentation,
+  type RuntimeBackendName,
+  type SegmentationPayload,
+  type Segmenter,
 } from 'edgeseg';
 import { createCompositor, type Compositor, type CompositorChoice, type FrameSource } from './effects/compositor.js';
 import { EffectControls } from './effects/effect-controls.js';
@@ -52,13 +59,28 @@ const compositorChoice = (new URLSearchParams(location.search).get('compositor')
 
 /** What tests read: the last payload and the result on screen. */
 const state = {
-  get payload() { return lastPayload; },
-  get shown() { return viewer.result; },
-  get backend() { return segmenter?.backend ?? null; },
-  get model() { return picker.current; },
-  get effect() { return effects.effect.kind; },
-  get compositor() { return compositor?.kind ?? null; },
-  ready: false, runs: 0, fps: 0, frames: 0,
+  get payload() {
+    return lastPayload;
+  },
+  get shown() {
+    return viewer.result;
+  },
+  get backend() {
+    return segmenter?.backend ?? null;
+  },
+  get model() {
+    return picker.current;
+  },
+  get effect() {
+    return effects.effect.kind;
+  },
+  get compositor() {
+    return compositor?.kind ?? null;
+  },
+  ready: false,
+  runs: 0,
+  fps: 0,
+  frames: 0,
 };
 (window as unknown as { edgesegDemo: typeof state }).edgesegDemo = state;
 
@@ -106,7 +128,8 @@ async function startSegmenter(): Promise<Segmenter | null> {
         }
         progress.hidden = false;
         $('#progress-fill').style.width = `${total ? (100 * loaded) / total : 0}%`;
-        $('#progress-text').textContent = `${p.cached ? 'from cache' : 'downloading'} ${p.file} · ${(loaded / 1e6).toFixed(2)} / ${(total / 1e6).toFixed(2)} MB`;
+        $('#progress-text').textContent =
+          `${p.cached ? 'from cache' : 'downloading'} ${p.file} · ${(loaded / 1e6).toFixed(2)} / ${(total / 1e6).toFixed(2)} MB`;
       },
     });
     if (start !== startCount) {
@@ -125,7 +148,8 @@ async function startSegmenter(): Promise<Segmenter | null> {
     if (start !== startCount) return null;
     progress.hidden = true;
     status(describeError(error), 'error', 'error');
-    $('#fallbacks').innerHTML = `<li><code>${escapeHtml((error as { code?: string }).code ?? 'ERROR')}</code> ${escapeHtml((error as Error).message)}</li>`;
+    $('#fallbacks').innerHTML =
+      `<li><code>${escapeHtml((error as { code?: string }).code ?? 'ERROR')}</code> ${escapeHtml((error as Error).message)}</li>`;
     return null;
   }
 }
@@ -171,7 +195,9 @@ function showRuntime(seg: Segmenter): void {
   $('#backend-in-use').textContent = seg.backend + (seg.adapter ? ` (${seg.adapter})` : '');
   $('#threads').textContent = seg.backend === 'hosted' ? '—' : String(seg.numThreads);
   $('#isolated').textContent = crossOriginIsolated ? 'yes (COOP/COEP)' : 'no: WASM runs on one thread';
-  $('#model-info').textContent = seg.spec ? `${seg.spec.generation} export, ${seg.spec.preprocess.resize.width}×${seg.spec.preprocess.resize.height} ${seg.spec.preprocess.resize.mode}` : 'hosted';
+  $('#model-info').textContent = seg.spec
+    ? `${seg.spec.generation} export, ${seg.spec.preprocess.resize.width}×${seg.spec.preprocess.resize.height} ${seg.spec.preprocess.resize.mode}`
+    : 'hosted';
   const list = $('#fallbacks');
   list.replaceChildren(
     ...(seg.fallbacks.length
@@ -194,8 +220,13 @@ function showTimings(): void {
 }
 
 function resultOf(raw: RawSegmentation): ShownResult {
-  const classNames = Object.keys(raw.class_map).sort((a, b) => Number(a) - Number(b)).map((k) => raw.class_map[k]!);
-  const background = Math.max(0, classNames.findIndex((n) => n.toLowerCase() === 'background'));
+  const classNames = Object.keys(raw.class_map)
+    .sort((a, b) => Number(a) - Number(b))
+    .map((k) => raw.class_map[k]!);
+  const background = Math.max(
+    0,
+    classNames.findIndex((n) => n.toLowerCase() === 'background'),
+  );
   const colors = classColors({ classNames, colors: segmenter?.spec?.colors ?? {}, backgroundClassId: background });
   return { classIds: raw.classIds, width: raw.width, height: raw.height, classNames, colors, background };
 }
@@ -259,7 +290,8 @@ async function show(blob: Blob, id?: string): Promise<void> {
   }
   current = { blob, bitmap, ...(id ? { id } : {}) };
   viewer.drawImage(bitmap, bitmap.width, bitmap.height);
-  for (const b of document.querySelectorAll('#gallery button, #search-results button')) b.toggleAttribute('aria-current', (b as HTMLElement).dataset.id === id);
+  for (const b of document.querySelectorAll('#gallery button, #search-results button'))
+    b.toggleAttribute('aria-current', (b as HTMLElement).dataset.id === id);
   await run();
 }
 
@@ -277,7 +309,10 @@ async function openUrl(url: string, id?: string): Promise<void> {
 function setUpSources(): void {
   const input = $<HTMLInputElement>('#file-input');
   input.addEventListener('change', () => input.files?.[0] && void show(input.files[0]));
-  $('label[for=file-input]').addEventListener('keydown', (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), input.click()));
+  $('label[for=file-input]').addEventListener(
+    'keydown',
+    (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), input.click()),
+  );
   const drop = $('#drop-zone');
   drop.addEventListener('dragover', (e) => (e.preventDefault(), drop.classList.add('over')));
   drop.addEventListener('dragleave', () => drop.classList.remove('over'));
@@ -371,15 +406,25 @@ function download(name: string, blob: Blob): void {
 }
 
 function setUpResultActions(): void {
-  $('#download-json').addEventListener('click', () => lastPayload && download('payload.json', new Blob([JSON.stringify(lastPayload, null, 2)], { type: 'application/json' })));
-  $('#download-png').addEventListener('click', () => lastPayload && download('mask.png', new Blob([base64ToBytes(lastPayload.segmentation_mask) as BlobPart], { type: 'image/png' })));
+  $('#download-json').addEventListener(
+    'click',
+    () => lastPayload && download('payload.json', new Blob([JSON.stringify(lastPayload, null, 2)], { type: 'application/json' })),
+  );
+  $('#download-png').addEventListener(
+    'click',
+    () => lastPayload && download('mask.png', new Blob([base64ToBytes(lastPayload.segmentation_mask) as BlobPart], { type: 'image/png' })),
+  );
   $('#compare-button').addEventListener('click', async () => {
     if (!current || !viewer.result) return;
     const text = $('#compare-text');
     $('#compare').hidden = false;
     text.textContent = 'Asking the hosted route…';
     try {
-      const hosted = rawFromPayload(await platform.segmentHosted(picker.current!.project, picker.current!.version, current.blob, { confidence: Number($<HTMLInputElement>('#confidence').value) }));
+      const hosted = rawFromPayload(
+        await platform.segmentHosted(picker.current!.project, picker.current!.version, current.blob, {
+          confidence: Number($<HTMLInputElement>('#confidence').value),
+        }),
+      );
       const local = viewer.result;
       paintClassIds($<HTMLCanvasElement>('#compare-local'), local.classIds, local.width, local.height, local.colors);
       paintClassIds($<HTMLCanvasElement>('#compare-hosted'), hosted.classIds, hosted.width, hosted.height, local.colors);
@@ -413,7 +458,10 @@ async function loadGallery(project: string): Promise<void> {
         b.title = `${r.name} — ${(r.tags ?? []).join(', ')}`;
         const url = imageUrlOf({ platform: () => platform, workspace: () => WORKSPACE, project }, r.id);
         const img = Object.assign(document.createElement('img'), { alt: r.name, loading: 'lazy', crossOrigin: 'anonymous' });
-        void url.then((u) => (img.src = u), () => (img.alt = `${r.name} (unavailable)`));
+        void url.then(
+          (u) => (img.src = u),
+          () => (img.alt = `${r.name} (unavailable)`),
+        );
         b.append(img);
         b.addEventListener('click', () => void url.then((u) => openUrl(u, r.id)));
         gallery.append(b);
@@ -463,7 +511,9 @@ setUpResultActions();
 const panelContext = {
   platform: () => platform,
   workspace: () => WORKSPACE,
-  get project() { return picker.current?.project ?? ''; },
+  get project() {
+    return picker.current?.project ?? '';
+  },
   openImage: (url: string, id: string) => void openUrl(url, id),
   classNames: () => segmenter?.spec?.classNames ?? [],
 };

@@ -45,7 +45,12 @@ export async function bundledModels(pageUrl: string): Promise<ModelChoice[] | nu
   // A dev server answers unknown paths with the page itself: only real JSON counts.
   if (!response?.ok || !(response.headers.get('content-type') ?? '').includes('json')) return null;
   const models = (await response.json()) as BundledModel[];
-  return models.map((m) => ({ project: m.project, version: m.version, label: `${m.name} (bundled)`, packageUrl: new URL(m.path, url).href }));
+  return models.map((m) => ({
+    project: m.project,
+    version: m.version,
+    label: `${m.name} (bundled)`,
+    packageUrl: new URL(m.path, url).href,
+  }));
 }
 
 /** Two selects, project then version; `onPick` runs when the user picks another model. */

@@ -15,7 +15,8 @@ export interface PanelContext {
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 
 export function describeError(error: unknown): string {
-  if (isPlatformError(error)) return `${error.name} (${error.code}${error.status ? `, HTTP ${error.status}` : ''}): ${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}`;
+  if (isPlatformError(error))
+    return `${error.name} (${error.code}${error.status ? `, HTTP ${error.status}` : ''}): ${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}`;
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
@@ -38,7 +39,8 @@ export function setUpTabs(): void {
     tab.tabIndex = i === 0 ? 0 : -1;
     tab.addEventListener('click', () => select(tab));
     tab.addEventListener('keydown', (e) => {
-      const next = e.key === 'ArrowRight' ? tabs[(i + 1) % tabs.length] : e.key === 'ArrowLeft' ? tabs[(i - 1 + tabs.length) % tabs.length] : null;
+      const next =
+        e.key === 'ArrowRight' ? tabs[(i + 1) % tabs.length] : e.key === 'ArrowLeft' ? tabs[(i - 1 + tabs.length) % tabs.length] : null;
       if (next) {
         select(next);
         next.focus();
@@ -84,7 +86,11 @@ export function setUpCatalog(ctx: PanelContext): void {
           current(projects, button);
           const slug = p.id.split('/')[1]!;
           const { versions: list, project } = await ctx.platform().project(ws, slug);
-          detail.innerHTML = `<b>${escapeHtml(project.name)}</b><br>classes: ${escapeHtml(Object.entries(project.classes).map(([c, n]) => `${c} (${n})`).join(', '))}<br>splits: ${escapeHtml(JSON.stringify(project.splits))}`;
+          detail.innerHTML = `<b>${escapeHtml(project.name)}</b><br>classes: ${escapeHtml(
+            Object.entries(project.classes)
+              .map(([c, n]) => `${c} (${n})`)
+              .join(', '),
+          )}<br>splits: ${escapeHtml(JSON.stringify(project.splits))}`;
           versions.replaceChildren(
             ...list.map((v) => {
               const li = document.createElement('li');
@@ -218,7 +224,10 @@ function thumbnail(r: Shown, ctx: PanelContext, known?: string): HTMLElement {
   img.alt = String(r.name ?? r.id);
   img.loading = 'lazy';
   img.crossOrigin = 'anonymous';
-  void url.then((u) => (img.src = u), () => (img.alt = `${img.alt} (unavailable)`));
+  void url.then(
+    (u) => (img.src = u),
+    () => (img.alt = `${img.alt} (unavailable)`),
+  );
   button.append(img);
   button.addEventListener('click', () => void url.then((u) => ctx.openImage(u, r.id)));
   return button;
@@ -245,7 +254,10 @@ export function setUpSynthetic(ctx: PanelContext): void {
     try {
       const answer = await ctx.platform().generateSyntheticImage(request);
       out.classList.remove('error');
-      out.replaceChildren(document.createTextNode(`prompt sent: ${answer.prompt}\n`), ...answer.images.map((i) => thumbnail({ id: i.id, name: i.name }, ctx, i.url)));
+      out.replaceChildren(
+        document.createTextNode(`prompt sent: ${answer.prompt}\n`),
+        ...answer.images.map((i) => thumbnail({ id: i.id, name: i.name }, ctx, i.url)),
+      );
     } catch (error) {
       showResult(out, describeError(error), true);
     }

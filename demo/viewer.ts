@@ -49,7 +49,8 @@ export class Viewer {
   drawMask(result: ShownResult): void {
     this.#result = result;
     const { width, height, classIds, colors, background } = result;
-    if (this.maskCanvas.width !== width || this.maskCanvas.height !== height) [this.maskCanvas.width, this.maskCanvas.height] = [width, height];
+    if (this.maskCanvas.width !== width || this.maskCanvas.height !== height)
+      [this.maskCanvas.width, this.maskCanvas.height] = [width, height];
     const palette = colors.map(rgb);
     const data = new ImageData(width, height);
     const px = new Uint32Array(data.data.buffer);

@@ -32,8 +32,18 @@ const common = {
 };
 
 rmSync(out, { recursive: true, force: true });
-await build({ ...common, entryPoints: { edgeseg: join(root, 'src', 'index.ts') }, outdir: out, plugins: [packagedTwins(['runtime-files'])] });
-await build({ ...common, entryPoints: { 'segment-worker': join(root, 'workers', 'segment-worker.ts') }, outdir: out, plugins: [packagedTwins(['ort-import'])] });
+await build({
+  ...common,
+  entryPoints: { edgeseg: join(root, 'src', 'index.ts') },
+  outdir: out,
+  plugins: [packagedTwins(['runtime-files'])],
+});
+await build({
+  ...common,
+  entryPoints: { 'segment-worker': join(root, 'workers', 'segment-worker.ts') },
+  outdir: out,
+  plugins: [packagedTwins(['ort-import'])],
+});
 
 for (const file of ['edgeseg.js', 'segment-worker.js']) {
   const code = readFileSync(join(out, file), 'utf8');
@@ -48,6 +58,7 @@ const { ORT_FILE_NAMES } = await import('../dist/src/runtime/ort-file-names.js')
 const ortFiles = Object.values(ORT_FILE_NAMES).flatMap(({ module, binary }) => [module, binary]);
 mkdirSync(out, { recursive: true });
 for (const file of ortFiles) {
-  if (file.endsWith('.mjs')) writeFileSync(join(out, file), readFileSync(join(ortDist, file), 'utf8').replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n'));
+  if (file.endsWith('.mjs'))
+    writeFileSync(join(out, file), readFileSync(join(ortDist, file), 'utf8').replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n'));
   else copyFileSync(join(ortDist, file), join(out, file));
 }

@@ -11,7 +11,13 @@ import { answerProblems, requestArbitrary, sendAll, startMemoryServer } from '..
 import { ensureBuilt } from '../test/helpers/built-cli.js';
 import { rawHttp } from '../test/helpers/raw-http.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '20000' }, requests: { type: 'string', default: '10000' }, seed: { type: 'string', default: String(Date.now() % 1_000_000) } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '20000' },
+    requests: { type: 'string', default: '10000' },
+    seed: { type: 'string', default: String(Date.now() % 1_000_000) },
+  },
+});
 const runs = Number(values.runs);
 const requests = Number(values.requests);
 const seed = Number(values.seed);
@@ -38,7 +44,9 @@ try {
   problems.push(...(await sendAll(server, batch.slice(1000))));
   const after = await server.heap();
   const change = (after - before) / before;
-  console.log(`${requests} more, 8 at a time: ${problems.length} problem(s); heap after GC ${(before / 2 ** 20).toFixed(2)} MiB → ${(after / 2 ** 20).toFixed(2)} MiB (${(100 * change).toFixed(1)}%)`);
+  console.log(
+    `${requests} more, 8 at a time: ${problems.length} problem(s); heap after GC ${(before / 2 ** 20).toFixed(2)} MiB → ${(after / 2 ** 20).toFixed(2)} MiB (${(100 * change).toFixed(1)}%)`,
+  );
   for (const p of problems.slice(0, 20)) console.log(`  ${p}`);
   failed = problems.length > 0 || Math.abs(change) >= 0.1;
   const alive = await rawHttp(server.base, { path: `/?api_key=${server.apiKey}` });

@@ -89,5 +89,9 @@ function isLoopbackName(hostname: string): boolean {
   return h === '::1';
 }
 
-const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+const bare = (hostname: string) =>
+  hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 const unmapped = (address: string) => address.replace(/^::ffff:/i, '');

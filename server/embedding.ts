@@ -43,16 +43,44 @@ export function imageEmbedding(rgb: Uint8Array, mask: Uint8Array, classCount: nu
 }
 
 const SYNONYMS: Record<string, string[]> = {
-  circle: ['circle', 'circles', 'round', 'ellipse', 'ellipses', 'oval', 'ovals', 'disc', 'disk', 'discs', 'ring', 'dot', 'dots', 'ball', 'balls'],
+  circle: [
+    'circle',
+    'circles',
+    'round',
+    'ellipse',
+    'ellipses',
+    'oval',
+    'ovals',
+    'disc',
+    'disk',
+    'discs',
+    'ring',
+    'dot',
+    'dots',
+    'ball',
+    'balls',
+  ],
   rectangle: ['rectangle', 'rectangles', 'square', 'squares', 'box', 'boxes', 'rect', 'block', 'blocks', 'quad'],
   triangle: ['triangle', 'triangles', 'triangular', 'pyramid', 'wedge'],
   star: ['star', 'stars', 'starry', 'asterisk', 'sparkle'],
 };
 
 export const COLOR_WORDS: Record<string, [number, number, number]> = {
-  red: [230, 30, 30], green: [40, 200, 50], blue: [40, 60, 230], yellow: [240, 230, 30], orange: [245, 140, 30],
-  purple: [140, 40, 200], violet: [140, 40, 200], pink: [245, 120, 200], cyan: [40, 220, 230], teal: [30, 140, 140],
-  white: [250, 250, 250], black: [10, 10, 10], gray: [128, 128, 128], grey: [128, 128, 128], brown: [130, 80, 40],
+  red: [230, 30, 30],
+  green: [40, 200, 50],
+  blue: [40, 60, 230],
+  yellow: [240, 230, 30],
+  orange: [245, 140, 30],
+  purple: [140, 40, 200],
+  violet: [140, 40, 200],
+  pink: [245, 120, 200],
+  cyan: [40, 220, 230],
+  teal: [30, 140, 140],
+  white: [250, 250, 250],
+  black: [10, 10, 10],
+  gray: [128, 128, 128],
+  grey: [128, 128, 128],
+  brown: [130, 80, 40],
   magenta: [230, 40, 230],
 };
 

@@ -11,7 +11,13 @@ export const EXPORT_FORMATS = ['png-mask-semantic', 'coco-segmentation'] as cons
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** The download token for this version's export, building the zip the first time. */
-export async function exportToken(store: Store, ws: WorkspaceState, project: ProjectState, version: VersionState, format: string): Promise<string> {
+export async function exportToken(
+  store: Store,
+  ws: WorkspaceState,
+  project: ProjectState,
+  version: VersionState,
+  format: string,
+): Promise<string> {
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) {
     throw badRequest(`export format ${JSON.stringify(format)} is not available here`, `formats: ${EXPORT_FORMATS.join(', ')}`);
   }
@@ -19,7 +25,8 @@ export async function exportToken(store: Store, ws: WorkspaceState, project: Pro
   const existing = Object.entries(store.state.exports).find(([, e]) => e.file === file);
   if (existing && (await stat(store.path(file)).catch(() => null))) return existing[0];
   const images = project.images.filter((i) => version.images.includes(i.id) && i.split && i.mask);
-  const zip = format === 'png-mask-semantic' ? await pngMaskSemantic(store, project, images) : await cocoSegmentation(store, project, images);
+  const zip =
+    format === 'png-mask-semantic' ? await pngMaskSemantic(store, project, images) : await cocoSegmentation(store, project, images);
   await writeAtomic(store.path(file), zipSync(zip, { level: 6 }));
   const token = randomBytes(16).toString('hex');
   await store.update((s) => {
@@ -49,7 +56,9 @@ async function pngMaskSemantic(store: Store, project: ProjectState, images: Imag
  */
 async function cocoSegmentation(store: Store, project: ProjectState, images: ImageState[]): Promise<Zippable> {
   const background = project.classes.indexOf('background');
-  const categories = project.classes.map((name, id) => ({ id, name, supercategory: project.annotation })).filter((c) => c.id !== background);
+  const categories = project.classes
+    .map((name, id) => ({ id, name, supercategory: project.annotation }))
+    .filter((c) => c.id !== background);
   const zip: Record<string, Record<string, Uint8Array>> = {};
   const docs: Record<string, { images: unknown[]; annotations: unknown[] }> = {};
   let annotationId = 1;
@@ -58,12 +67,26 @@ async function cocoSegmentation(store: Store, project: ProjectState, images: Ima
     (zip[split] ??= {})[image.name] = new Uint8Array(await readFile(store.path(image.file)));
     const doc = (docs[split] ??= { images: [], annotations: [] });
     const imageId = n;
-    doc.images.push({ id: imageId, file_name: image.name, width: image.width, height: image.height, date_captured: new Date(image.created).toISOString() });
+    doc.images.push({
+      id: imageId,
+      file_name: image.name,
+      width: image.width,
+      height: image.height,
+      date_captured: new Date(image.created).toISOString(),
+    });
     const { classIds, width, height } = decodeMaskPng(new Uint8Array(await readFile(store.path(image.mask!))));
     for (const category of categories) {
       const rle = columnMajorRle(classIds, width, height, category.id);
       if (!rle) continue;
-      doc.annotations.push({ id: annotationId++, image_id: imageId, category_id: category.id, segmentation: { counts: rle.counts, size: [height, width] }, area: rle.area, bbox: rle.bbox, iscrowd: 0 });
+      doc.annotations.push({
+        id: annotationId++,
+        image_id: imageId,
+        category_id: category.id,
+        segmentation: { counts: rle.counts, size: [height, width] },
+        area: rle.area,
+        bbox: rle.bbox,
+        iscrowd: 0,
+      });
     }
   }
   for (const [split, doc] of Object.entries(docs)) {

@@ -61,7 +61,10 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
   const maxJson = options.maxJsonBytes ?? 1_000_000;
   const limits: InferenceLimits = { maxImageBytes: 20_000_000, maxPixels: 50_000_000, fetchTimeoutMs: 10_000, ...options.limits };
   const segmenters = new Segmenters(store, limits);
-  const access = createAccessPolicy({ ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}), ...(options.allowOrigins ? { allowOrigins: options.allowOrigins } : {}) });
+  const access = createAccessPolicy({
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    ...(options.allowOrigins ? { allowOrigins: options.allowOrigins } : {}),
+  });
 
   const urlsOf = (req: IncomingMessage): Urls => {
     const base = options.publicUrl ? options.publicUrl.replace(/\/+$/, '') : `http://${req.headers.host ?? '127.0.0.1'}${prefix}`;
@@ -74,7 +77,8 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     const scope = `/image-files/${ws.url}/${project}/${image.id}`;
     return signer.signUrl(`${urls.base}${scope}`, scope);
   };
-  const modelFolder = (ws: WorkspaceState, project: ProjectState, version: VersionState) => `/model-files/${ws.url}/${project.url}/${version.number}/`;
+  const modelFolder = (ws: WorkspaceState, project: ProjectState, version: VersionState) =>
+    `/model-files/${ws.url}/${project.url}/${version.number}/`;
   /**
    * The package as a folder URL, its signature a path segment: clients resolve file names against a
    * folder URL (`new URL('weights.onnx', base)`), which would drop a query string.
@@ -92,14 +96,24 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     if (!version) return { embedding: colorOnlyEmbedding(rgb, project.classes.length - 1), classes: [] };
     const raw = await (await segmenters.get(version)).segmentRaw({ data: rgb, width, height, channels: 3 });
     const present = [...new Set(raw.classIds)].filter((c) => c !== background);
-    return { embedding: imageEmbedding(rgb, raw.classIds, project.classes.length, background), classes: present.map((c) => project.classes[c]!) };
+    return {
+      embedding: imageEmbedding(rgb, raw.classIds, project.classes.length, background),
+      classes: present.map((c) => project.classes[c]!),
+    };
   };
 
   const authenticate = (url: URL, workspace?: string): WorkspaceState => {
     const key = url.searchParams.get('api_key');
     const ws = key ? store.workspaceByKey(key) : undefined;
-    if (!ws) throw new HttpError(401, key ? 'This API key does not exist (or has been revoked).' : 'An api_key query parameter is required.', 'OAuthException', 'pass your workspace API key as ?api_key=…');
-    if (workspace !== undefined && workspace !== ws.url) throw new HttpError(403, `This API key cannot access workspace ${workspace}.`, 'OAuthException', 'use the key of that workspace');
+    if (!ws)
+      throw new HttpError(
+        401,
+        key ? 'This API key does not exist (or has been revoked).' : 'An api_key query parameter is required.',
+        'OAuthException',
+        'pass your workspace API key as ?api_key=…',
+      );
+    if (workspace !== undefined && workspace !== ws.url)
+      throw new HttpError(403, `This API key cannot access workspace ${workspace}.`, 'OAuthException', 'use the key of that workspace');
     return ws;
   };
 
@@ -144,19 +158,43 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     }
     if (parts.length === 0 && (method === 'GET' || method === 'POST')) {
       const ws = authenticate(url);
-      return sendJson(res, 200, { welcome: 'Welcome to the edgeseg local platform.', instructions: 'You are successfully authenticated.', docs: 'https://github.com/ (see the edgeseg README: "The local platform")', workspace: ws.url });
+      return sendJson(res, 200, {
+        welcome: 'Welcome to the edgeseg local platform.',
+        instructions: 'You are successfully authenticated.',
+        docs: 'https://github.com/ (see the edgeseg README: "The local platform")',
+        workspace: ws.url,
+      });
     }
     if (first === 'synthetic-image' && parts.length === 1) {
       if (method !== 'POST') throw new HttpError(405, 'use POST', 'MethodNotAllowed');
       const ws = authenticate(url);
       const body = await readJson(req, maxJson + 30_000_000);
-      return sendJson(res, 200, await syntheticImage(store, ws, body, { maxImageBytes: limits.maxImageBytes, fetchTimeoutMs: limits.fetchTimeoutMs, embed: (project) => embedFor(ws, project), imageUrl: (project, image) => imageUrl(urls, ws, project.url)(image) }));
+      return sendJson(
+        res,
+        200,
+        await syntheticImage(store, ws, body, {
+          maxImageBytes: limits.maxImageBytes,
+          fetchTimeoutMs: limits.fetchTimeoutMs,
+          embed: (project) => embedFor(ws, project),
+          imageUrl: (project, image) => imageUrl(urls, ws, project.url)(image),
+        }),
+      );
     }
     if (first === 'infer' && parts.length === 3) {
       if (method !== 'POST') throw new HttpError(405, 'use POST', 'MethodNotAllowed');
       const ws = authenticate(url);
       const project = findProject(ws, second!);
-      return sendJson(res, 200, await hostedSegmentation(req, url, project.versions.find((v) => String(v.number) === third), segmenters, limits));
+      return sendJson(
+        res,
+        200,
+        await hostedSegmentation(
+          req,
+          url,
+          project.versions.find((v) => String(v.number) === third),
+          segmenters,
+          limits,
+        ),
+      );
     }
     if (first === 'ort' && parts.length === 3 && method === 'GET') {
       const ws = authenticate(url);
@@ -191,7 +229,11 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     if (parts.length === 2 && second === 'settings') return settings(req, res, ws);
     const project = findProject(ws, second!);
     if (parts.length === 2 && method === 'GET') {
-      return sendJson(res, 200, { workspace: workspaceRecord(ws), project: projectRecord(ws, project), versions: project.versions.map((v) => versionRecord(ws, project, v, urls, [], packageUrl(urls, ws, project, v))) });
+      return sendJson(res, 200, {
+        workspace: workspaceRecord(ws),
+        project: projectRecord(ws, project),
+        versions: project.versions.map((v) => versionRecord(ws, project, v, urls, [], packageUrl(urls, ws, project, v))),
+      });
     }
     if (parts.length === 3 && third === 'search') {
       if (method !== 'POST') throw new HttpError(405, 'use POST', 'MethodNotAllowed');
@@ -202,12 +244,35 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
       if (!image) throw notFound(`no image ${JSON.stringify(fourth)} in ${project.url}`);
       const file = imageUrl(urls, ws, project.url)(image);
       return sendJson(res, 200, {
-        image: { id: image.id, name: image.name, width: image.width, height: image.height, split: image.split, tags: image.tags, batch: image.batch, created: image.created / 1000, owner: image.owner, labels: image.classes, urls: { original: file } },
+        image: {
+          id: image.id,
+          name: image.name,
+          width: image.width,
+          height: image.height,
+          split: image.split,
+          tags: image.tags,
+          batch: image.batch,
+          created: image.created / 1000,
+          owner: image.owner,
+          labels: image.classes,
+          urls: { original: file },
+        },
       });
     }
     const version = findVersion(ws, project.url, third!);
     if (parts.length === 3 && method === 'GET') {
-      return sendJson(res, 200, { workspace: workspaceRecord(ws), project: projectRecord(ws, project), version: versionRecord(ws, project, version, urls, builtExports(ws.url, project.url, version.number), packageUrl(urls, ws, project, version)) });
+      return sendJson(res, 200, {
+        workspace: workspaceRecord(ws),
+        project: projectRecord(ws, project),
+        version: versionRecord(
+          ws,
+          project,
+          version,
+          urls,
+          builtExports(ws.url, project.url, version.number),
+          packageUrl(urls, ws, project, version),
+        ),
+      });
     }
     if (parts.length === 4 && method === 'GET') {
       const format = fourth!;
@@ -225,13 +290,21 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     if (req.method === 'PUT' || req.method === 'POST') {
       const body = await readJson(req, maxJson);
       checkFields(body, { providerApiKey: 'string', providerBaseUrl: 'string', captionModel: 'string' });
-      if (typeof body.providerBaseUrl === 'string' && !/^https?:\/\//.test(body.providerBaseUrl)) throw badRequest('providerBaseUrl must be an http(s) URL');
+      if (typeof body.providerBaseUrl === 'string' && !/^https?:\/\//.test(body.providerBaseUrl))
+        throw badRequest('providerBaseUrl must be an http(s) URL');
       await store.update(() => {
-        for (const k of ['providerApiKey', 'providerBaseUrl', 'captionModel'] as const) if (typeof body[k] === 'string') ws.settings[k] = body[k];
+        for (const k of ['providerApiKey', 'providerBaseUrl', 'captionModel'] as const)
+          if (typeof body[k] === 'string') ws.settings[k] = body[k];
       });
     } else if (req.method !== 'GET') throw new HttpError(405, 'use GET or PUT', 'MethodNotAllowed');
     // The provider key itself is never returned.
-    return sendJson(res, 200, { settings: { providerConfigured: Boolean(ws.settings.providerApiKey), providerBaseUrl: ws.settings.providerBaseUrl ?? null, captionModel: ws.settings.captionModel ?? 'gpt-4o' } });
+    return sendJson(res, 200, {
+      settings: {
+        providerConfigured: Boolean(ws.settings.providerApiKey),
+        providerBaseUrl: ws.settings.providerBaseUrl ?? null,
+        captionModel: ws.settings.captionModel ?? 'gpt-4o',
+      },
+    });
   };
 
   const findWorkspaceByUrl = (url: string) => {
@@ -259,19 +332,45 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     // Refusals are logged too: they are what a user debugging a refused page needs to see.
     const started = Date.now();
     // Signatures are masked like keys: a logged file URL would otherwise grant the file to whoever reads the log.
-    res.on('finish', () => options.log?.(redact(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started} ms`).replace(/(\bsig=|\/signed\.\d+\.)[0-9a-f]+/g, '$1***')));
+    res.on('finish', () =>
+      options.log?.(
+        redact(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started} ms`).replace(
+          /(\bsig=|\/signed\.\d+\.)[0-9a-f]+/g,
+          '$1***',
+        ),
+      ),
+    );
     // Before anything else: a rebound name gets nothing, not even CORS headers.
     if (!access.hostAllowed(req)) {
-      return sendError(res, new HttpError(403, 'this server answers only requests addressed to it (its own address, a loopback name, or its public URL)', 'HostNotAllowed', 'reach it as 127.0.0.1 or localhost, or start it with --public-url naming the host clients use'));
+      return sendError(
+        res,
+        new HttpError(
+          403,
+          'this server answers only requests addressed to it (its own address, a loopback name, or its public URL)',
+          'HostNotAllowed',
+          'reach it as 127.0.0.1 or localhost, or start it with --public-url naming the host clients use',
+        ),
+      );
     }
-    const firstSegment = rawPath.slice(prefix.length).split('/').find((s) => s.length > 0);
+    const firstSegment = rawPath
+      .slice(prefix.length)
+      .split('/')
+      .find((s) => s.length > 0);
     const origin = req.headers.origin;
     if (firstSegment !== undefined && FILE_ROUTES.has(firstSegment)) {
       setCorsHeaders(res, '*');
       setResourcePolicy(res);
     } else if (origin !== undefined) {
       if (!access.originAllowed(origin, req)) {
-        return sendError(res, new HttpError(403, 'this origin may not call the local platform', 'OriginNotAllowed', 'pages on loopback origins may; name others with --allow-origin'));
+        return sendError(
+          res,
+          new HttpError(
+            403,
+            'this origin may not call the local platform',
+            'OriginNotAllowed',
+            'pages on loopback origins may; name others with --allow-origin',
+          ),
+        );
       }
       setCorsHeaders(res, origin);
     }
@@ -310,7 +409,8 @@ function pathParts(path: string): string[] {
     } catch {
       throw badRequest('malformed path');
     }
-    if (s === '.' || s === '..' || /[/\\\0]/.test(s)) throw badRequest('the path tries to leave its folder', 'names cannot contain "/", "\\" or be ".."');
+    if (s === '.' || s === '..' || /[/\\\0]/.test(s))
+      throw badRequest('the path tries to leave its folder', 'names cannot contain "/", "\\" or be ".."');
     return s;
   });
 }
@@ -323,7 +423,8 @@ function findProject(ws: WorkspaceState, url: string) {
 
 function findVersion(ws: WorkspaceState, projectUrl: string, number: string) {
   const project = findProject(ws, projectUrl);
-  if (!/^\d{1,9}$/.test(number)) throw badRequest(`a version is a whole number in 1..999999999, got ${JSON.stringify(number.slice(0, 40))}`, undefined, 'version');
+  if (!/^\d{1,9}$/.test(number))
+    throw badRequest(`a version is a whole number in 1..999999999, got ${JSON.stringify(number.slice(0, 40))}`, undefined, 'version');
   const version = project.versions.find((v) => v.number === Number(number));
   if (!version) throw notFound(`no version ${number} of ${projectUrl}`);
   return version;

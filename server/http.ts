@@ -108,7 +108,8 @@ function jsonDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // the escaped character
+      if (c === 0x5c)
+        i++; // the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
@@ -143,12 +144,20 @@ export function stringField(value: unknown, field: string, maxLength: number): s
 }
 
 /** Checks the types of the fields a route knows; unknown fields of the wrong type are refused. */
-export function checkFields(body: Record<string, unknown>, types: Record<string, 'string' | 'number' | 'boolean' | 'string|boolean' | 'string[]'>): void {
+export function checkFields(
+  body: Record<string, unknown>,
+  types: Record<string, 'string' | 'number' | 'boolean' | 'string|boolean' | 'string[]'>,
+): void {
   for (const [key, type] of Object.entries(types)) {
     const v = body[key];
     if (v === undefined || v === null) continue;
     const ok =
-      type === 'string[]' ? Array.isArray(v) && v.every((x) => typeof x === 'string') : type === 'string|boolean' ? typeof v === 'string' || typeof v === 'boolean' : typeof v === type;
-    if (!ok) throw badRequest(`${key} must be ${type === 'string[]' ? 'a list of strings' : `a ${type.replace('|', ' or ')}`}`, undefined, key);
+      type === 'string[]'
+        ? Array.isArray(v) && v.every((x) => typeof x === 'string')
+        : type === 'string|boolean'
+          ? typeof v === 'string' || typeof v === 'boolean'
+          : typeof v === type;
+    if (!ok)
+      throw badRequest(`${key} must be ${type === 'string[]' ? 'a list of strings' : `a ${type.replace('|', ' or ')}`}`, undefined, key);
   }
 }

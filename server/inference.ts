@@ -54,9 +54,16 @@ export class Segmenters {
   }
 }
 
-export async function hostedSegmentation(req: IncomingMessage, url: URL, version: VersionState | undefined, segmenters: Segmenters, limits: InferenceLimits): Promise<SegmentationPayload> {
+export async function hostedSegmentation(
+  req: IncomingMessage,
+  url: URL,
+  version: VersionState | undefined,
+  segmenters: Segmenters,
+  limits: InferenceLimits,
+): Promise<SegmentationPayload> {
   if (!version) throw notFound('no such version');
-  if (!version.model) throw notFound(`version ${version.number} has no trained model`, 'train the version, or use a version whose record has a model');
+  if (!version.model)
+    throw notFound(`version ${version.number} has no trained model`, 'train the version, or use a version whose record has a model');
   const confidenceText = url.searchParams.get('confidence');
   const confidence = confidenceText === null ? 50 : Number(confidenceText);
   if (confidenceText !== null && (confidenceText.trim() === '' || !Number.isFinite(confidence) || confidence < 0 || confidence > 100)) {
@@ -69,7 +76,10 @@ export async function hostedSegmentation(req: IncomingMessage, url: URL, version
   if (imageUrl !== null) bytes = await fetchImage(imageUrl, limits);
   else {
     if (body.length === 0) throw badRequest('no image: send it base64-encoded as the body, or its URL as the `image` parameter');
-    const text = body.toString('latin1').trim().replace(/^data:[^,]*;base64,/, '');
+    const text = body
+      .toString('latin1')
+      .trim()
+      .replace(/^data:[^,]*;base64,/, '');
     if (!/^[A-Za-z0-9+/=\s_-]+$/.test(text)) throw badRequest('the body is not base64 image data');
     bytes = Buffer.from(text, 'base64');
     if (bytes.length > limits.maxImageBytes) throw new HttpError(413, `the image is over ${limits.maxImageBytes} bytes`, 'PayloadTooLarge');
@@ -97,12 +107,18 @@ async function fetchImage(text: string, limits: InferenceLimits): Promise<Uint8A
   } catch {
     throw badRequest(`the image parameter is not a URL: ${JSON.stringify(text.slice(0, 100))}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest(`only http and https image URLs are fetched, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw badRequest(`only http and https image URLs are fetched, not ${url.protocol}`);
   // One signal for the whole fetch: it also aborts a body that trickles in after prompt headers.
   const signal = AbortSignal.timeout(limits.fetchTimeoutMs);
   const failed = (cause: unknown): HttpError =>
     signal.aborted
-      ? new HttpError(504, `fetching the image took longer than ${limits.fetchTimeoutMs} ms`, 'ImageFetchTimeout', 'serve the image faster, or send it as the request body')
+      ? new HttpError(
+          504,
+          `fetching the image took longer than ${limits.fetchTimeoutMs} ms`,
+          'ImageFetchTimeout',
+          'serve the image faster, or send it as the request body',
+        )
       : new HttpError(400, `the image URL could not be fetched: ${(cause as Error).message}`, 'ImageFetchFailed');
   const tooLarge = () => new HttpError(413, `the image at the URL is over ${limits.maxImageBytes} bytes`, 'PayloadTooLarge');
   let response: Response;

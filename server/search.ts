@@ -29,15 +29,26 @@ export function search(project: ProjectState, body: Record<string, unknown>, ima
   const offset = integerField(body.offset, 'offset', { min: 0, max: Number.MAX_SAFE_INTEGER }, 0);
   const limit = integerField(body.limit, 'limit', { min: 1, max: MAX_LIMIT }, DEFAULT_LIMIT);
   const fields = [...new Set((body.fields as string[] | undefined) ?? DEFAULT_SEARCH_FIELDS)];
-  const unknown = fields.filter((f) => !(SEARCH_FIELDS as readonly string[]).includes(f) && !(SEARCH_EXTENSIONS as readonly string[]).includes(f));
-  if (unknown.length) throw badRequest(`unknown fields: ${unknown.join(', ')}`, `fields may be ${SEARCH_FIELDS.join(', ')} (and, on the local platform, ${SEARCH_EXTENSIONS.join(', ')})`, 'fields');
+  const unknown = fields.filter(
+    (f) => !(SEARCH_FIELDS as readonly string[]).includes(f) && !(SEARCH_EXTENSIONS as readonly string[]).includes(f),
+  );
+  if (unknown.length)
+    throw badRequest(
+      `unknown fields: ${unknown.join(', ')}`,
+      `fields may be ${SEARCH_FIELDS.join(', ')} (and, on the local platform, ${SEARCH_EXTENSIONS.join(', ')})`,
+      'fields',
+    );
 
   let images = project.images.filter((i) => matches(i, body));
   const background = project.classes.indexOf('background');
   let score: ((i: ImageState) => number) | null = null;
   if (typeof body.like_image === 'string') {
     const ref = project.images.find((i) => i.id === body.like_image || i.name === body.like_image);
-    if (!ref) throw notFound(`no image ${JSON.stringify(body.like_image)} in project ${project.url}`, 'like_image takes an image id or name of this project');
+    if (!ref)
+      throw notFound(
+        `no image ${JSON.stringify(body.like_image)} in project ${project.url}`,
+        'like_image takes an image id or name of this project',
+      );
     score = (i) => cosine(ref.embedding, i.embedding);
   } else if (typeof body.prompt === 'string' && body.prompt.trim() !== '') {
     const { vector, known } = promptEmbedding(body.prompt, project.classes, background);
@@ -68,22 +79,39 @@ function matches(i: ImageState, q: Record<string, unknown>): boolean {
 }
 
 /** Exactly the fields asked for: the platform's, and the local extensions only when named. */
-function pick(i: ImageState, fields: string[], imageUrl: (image: ImageState) => string, score: number | undefined): Record<string, unknown> {
+function pick(
+  i: ImageState,
+  fields: string[],
+  imageUrl: (image: ImageState) => string,
+  score: number | undefined,
+): Record<string, unknown> {
   const value = (field: string): unknown => {
     switch (field) {
-      case 'id': return i.id;
-      case 'name': return i.name;
-      case 'created': return i.created / 1000;
-      case 'split': return i.split;
-      case 'tags': return i.tags;
-      case 'owner': return i.owner;
-      case 'labels': return i.classes;
-      case 'annotations': return { classes: Object.fromEntries(i.classes.map((c) => [c, 1])), width: i.width, height: i.height };
-      case 'embedding': return i.embedding;
+      case 'id':
+        return i.id;
+      case 'name':
+        return i.name;
+      case 'created':
+        return i.created / 1000;
+      case 'split':
+        return i.split;
+      case 'tags':
+        return i.tags;
+      case 'owner':
+        return i.owner;
+      case 'labels':
+        return i.classes;
+      case 'annotations':
+        return { classes: Object.fromEntries(i.classes.map((c) => [c, 1])), width: i.width, height: i.height };
+      case 'embedding':
+        return i.embedding;
       // Extensions: where to fetch the image (signed), and the ranking score (null when nothing ranks).
-      case 'image_url': return imageUrl(i);
-      case 'score': return score === undefined ? null : Math.round(score * 1e6) / 1e6;
-      default: throw new Error(`unchecked search field ${field}`);
+      case 'image_url':
+        return imageUrl(i);
+      case 'score':
+        return score === undefined ? null : Math.round(score * 1e6) / 1e6;
+      default:
+        throw new Error(`unchecked search field ${field}`);
     }
   };
   return Object.fromEntries(fields.map((f) => [f, value(f)]));

@@ -28,7 +28,18 @@ export const PEOPLE_PROJECT = 'people';
 interface SampleManifest {
   classes: string[];
   colors: Record<string, string>;
-  images: { id: string; name: string; file: string; mask: string; width: number; height: number; split: string; tags: string[]; batch: string; created: number }[];
+  images: {
+    id: string;
+    name: string;
+    file: string;
+    mask: string;
+    width: number;
+    height: number;
+    split: string;
+    tags: string[];
+    batch: string;
+    created: number;
+  }[];
 }
 
 export async function seedDefault(dataDir: string, options: SeedOptions): Promise<PlatformState> {
@@ -94,7 +105,10 @@ export async function seedDefault(dataDir: string, options: SeedOptions): Promis
                 name: 'shapes-256',
                 created: created + 86_400_000,
                 images: ids,
-                preprocessing: { 'auto-orient': { enabled: true }, resize: { enabled: true, format: 'Stretch to', width: '256', height: '256' } },
+                preprocessing: {
+                  'auto-orient': { enabled: true },
+                  resize: { enabled: true, format: 'Stretch to', width: '256', height: '256' },
+                },
                 augmentation: { flip: { enabled: true, horizontal: true, vertical: true }, rotate: { enabled: true, degrees: 90 } },
                 model: { dir: options.modelDir, modelType: 'edgeseg-shapes' },
               },
@@ -153,7 +167,10 @@ async function seedPeople(dataDir: string, ws: string, samplesDir: string): Prom
     await seg.dispose();
   }
   const ids = images.map((i) => i.id);
-  const stretch = (width: number, height: number) => ({ 'auto-orient': { enabled: true }, resize: { enabled: true, format: 'Stretch to', width: String(width), height: String(height) } });
+  const stretch = (width: number, height: number) => ({
+    'auto-orient': { enabled: true },
+    resize: { enabled: true, format: 'Stretch to', width: String(width), height: String(height) },
+  });
   return {
     url: PEOPLE_PROJECT,
     name: 'People',
@@ -165,8 +182,24 @@ async function seedPeople(dataDir: string, ws: string, samplesDir: string): Prom
     colors: manifest.colors,
     images,
     versions: [
-      { number: 1, name: 'selfie-general-256', created, images: ids, preprocessing: stretch(256, 256), augmentation: {}, model: { dir: 'bundled:people', modelType: 'mediapipe-selfie-segmentation' } },
-      { number: 2, name: 'selfie-landscape-256x144', created, images: ids, preprocessing: stretch(256, 144), augmentation: {}, model: { dir: 'bundled:people-landscape', modelType: 'mediapipe-selfie-segmentation-landscape' } },
+      {
+        number: 1,
+        name: 'selfie-general-256',
+        created,
+        images: ids,
+        preprocessing: stretch(256, 256),
+        augmentation: {},
+        model: { dir: 'bundled:people', modelType: 'mediapipe-selfie-segmentation' },
+      },
+      {
+        number: 2,
+        name: 'selfie-landscape-256x144',
+        created,
+        images: ids,
+        preprocessing: stretch(256, 144),
+        augmentation: {},
+        model: { dir: 'bundled:people-landscape', modelType: 'mediapipe-selfie-segmentation-landscape' },
+      },
     ],
   };
 }

@@ -47,7 +47,8 @@ export class UrlSigner {
     const hint = 'file URLs are signed: use the URL exactly as a route handed it out, or ask that route again for a fresh one';
     if (expiresText === null || sig === null) throw new HttpError(403, 'this file URL is not signed', 'SignatureRequired', hint);
     const expires = Number(expiresText);
-    if (!/^\d{1,12}$/.test(expiresText) || !/^[0-9a-f]{64}$/.test(sig)) throw new HttpError(403, 'this file URL has a malformed signature', 'InvalidSignature', hint);
+    if (!/^\d{1,12}$/.test(expiresText) || !/^[0-9a-f]{64}$/.test(sig))
+      throw new HttpError(403, 'this file URL has a malformed signature', 'InvalidSignature', hint);
     // Compared in constant time so that a signature cannot be guessed byte by byte from response times.
     if (!timingSafeEqual(Buffer.from(this.#mac(scope, expires), 'hex'), Buffer.from(sig, 'hex'))) {
       throw new HttpError(403, 'this file URL has a wrong signature', 'InvalidSignature', hint);

@@ -80,7 +80,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
         ? [431, 'Request Header Fields Too Large', 'HeadersTooLarge', 'the request headers are too large']
         : [400, 'Bad Request', 'MalformedRequest', 'the request is not well-formed HTTP'];
   const body = JSON.stringify({ error: { message, type, code: type } });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 export function defaultDataDir(): string {
@@ -88,7 +90,12 @@ export function defaultDataDir(): string {
 }
 
 /** Opens (seeding on first use) the data directory and returns the platform's listener for it. */
-export async function openPlatform(options: Omit<PlatformServerOptions, 'port' | 'host' | 'headersTimeoutMs' | 'requestTimeoutMs'> & { prefix?: string; shareKeyWithPages?: boolean } = {}) {
+export async function openPlatform(
+  options: Omit<PlatformServerOptions, 'port' | 'host' | 'headersTimeoutMs' | 'requestTimeoutMs'> & {
+    prefix?: string;
+    shareKeyWithPages?: boolean;
+  } = {},
+) {
   const dataDir = options.dataDir ?? defaultDataDir();
   const root = packageRoot();
   const store = await Store.open(dataDir, ({ dir }) =>
@@ -136,7 +143,12 @@ export async function startPlatformServer(options: PlatformServerOptions = {}): 
   // connection which sends half a request and waits is closed near its deadline, not half a minute later.
   const server = createServer(
     // No Host is refused by the handler (a JSON 403 HostNotAllowed), like a foreign one, not by Node's bare 400.
-    { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, headersTimeout / 4)), requireHostHeader: false },
+    {
+      headersTimeout,
+      requestTimeout,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, headersTimeout / 4)),
+      requireHostHeader: false,
+    },
     (req, res) => handler(req, res),
   );
   server.on('clientError', answerClientError);

@@ -97,7 +97,8 @@ export class Store {
     try {
       state = JSON.parse(await readFile(join(root, STATE_FILE), 'utf8')) as PlatformState;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`the data directory's ${STATE_FILE} cannot be read: ${(error as Error).message}`, { cause: error });
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new Error(`the data directory's ${STATE_FILE} cannot be read: ${(error as Error).message}`, { cause: error });
       state = await seed({ dir: root });
       const store = new Store(root, state);
       await store.save();

@@ -11,7 +11,8 @@ import { writeAtomic, type ImageState, type ProjectState, type Store, type Works
 export const DEFAULT_PROVIDER_URL = 'https://api.openai.com/v1';
 /** Added to the prompt unless `unmodified_prompt`, as the platform documents it: for photorealism. */
 export const PHOTOREALISM = 'Photorealistic photograph, natural lighting, realistic textures, sharp focus, high detail.';
-export const CAPTION_PROMPT = 'Describe this image in detail for an image generation model: the objects, their shapes, colours, positions and the background. Answer with the description only.';
+export const CAPTION_PROMPT =
+  'Describe this image in detail for an image generation model: the objects, their shapes, colours, positions and the background. Answer with the description only.';
 /** The longest prompt taken (the provider's limit for dall-e-3). */
 export const MAX_PROMPT_LENGTH = 4000;
 /** The most images one request may ask for (the provider API's limit). */
@@ -28,7 +29,17 @@ export interface SyntheticOptions {
 }
 
 export async function syntheticImage(store: Store, ws: WorkspaceState, body: Record<string, unknown>, options: SyntheticOptions) {
-  checkFields(body, { image: 'string', image_type: 'string', project_url: 'string', model: 'string', style: 'string', size: 'string', quality: 'string', force_caption_regenerate: 'boolean', unmodified_prompt: 'boolean' });
+  checkFields(body, {
+    image: 'string',
+    image_type: 'string',
+    project_url: 'string',
+    model: 'string',
+    style: 'string',
+    size: 'string',
+    quality: 'string',
+    force_caption_regenerate: 'boolean',
+    unmodified_prompt: 'boolean',
+  });
   // The provider's own limit (dall-e-3: 4000 characters): longer is refused here, before anything is billed.
   const prompt = stringField(body.prompt, 'prompt', MAX_PROMPT_LENGTH)?.trim();
   if (!prompt) throw badRequest('prompt is required', undefined, 'prompt');
@@ -36,18 +47,33 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
   // Checked here, not left to the provider: a fraction or a zero would otherwise reach it and be billed
   // or refused with a message about its API rather than this route. The upper bound is the provider API's
   // own (n ≤ 10); each model may have a lower one (dall-e-3: 1), which the provider reports.
-  if (body.n !== undefined && body.n !== null && (typeof body.n !== 'number' || !Number.isSafeInteger(body.n) || body.n < 1 || body.n > MAX_IMAGES)) {
-    throw badRequest(`n must be a whole number in 1..${MAX_IMAGES}, got ${shown(body.n)}`, 'n is how many images to generate; dall-e-3 makes 1 a request', 'n');
+  if (
+    body.n !== undefined &&
+    body.n !== null &&
+    (typeof body.n !== 'number' || !Number.isSafeInteger(body.n) || body.n < 1 || body.n > MAX_IMAGES)
+  ) {
+    throw badRequest(
+      `n must be a whole number in 1..${MAX_IMAGES}, got ${shown(body.n)}`,
+      'n is how many images to generate; dall-e-3 makes 1 a request',
+      'n',
+    );
   }
   if (body.image !== undefined && body.image !== null) {
     const type = body.image_type;
-    if (type !== 'id' && type !== 'url' && type !== 'base64') throw badRequest('image_type must be id, url or base64 when image is given', undefined, 'image_type');
+    if (type !== 'id' && type !== 'url' && type !== 'base64')
+      throw badRequest('image_type must be id, url or base64 when image is given', undefined, 'image_type');
     // Only web URLs go to the provider: it fetches them itself, and a file: or javascript: URL is no image.
-    if (type === 'url' && !/^https?:\/\//i.test(body.image as string)) throw badRequest('an image URL must be http or https', undefined, 'image');
+    if (type === 'url' && !/^https?:\/\//i.test(body.image as string))
+      throw badRequest('an image URL must be http or https', undefined, 'image');
   }
   const key = ws.settings.providerApiKey;
   if (!key) {
-    throw new HttpError(400, 'no image provider key is configured for this workspace', 'ProviderNotConfigured', 'set it in the workspace settings: PUT /{workspace}/settings {"providerApiKey": "…"}');
+    throw new HttpError(
+      400,
+      'no image provider key is configured for this workspace',
+      'ProviderNotConfigured',
+      'set it in the workspace settings: PUT /{workspace}/settings {"providerApiKey": "…"}',
+    );
   }
   const project = pickProject(ws, body.project_url as string | undefined);
   const base = (ws.settings.providerBaseUrl ?? DEFAULT_PROVIDER_URL).replace(/\/+$/, '');
@@ -71,7 +97,8 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
       caption = await describe(base, key, ws, image, options);
     } else {
       const bytes = Buffer.from(image.replace(/^data:[^,]*,/, ''), 'base64');
-      if (bytes.length > options.maxImageBytes) throw new HttpError(413, `the image is over ${options.maxImageBytes} bytes`, 'PayloadTooLarge');
+      if (bytes.length > options.maxImageBytes)
+        throw new HttpError(413, `the image is over ${options.maxImageBytes} bytes`, 'PayloadTooLarge');
       caption = await describe(base, key, ws, dataUrl(bytes), options);
     }
   }
@@ -94,14 +121,31 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
     const bytes = Buffer.from(item.b64_json!, 'base64');
     // Through the decoder's allow-list: the provider's host is a setting, and its bytes are untrusted.
     const pixels = await decodeImage(bytes).catch((cause: unknown) => {
-      throw new HttpError(502, `the image provider answered with an image edgeseg does not decode: ${(cause as Error).message}`, 'ProviderError');
+      throw new HttpError(
+        502,
+        `the image provider answered with an image edgeseg does not decode: ${(cause as Error).message}`,
+        'ProviderError',
+      );
     });
     const meta = { width: pixels.width, height: pixels.height };
     const id = randomBytes(10).toString('hex');
     const file = `files/${ws.url}/${project.url}/images/${id}.png`;
     await writeAtomic(store.path(file), bytes);
     const { embedding, classes } = await options.embed(project)(pixels.data as Uint8Array, pixels.width, pixels.height);
-    images.push({ id, name: `synthetic-${id}.png`, file, width: meta.width, height: meta.height, split: null, tags: ['synthetic'], batch: null, created: Date.now(), owner: 'synthetic-image', classes, embedding });
+    images.push({
+      id,
+      name: `synthetic-${id}.png`,
+      file,
+      width: meta.width,
+      height: meta.height,
+      split: null,
+      tags: ['synthetic'],
+      batch: null,
+      created: Date.now(),
+      owner: 'synthetic-image',
+      classes,
+      embedding,
+    });
   }
   await store.update(() => {
     project.images.push(...images);
@@ -110,7 +154,15 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
   return {
     prompt: finalPrompt,
     ...(caption === undefined ? {} : { caption }),
-    images: images.map((i) => ({ id: i.id, name: i.name, url: options.imageUrl(project, i), project: project.url, created: i.created / 1000, width: i.width, height: i.height })),
+    images: images.map((i) => ({
+      id: i.id,
+      name: i.name,
+      url: options.imageUrl(project, i),
+      project: project.url,
+      created: i.created / 1000,
+      width: i.width,
+      height: i.height,
+    })),
   };
 }
 
@@ -125,13 +177,28 @@ function pickProject(ws: WorkspaceState, url: string | undefined): ProjectState 
 }
 
 async function describe(base: string, key: string, ws: WorkspaceState, imageUrl: string, options: SyntheticOptions): Promise<string> {
-  const answer = (await provider(base, key, '/chat/completions', {
-    model: ws.settings.captionModel ?? 'gpt-4o',
-    max_tokens: 300,
-    messages: [{ role: 'user', content: [{ type: 'text', text: CAPTION_PROMPT }, { type: 'image_url', image_url: { url: imageUrl } }] }],
-  }, options)) as { choices?: { message?: { content?: string } }[] };
+  const answer = (await provider(
+    base,
+    key,
+    '/chat/completions',
+    {
+      model: ws.settings.captionModel ?? 'gpt-4o',
+      max_tokens: 300,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: CAPTION_PROMPT },
+            { type: 'image_url', image_url: { url: imageUrl } },
+          ],
+        },
+      ],
+    },
+    options,
+  )) as { choices?: { message?: { content?: string } }[] };
   const text = answer.choices?.[0]?.message?.content;
-  if (typeof text !== 'string' || !text.trim()) throw new HttpError(502, 'the image provider answered without a description', 'ProviderError');
+  if (typeof text !== 'string' || !text.trim())
+    throw new HttpError(502, 'the image provider answered without a description', 'ProviderError');
   return text.trim();
 }
 
@@ -157,8 +224,13 @@ async function provider(base: string, key: string, path: string, body: unknown, 
   if (!response.ok) {
     const message = (json as { error?: { message?: string } } | null)?.error?.message ?? text.slice(0, 200);
     // The provider's own refusal (a bad request, a bad key, no credit) is the caller's to fix: 4xx.
-    const status = response.status === 401 || response.status === 403 ? 400 : response.status === 429 ? 429 : response.status >= 500 ? 502 : 400;
-    throw new HttpError(status, `the image provider refused: ${message}`, response.status === 401 ? 'ProviderAuthentication' : 'ProviderError');
+    const status =
+      response.status === 401 || response.status === 403 ? 400 : response.status === 429 ? 429 : response.status >= 500 ? 502 : 400;
+    throw new HttpError(
+      status,
+      `the image provider refused: ${message}`,
+      response.status === 401 ? 'ProviderAuthentication' : 'ProviderError',
+    );
   }
   if (json === null) throw new HttpError(502, 'the image provider answered with malformed JSON', 'ProviderError');
   return json;

@@ -15,7 +15,13 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** Adds a SwiftShader WebGPU adapter: correct but slow, for tiny models only. */
-export const CHROMIUM_WEBGPU_ARGS = [...CHROMIUM_ARGS, '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-angle=swiftshader', '--use-webgpu-adapter=swiftshader'];
+export const CHROMIUM_WEBGPU_ARGS = [
+  ...CHROMIUM_ARGS,
+  '--enable-unsafe-webgpu',
+  '--enable-features=Vulkan',
+  '--use-angle=swiftshader',
+  '--use-webgpu-adapter=swiftshader',
+];
 
 /**
  * WebGPU on the machine's real GPU, for the benchmark's WebGPU section: Vulkan, with the headless recipe
@@ -24,4 +30,11 @@ export const CHROMIUM_WEBGPU_ARGS = [...CHROMIUM_ARGS, '--enable-unsafe-webgpu',
  * offers its SwiftShader adapter instead (isFallbackAdapter: true; so it does on the 2-core machine of
  * bench/RESULTS.md): bench/run.ts reads the adapter and labels such a run as software, not a speed figure.
  */
-export const CHROMIUM_GPU_ARGS = [...CHROMIUM_ARGS, '--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-angle=vulkan', '--disable-vulkan-surface', '--ignore-gpu-blocklist'];
+export const CHROMIUM_GPU_ARGS = [
+  ...CHROMIUM_ARGS,
+  '--enable-unsafe-webgpu',
+  '--enable-features=Vulkan',
+  '--use-angle=vulkan',
+  '--disable-vulkan-surface',
+  '--ignore-gpu-blocklist',
+];

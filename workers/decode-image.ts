@@ -12,12 +12,18 @@ let context: OffscreenCanvasRenderingContext2D | null = null;
  * RGBA pixels of the image (or a JPEG's planes, which preprocessing converts as libjpeg-turbo would), and
  * its encoded bytes when it arrived encoded (for a retry elsewhere).
  */
-export async function decodeInWorker(image: WorkerImage, maxPixels: number): Promise<{ pixels: PixelImage | YCbCrImage; encoded?: Uint8Array }> {
+export async function decodeInWorker(
+  image: WorkerImage,
+  maxPixels: number,
+): Promise<{ pixels: PixelImage | YCbCrImage; encoded?: Uint8Array }> {
   switch (image.kind) {
     case 'pixels': {
       checkPixels(image.width, image.height, maxPixels);
       if (image.data.length !== image.width * image.height * 4) {
-        throw new InvalidInputError('IMAGE_SOURCE_INVALID', `ImageData holds ${image.data.length} values, ${image.width}×${image.height} RGBA needs ${image.width * image.height * 4}`);
+        throw new InvalidInputError(
+          'IMAGE_SOURCE_INVALID',
+          `ImageData holds ${image.data.length} values, ${image.width}×${image.height} RGBA needs ${image.width * image.height * 4}`,
+        );
       }
       return { pixels: { data: image.data, width: image.width, height: image.height, channels: 4 } };
     }
@@ -63,11 +69,24 @@ async function decodeBytes(bytes: Uint8Array, maxPixels: number): Promise<{ pixe
   if (planes) return { pixels: planes, encoded: bytes };
   let bitmap: ImageBitmap;
   try {
-    bitmap = await createImageBitmap(new Blob([bytes as BlobPart]), { imageOrientation: 'from-image', premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
+    bitmap = await createImageBitmap(new Blob([bytes as BlobPart]), {
+      imageOrientation: 'from-image',
+      premultiplyAlpha: 'none',
+      colorSpaceConversion: 'none',
+    });
   } catch (cause) {
     // Of the allowed formats only TIFF lacks a decoder in most browsers (Safari has one).
-    if (header.format === 'tiff') throw new InvalidInputError('IMAGE_FORMAT_UNSUPPORTED', 'this browser could not decode the TIFF image (only Safari reads TIFF; or it is corrupt)', { cause });
-    throw new InvalidInputError('IMAGE_DECODE_FAILED', `the ${formatName(header.format)} image could not be decoded (corrupt or truncated)`, { cause });
+    if (header.format === 'tiff')
+      throw new InvalidInputError(
+        'IMAGE_FORMAT_UNSUPPORTED',
+        'this browser could not decode the TIFF image (only Safari reads TIFF; or it is corrupt)',
+        { cause },
+      );
+    throw new InvalidInputError(
+      'IMAGE_DECODE_FAILED',
+      `the ${formatName(header.format)} image could not be decoded (corrupt or truncated)`,
+      { cause },
+    );
   }
   try {
     checkPixels(bitmap.width, bitmap.height, maxPixels);
@@ -126,7 +145,16 @@ export async function jpegPlanes(bytes: Uint8Array, header: ImageHeader): Promis
     const chroma = CHROMA[frame.format ?? ''];
     const oriented = frame as VideoFrame & { rotation?: number; flip?: boolean };
     const { x, y, width, height } = frame.visibleRect!;
-    if (!chroma || oriented.rotation !== 0 || oriented.flip !== false || x !== 0 || y !== 0 || width !== header.width || height !== header.height) return null;
+    if (
+      !chroma ||
+      oriented.rotation !== 0 ||
+      oriented.flip !== false ||
+      x !== 0 ||
+      y !== 0 ||
+      width !== header.width ||
+      height !== header.height
+    )
+      return null;
     const data = new Uint8Array(frame.allocationSize());
     const [luma, cb, cr] = await frame.copyTo(data);
     return { kind: 'ycbcr', width, height, chroma, y: { data, ...luma! }, cb: { data, ...cb! }, cr: { data, ...cr! } };

@@ -22,7 +22,10 @@ export class ComputePass {
 
   constructor(device: GPUDevice, code: string) {
     this.#device = device;
-    this.#pipeline = device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code }), entryPoint: 'main' } });
+    this.#pipeline = device.createComputePipeline({
+      layout: 'auto',
+      compute: { module: device.createShaderModule({ code }), entryPoint: 'main' },
+    });
   }
 
   /**
@@ -31,7 +34,11 @@ export class ComputePass {
    * are destroyed once submitted (queued work keeps what it uses). Resolves to the validation error's
    * message, or null.
    */
-  async submit(bindings: (upload: Upload) => GPUBindingResource[], size: { groupsX: number; groupsY: number }, then?: (encoder: GPUCommandEncoder) => void): Promise<string | null> {
+  async submit(
+    bindings: (upload: Upload) => GPUBindingResource[],
+    size: { groupsX: number; groupsY: number },
+    then?: (encoder: GPUCommandEncoder) => void,
+  ): Promise<string | null> {
     const device = this.#device;
     device.pushErrorScope('validation');
     const made: GPUBuffer[] = [];

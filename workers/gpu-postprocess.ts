@@ -5,7 +5,14 @@
 // It computes what classIdsFromLogits computes, with the same separable weights and the same tap order;
 // GPU float arithmetic (exp, fused multiply-adds) differs from the CPU's in the last bits, so a pixel
 // can differ only where two classes, or the confidence and the threshold, are within float32 noise.
-import { antialiasWeights, classIdMapping, confidenceThreshold, logitPadding, type PostprocessOptions, type PreprocessMeta } from '../src/pipeline/index.js';
+import {
+  antialiasWeights,
+  classIdMapping,
+  confidenceThreshold,
+  logitPadding,
+  type PostprocessOptions,
+  type PreprocessMeta,
+} from '../src/pipeline/index.js';
 import { ComputePass, dispatchSize, WORKGROUP } from './gpu-pass.js';
 
 const SHADER = /* wgsl */ `
@@ -114,7 +121,20 @@ export class GpuPostprocessor {
     const size = dispatchSize(words);
     const params = new ArrayBuffer(64);
     const u = new Uint32Array(params);
-    u.set([C, h, w, pad.top, pad.left, meta.cropX, meta.cropY, meta.cropWidth, meta.cropHeight, meta.originalWidth, meta.originalHeight, options.backgroundClassId]);
+    u.set([
+      C,
+      h,
+      w,
+      pad.top,
+      pad.left,
+      meta.cropX,
+      meta.cropY,
+      meta.cropWidth,
+      meta.cropHeight,
+      meta.originalWidth,
+      meta.originalHeight,
+      options.backgroundClassId,
+    ]);
     new Float32Array(params)[12] = confidenceThreshold(options.confidence);
     u[13] = C === 1 ? 1 : 0;
     u[14] = size.groupsX;

@@ -8,7 +8,15 @@
 // moves less data and takes the resize off the CPU. Larger images (a 12-megapixel photo is 18 MB of planes
 // against a 3 MB tensor) and the steps that read every pixel (grayscale, contrast, centre crop) stay on
 // the CPU.
-import { inputPlan, isYCbCr, linearAxis, type PixelImage, type PreprocessMeta, type PreprocessSpec, type YCbCrImage } from '../src/pipeline/index.js';
+import {
+  inputPlan,
+  isYCbCr,
+  linearAxis,
+  type PixelImage,
+  type PreprocessMeta,
+  type PreprocessSpec,
+  type YCbCrImage,
+} from '../src/pipeline/index.js';
 import { ComputePass, dispatchSize, WORKGROUP } from './gpu-pass.js';
 
 const SHADER = /* wgsl */ `
@@ -126,7 +134,10 @@ export class GpuPreprocessor {
     const allTables = new Float32Array(768);
     tables.forEach((t, c) => allTables.set(t, c * 256));
 
-    const output = this.#device.createBuffer({ size: 3 * area * 4, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    const output = this.#device.createBuffer({
+      size: 3 * area * 4,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    });
     const invalid = await this.#pass.submit(
       (upload) => [
         { buffer: upload(params, GPUBufferUsage.UNIFORM) },

@@ -4,6 +4,11 @@ import { importOrtFrom } from './ort-from-url.js';
 import type { LocalBackendName, OrtFiles } from './protocol.js';
 
 export function importOrt(backend: LocalBackendName, files: OrtFiles | undefined): Promise<unknown> {
-  if (!files) return Promise.reject(new BackendError('RUNTIME_FILE_MISSING', "this worker needs the URLs of onnxruntime-web's files (an older page script?)", { backend }));
+  if (!files)
+    return Promise.reject(
+      new BackendError('RUNTIME_FILE_MISSING', "this worker needs the URLs of onnxruntime-web's files (an older page script?)", {
+        backend,
+      }),
+    );
   return importOrtFrom(files, backend);
 }

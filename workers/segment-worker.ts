@@ -3,8 +3,16 @@
 import { expose, transfer } from 'comlink';
 import { BackendError, isEdgesegError, type BackendName } from '../src/errors/index.js';
 import {
-  cacheStoragePackageCache, checkModelShapes, cutTrailingResize, fetchFile, fetchPackageFiles, parseModelPackage,
-  type DownloadProgress, type ModelSpec, type PackageFiles, type TrailingResizeCut,
+  cacheStoragePackageCache,
+  checkModelShapes,
+  cutTrailingResize,
+  fetchFile,
+  fetchPackageFiles,
+  parseModelPackage,
+  type DownloadProgress,
+  type ModelSpec,
+  type PackageFiles,
+  type TrailingResizeCut,
 } from '../src/model/index.js';
 import type { SessionRunner } from '../src/ort/ort-session.js';
 import { sessionRunner } from '../src/ort/ort-session.js';
@@ -14,7 +22,17 @@ import { installErrorTransfer, serializeError } from '../src/runtime/error-trans
 import { decodeInWorker, encodePng } from './decode-image.js';
 import { wasmRuntime } from './wasm-runtime.js';
 import { createWebgpuRunner } from './webgpu-runner.js';
-import type { Fault, LoadRequest, OrtFiles, LoadResult, LocalBackendName, SegmentOutcome, SegmentRequest, WorkerApi, WorkerModelSource } from './protocol.js';
+import type {
+  Fault,
+  LoadRequest,
+  OrtFiles,
+  LoadResult,
+  LocalBackendName,
+  SegmentOutcome,
+  SegmentRequest,
+  WorkerApi,
+  WorkerModelSource,
+} from './protocol.js';
 
 installErrorTransfer();
 
@@ -87,7 +105,11 @@ function injectedRunFault(backend: BackendName): Promise<never> {
   const fault = pendingFault;
   pendingFault = null;
   if (fault === 'run') {
-    return Promise.reject(new BackendError('BACKEND_FAILED', `the ${backend} backend failed while running (injected fault, as a lost device would)`, { backend }));
+    return Promise.reject(
+      new BackendError('BACKEND_FAILED', `the ${backend} backend failed while running (injected fault, as a lost device would)`, {
+        backend,
+      }),
+    );
   }
   if (fault === 'crash-in-run') self.close();
   if (fault === 'error-in-run') {
@@ -119,7 +141,13 @@ const api: WorkerApi = {
     if (request.backend === 'wasm') void wasmRuntime(request.numThreads, request.ort).catch(() => undefined);
     const pkg = await packageFiles(request.model, request.cache, onProgress);
     const parsed = parseModelPackage(pkg);
-    const { runner, adapter } = await createRunner(request.backend, parsed.weights, request.numThreads, parsed.spec.preprocess, request.ort);
+    const { runner, adapter } = await createRunner(
+      request.backend,
+      parsed.weights,
+      request.numThreads,
+      parsed.spec.preprocess,
+      request.ort,
+    );
     let spec: ModelSpec;
     try {
       spec = checkModelShapes(parsed.spec, runner.io);
@@ -135,7 +163,13 @@ const api: WorkerApi = {
       model: { preprocess: spec.preprocess, classCount: spec.classNames.length, backgroundClassId: spec.backgroundClassId },
     };
     inputBuffer = undefined;
-    const result: LoadResult = { spec, warnings: parsed.warnings, backend: request.backend, numThreads: request.numThreads, ...(adapter ? { adapter } : {}) };
+    const result: LoadResult = {
+      spec,
+      warnings: parsed.warnings,
+      backend: request.backend,
+      numThreads: request.numThreads,
+      ...(adapter ? { adapter } : {}),
+    };
     return result;
   },
 
@@ -159,7 +193,11 @@ const api: WorkerApi = {
       // The backend's own preprocessing (WebGPU), except when a fault is injected (it goes through `run`).
       const own = current.runner.prepare;
       const prepare: PrepareInput | undefined = own && ((image, spec) => (pendingFault ? Promise.resolve(null) : own(image, spec)));
-      const result = await segmentPixels(decoded.pixels, current.model, run, { confidence: request.confidence, input: inputBuffer, prepare });
+      const result = await segmentPixels(decoded.pixels, current.model, run, {
+        confidence: request.confidence,
+        input: inputBuffer,
+        prepare,
+      });
       const raw = { classIds: result.classIds, width: result.width, height: result.height, class_map: current.classMap };
       const t1 = performance.now();
       const timings = { decode, ...result.timings, encode: 0 };
@@ -169,7 +207,9 @@ const api: WorkerApi = {
       return { ok: true, payload, timings };
     } catch (thrown) {
       // An unexpected failure inside the runtime is the backend's failure, not the caller's.
-      const error = isEdgesegError(thrown) ? thrown : new BackendError('BACKEND_FAILED', (thrown as Error)?.message ?? String(thrown), { cause: thrown });
+      const error = isEdgesegError(thrown)
+        ? thrown
+        : new BackendError('BACKEND_FAILED', (thrown as Error)?.message ?? String(thrown), { cause: thrown });
       const failed: SegmentOutcome = { ok: false, error: serializeError(error) };
       if (error.name === 'BackendError' && request.wantRetry) {
         // The next backend needs the image again: hand back the encoded bytes (or a lossless PNG).

@@ -11,8 +11,8 @@ export type OrtWasm = OrtModule & { env: { wasm: { numThreads: number; proxy: bo
 // The smallest model onnxruntime accepts (Identity on float[1], opset 13): creating a session for it is
 // the only public way to make onnxruntime-web initialise its wasm before the real model is at hand.
 const WARM_UP_MODEL = new Uint8Array([
-  8, 8, 58, 58, 10, 16, 10, 1, 120, 18, 1, 121, 34, 8, 73, 100, 101, 110, 116, 105, 116, 121, 18, 4, 119, 97, 114, 109, 90, 15, 10, 1,
-  120, 18, 10, 10, 8, 8, 1, 18, 4, 10, 2, 8, 1, 98, 15, 10, 1, 121, 18, 10, 10, 8, 8, 1, 18, 4, 10, 2, 8, 1, 66, 4, 10, 0, 16, 13,
+  8, 8, 58, 58, 10, 16, 10, 1, 120, 18, 1, 121, 34, 8, 73, 100, 101, 110, 116, 105, 116, 121, 18, 4, 119, 97, 114, 109, 90, 15, 10, 1, 120,
+  18, 10, 10, 8, 8, 1, 18, 4, 10, 2, 8, 1, 98, 15, 10, 1, 121, 18, 10, 10, 8, 8, 1, 18, 4, 10, 2, 8, 1, 66, 4, 10, 0, 16, 13,
 ]);
 
 let started: Promise<OrtWasm> | null = null;

@@ -18,11 +18,18 @@ type OrtWebgpu = {
   env: { wasm: { numThreads: number; proxy: boolean }; webgpu: { device: GPUDevice | Promise<GPUDevice> } };
 };
 
-export async function createWebgpuRunner(weights: Uint8Array, numThreads: number, files: OrtFiles | undefined): Promise<{ runner: SessionRunner<'webgpu'>; adapter: string }> {
+export async function createWebgpuRunner(
+  weights: Uint8Array,
+  numThreads: number,
+  files: OrtFiles | undefined,
+): Promise<{ runner: SessionRunner<'webgpu'>; adapter: string }> {
   const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
   if (!gpu) throw new BackendError('BACKEND_UNAVAILABLE', 'this browser has no WebGPU (navigator.gpu is missing)', { backend: 'webgpu' });
   const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
-  if (!adapter) throw new BackendError('BACKEND_UNAVAILABLE', 'WebGPU is present but no adapter is available (no GPU, or it is blocked)', { backend: 'webgpu' });
+  if (!adapter)
+    throw new BackendError('BACKEND_UNAVAILABLE', 'WebGPU is present but no adapter is available (no GPU, or it is blocked)', {
+      backend: 'webgpu',
+    });
   const features = (['shader-f16', 'timestamp-query', 'subgroups'] as const).filter((f) => adapter.features.has(f));
   const device = await adapter.requestDevice({
     requiredFeatures: features as GPUFeatureName[],
@@ -45,12 +52,18 @@ export async function createWebgpuRunner(weights: Uint8Array, numThreads: number
   ort.env.webgpu.device = device;
   let session: InferenceSession;
   try {
-    session = await ort.InferenceSession.create(weights, { executionProviders: ['webgpu'], graphOptimizationLevel: 'all', preferredOutputLocation: 'gpu-buffer' });
+    session = await ort.InferenceSession.create(weights, {
+      executionProviders: ['webgpu'],
+      graphOptimizationLevel: 'all',
+      preferredOutputLocation: 'gpu-buffer',
+    });
   } catch (cause) {
     device.destroy();
     const missing = await binaryProblem(files, 'webgpu');
     if (missing) throw missing;
-    throw new ModelPackageError('MODEL_LOAD_FAILED', `onnxruntime (webgpu) could not load weights.onnx: ${(cause as Error).message}`, { cause });
+    throw new ModelPackageError('MODEL_LOAD_FAILED', `onnxruntime (webgpu) could not load weights.onnx: ${(cause as Error).message}`, {
+      cause,
+    });
   }
   // Some onnxruntime-web builds keep a device of their own; the shader must run on the one that holds
   // the logits, which the getter returns once a session exists.
@@ -63,7 +76,10 @@ export async function createWebgpuRunner(weights: Uint8Array, numThreads: number
   const inputName = session.inputNames[0]!;
   const outputName = session.outputNames[0]!;
   const failed = (cause: unknown) =>
-    new BackendError('BACKEND_FAILED', lost ?? `the webgpu backend failed while running the model: ${(cause as Error)?.message ?? cause}`, { cause, backend: 'webgpu' });
+    new BackendError('BACKEND_FAILED', lost ?? `the webgpu backend failed while running the model: ${(cause as Error)?.message ?? cause}`, {
+      cause,
+      backend: 'webgpu',
+    });
   const runOn = async (input: Tensor): Promise<Logits | DeviceLogits> => {
     if (lost) throw failed(null);
     let output: Tensor;
@@ -75,15 +91,30 @@ export async function createWebgpuRunner(weights: Uint8Array, numThreads: number
     const [, channels, height, width] = output.dims as number[];
     if (output.type !== 'float32' || output.dims.length !== 4) {
       output.dispose();
-      throw new ModelPackageError('MODEL_OUTPUT_SHAPE', `the model returned ${output.type} [${output.dims.join(', ')}]; expected float32 [1, C, h, w]`);
+      throw new ModelPackageError(
+        'MODEL_OUTPUT_SHAPE',
+        `the model returned ${output.type} [${output.dims.join(', ')}]; expected float32 [1, C, h, w]`,
+      );
     }
     return {
       async classIds(meta, options, out) {
         try {
-          const ids = output.location === 'gpu-buffer' ? await post.classIds({ buffer: output.gpuBuffer as GPUBuffer, channels: channels!, height: height!, width: width! }, meta, options) : null;
+          const ids =
+            output.location === 'gpu-buffer'
+              ? await post.classIds(
+                  { buffer: output.gpuBuffer as GPUBuffer, channels: channels!, height: height!, width: width! },
+                  meta,
+                  options,
+                )
+              : null;
           if (ids) return ids;
           // The rare case the shader leaves to the CPU (a centre crop that cut the image).
-          return classIdsFromLogits({ data: (await output.getData()) as Float32Array, channels: channels!, height: height!, width: width! }, meta, options, out);
+          return classIdsFromLogits(
+            { data: (await output.getData()) as Float32Array, channels: channels!, height: height!, width: width! },
+            meta,
+            options,
+            out,
+          );
         } catch (cause) {
           throw cause instanceof ModelPackageError ? cause : failed(cause);
         } finally {

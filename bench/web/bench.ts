@@ -60,7 +60,8 @@ async function segmenterFor(model: string, threads: number, backend: LocalBacken
 }
 
 /** Requested as the webgpu backend requests it (workers/webgpu-runner.ts). */
-const highPerformanceAdapter = async () => (await (navigator as Navigator & { gpu?: GPU }).gpu?.requestAdapter({ powerPreference: 'high-performance' })) ?? null;
+const highPerformanceAdapter = async () =>
+  (await (navigator as Navigator & { gpu?: GPU }).gpu?.requestAdapter({ powerPreference: 'high-performance' })) ?? null;
 
 export interface Config {
   model: string;
@@ -81,7 +82,13 @@ const api = {
     // isFallbackAdapter moved from the adapter to its info; older Chromium has only the former.
     const info = adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
     const fallback = info.isFallbackAdapter ?? (adapter as GPUAdapter & { isFallbackAdapter?: boolean }).isFallbackAdapter;
-    return { vendor: info.vendor, architecture: info.architecture, device: info.device, description: info.description, ...(fallback === undefined ? {} : { isFallbackAdapter: fallback }) };
+    return {
+      vendor: info.vendor,
+      architecture: info.architecture,
+      device: info.device,
+      description: info.description,
+      ...(fallback === undefined ? {} : { isFallbackAdapter: fallback }),
+    };
   },
 
   /** edgeseg segment() (payload) or segmentRaw(), encoded image in; with the stage breakdown of each run. */
@@ -113,9 +120,14 @@ const api = {
     if (c.backend === 'webgpu') ort.env.webgpu.powerPreference = 'high-performance';
     const weights = await bytes(`${c.model}weights.onnx`);
     const t0 = now();
-    const session = await ort.InferenceSession.create(weights, { executionProviders: [c.backend ?? 'wasm'], graphOptimizationLevel: 'all' });
+    const session = await ort.InferenceSession.create(weights, {
+      executionProviders: [c.backend ?? 'wasm'],
+      graphOptimizationLevel: 'all',
+    });
     const create = now() - t0;
-    const dims = session.inputMetadata[0]!.isTensor ? (session.inputMetadata[0] as { shape: readonly (number | string)[] }).shape.map((d) => (typeof d === 'number' ? d : 1)) : [1, 3, 256, 256];
+    const dims = session.inputMetadata[0]!.isTensor
+      ? (session.inputMetadata[0] as { shape: readonly (number | string)[] }).shape.map((d) => (typeof d === 'number' ? d : 1))
+      : [1, 3, 256, 256];
     const data = new Float32Array(dims.reduce((a, b) => a * b, 1)).map((_, i) => Math.sin(i) * 0.5);
     const input = { [session.inputNames[0]!]: new ort.Tensor('float32', data, dims) };
     let location = '';
@@ -162,7 +174,8 @@ const api = {
       bitmap.close();
       const probabilities = await run(nhwcFromRgba(small.getImageData(0, 0, c.width, c.height).data, c.height, c.width));
       for (let p = 0; p < probabilities.length; p++) mask.data[4 * p + 3] = probabilities[p]! >= 0.5 ? 255 : 0;
-      if (!full || full.canvas.width !== width || full.canvas.height !== height) full = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })!;
+      if (!full || full.canvas.width !== width || full.canvas.height !== height)
+        full = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })!;
       const maskCanvas = new OffscreenCanvas(c.width, c.height);
       maskCanvas.getContext('2d')!.putImageData(mask, 0, 0);
       full.clearRect(0, 0, width, height);
@@ -204,7 +217,11 @@ const api = {
     const platform = new PlatformClient({ apiKey: c.apiKey, baseUrl: c.baseUrl, inferenceUrl: c.inferenceUrl });
     const image = await bytes(c.image);
     let mask = '';
-    const times = await repeat(c.runs, c.warmup, async () => (mask = (await platform.segmentHosted(c.project, c.version, image)).segmentation_mask));
+    const times = await repeat(
+      c.runs,
+      c.warmup,
+      async () => (mask = (await platform.segmentHosted(c.project, c.version, image)).segmentation_mask),
+    );
     return { times, mask };
   },
 
@@ -233,11 +250,22 @@ const api = {
     const ctx = canvas.getContext('2d')!;
     const frame = (i: number) => {
       // A moving crop of the image: each frame is new pixels, as a camera gives.
-      ctx.drawImage(source, (i * 7) % Math.max(1, source.width - 640), (i * 3) % Math.max(1, source.height - 480), 640, 480, 0, 0, 640, 480);
+      ctx.drawImage(
+        source,
+        (i * 7) % Math.max(1, source.width - 640),
+        (i * 3) % Math.max(1, source.height - 480),
+        640,
+        480,
+        0,
+        0,
+        640,
+        480,
+      );
       return ctx.getImageData(0, 0, 640, 480);
     };
     const segs: Segmenter[] = [];
-    for (let w = 0; w < c.workers; w++) segs.push(await createSegmenter({ model: c.model, backends: ['wasm'], numThreads: c.threads, cache: false }));
+    for (let w = 0; w < c.workers; w++)
+      segs.push(await createSegmenter({ model: c.model, backends: ['wasm'], numThreads: c.threads, cache: false }));
     for (let i = 0; i < 5; i++) await segs[i % segs.length]!.segmentRaw(frame(i));
     let done = 0;
     let next = 0;
@@ -257,7 +285,9 @@ const api = {
   async memory(c: Config) {
     const seg = await segmenterFor(c.model, c.threads);
     const image = await bytes(c.image);
-    const measure = async () => ((await (performance as unknown as { measureUserAgentSpecificMemory(): Promise<{ bytes: number }> }).measureUserAgentSpecificMemory()).bytes);
+    const measure = async () =>
+      (await (performance as unknown as { measureUserAgentSpecificMemory(): Promise<{ bytes: number }> }).measureUserAgentSpecificMemory())
+        .bytes;
     for (let i = 0; i < 10; i++) await seg.segmentRaw(image.slice());
     const after10 = await measure();
     for (let i = 10; i < c.runs; i++) await seg.segmentRaw(image.slice());

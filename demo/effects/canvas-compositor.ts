@@ -68,7 +68,13 @@ export class CanvasCompositor implements Compositor {
    * The frame at quarter size, blurred with each pixel weighted by how much background it is (rgb·w, w
    * blurred, then divided), so that the subject leaves no halo in the background around it.
    */
-  #blurredBackground(frame: CanvasImageSource, coverage: { data: Uint8Array; width: number }, pad: number, width: number, height: number): OffscreenCanvas {
+  #blurredBackground(
+    frame: CanvasImageSource,
+    coverage: { data: Uint8Array; width: number },
+    pad: number,
+    width: number,
+    height: number,
+  ): OffscreenCanvas {
     const [bw, bh] = [Math.ceil(width / BLUR_FACTOR), Math.ceil(height / BLUR_FACTOR)];
     const small = this.#context('background', bw, bh);
     small.globalCompositeOperation = 'copy';

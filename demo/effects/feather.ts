@@ -5,7 +5,14 @@ import { CHOKE } from './effect.js';
  * Subject coverage (0–255) of each factor×factor block of class ids, padded by `pad` cells on every side
  * with copies of the nearest edge cell, so that a blur does not fade a subject that touches the border.
  */
-export function subjectCoverage(classIds: Uint8Array, width: number, height: number, background: number, factor: number, pad: number): { data: Uint8Array; width: number; height: number } {
+export function subjectCoverage(
+  classIds: Uint8Array,
+  width: number,
+  height: number,
+  background: number,
+  factor: number,
+  pad: number,
+): { data: Uint8Array; width: number; height: number } {
   const [cw, ch] = [Math.ceil(width / factor), Math.ceil(height / factor)];
   const [pw, ph] = [cw + 2 * pad, ch + 2 * pad];
   const data = new Uint8Array(pw * ph);
@@ -45,7 +52,10 @@ export function boxBlur(data: Uint8Array | Float32Array, width: number, height: 
   const inv = 1 / (2 * radius + 1);
   const round = data instanceof Uint8Array;
   for (let p = 0; p < passes; p++) {
-    for (const [count, length, stride, step] of [[height, width, width, 1], [width, height, 1, width]] as const) {
+    for (const [count, length, stride, step] of [
+      [height, width, width, 1],
+      [width, height, 1, width],
+    ] as const) {
       for (let l = 0; l < count; l++) {
         const start = l * stride;
         const first = data[start]!;
@@ -65,7 +75,8 @@ export function boxBlur(data: Uint8Array | Float32Array, width: number, height: 
 }
 
 /** The box radius whose `passes` passes have the variance of a Gaussian of σ (in cells): σ² = passes·r(r+1)/3. */
-export const boxRadiusFor = (sigma: number, passes: number): number => Math.max(1, Math.round(Math.sqrt((3 * sigma * sigma) / passes + 0.25) - 0.5));
+export const boxRadiusFor = (sigma: number, passes: number): number =>
+  Math.max(1, Math.round(Math.sqrt((3 * sigma * sigma) / passes + 0.25) - 0.5));
 
 /** CHOKE's smoothstep as a table from coverage to alpha, both 0–255. */
 export const CHOKE_TABLE: Uint8Array = Uint8Array.from({ length: 256 }, (_, v) => {

@@ -110,7 +110,8 @@ export class WebglCompositor implements Compositor {
    */
   #uploadable(frame: FrameSource, width: number, height: number): TexImageSource {
     if (!(frame instanceof VideoFrame || frame instanceof HTMLVideoElement)) return frame;
-    if (this.#staging?.canvas.width !== width || this.#staging.canvas.height !== height) this.#staging = new OffscreenCanvas(width, height).getContext('2d')!;
+    if (this.#staging?.canvas.width !== width || this.#staging.canvas.height !== height)
+      this.#staging = new OffscreenCanvas(width, height).getContext('2d')!;
     this.#staging.drawImage(frame, 0, 0, width, height);
     return this.#staging.canvas;
   }
@@ -144,7 +145,12 @@ export class WebglCompositor implements Compositor {
   }
 
   /** Runs one fragment program over `target` (null: the canvas) with its textures bound in order. */
-  #pass(name: PassName, target: Target | null, textures: Record<string, WebGLTexture>, setUniforms: (u: (name: string) => WebGLUniformLocation | null) => void): void {
+  #pass(
+    name: PassName,
+    target: Target | null,
+    textures: Record<string, WebGLTexture>,
+    setUniforms: (u: (name: string) => WebGLUniformLocation | null) => void,
+  ): void {
     const gl = this.#gl;
     const program = this.#programs[name];
     gl.useProgram(program);
@@ -200,7 +206,10 @@ export class WebglCompositor implements Compositor {
   #program(fragment: string): WebGLProgram {
     const gl = this.#gl;
     const program = gl.createProgram()!;
-    for (const [type, source] of [[gl.VERTEX_SHADER, FULLSCREEN_VERTEX], [gl.FRAGMENT_SHADER, fragment]] as const) {
+    for (const [type, source] of [
+      [gl.VERTEX_SHADER, FULLSCREEN_VERTEX],
+      [gl.FRAGMENT_SHADER, fragment],
+    ] as const) {
       const shader = gl.createShader(type)!;
       gl.shaderSource(shader, source);
       gl.compileShader(shader);
@@ -213,4 +222,3 @@ export class WebglCompositor implements Compositor {
     return program;
   }
 }
-

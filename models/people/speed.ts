@@ -63,14 +63,21 @@ async function main() {
   for (const [name, m] of Object.entries(MODELS)) {
     if (only && only !== name) continue;
     // A photo, so that the outputs compared are not all saturated (uniform noise gives probabilities ≈ 0).
-    const { data } = await sharp(join(ROOT, 'models', 'people', 'samples', 'images', 'astronaut.png')).removeAlpha().resize(m.width, m.height, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
+    const { data } = await sharp(join(ROOT, 'models', 'people', 'samples', 'images', 'astronaut.png'))
+      .removeAlpha()
+      .resize(m.width, m.height, { fit: 'fill' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const input = Float32Array.from(data, (v) => v / 255);
     const nchw = new Float32Array(input.length);
     const plane = m.height * m.width;
     for (let p = 0; p < plane; p++) for (let c = 0; c < 3; c++) nchw[c * plane + p] = input[p * 3 + c]!;
 
     const runners: { label: string; run: Run }[] = [];
-    const model = await litert.loadAndCompile(new Uint8Array(readFileSync(join(ROOT, 'node_modules', '@mediapipe', 'selfie_segmentation', m.tflite))), { accelerator: 'wasm', cpuOptions: { numThreads: 1 } });
+    const model = await litert.loadAndCompile(
+      new Uint8Array(readFileSync(join(ROOT, 'node_modules', '@mediapipe', 'selfie_segmentation', m.tflite))),
+      { accelerator: 'wasm', cpuOptions: { numThreads: 1 } },
+    );
     runners.push({
       label: `LiteRT.js ${m.tflite}`,
       run: async () => {
@@ -88,9 +95,15 @@ async function main() {
       },
     });
     for (const file of [join(ROOT, 'models', 'people', name, 'weights.onnx'), ...extras]) {
-      const session = await ort.InferenceSession.create(readFileSync(file), { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
+      const session = await ort.InferenceSession.create(readFileSync(file), {
+        executionProviders: ['wasm'],
+        graphOptimizationLevel: 'all',
+      });
       const feeds = { [session.inputNames[0]!]: new ort.Tensor('float32', nchw, [1, 3, m.height, m.width]) };
-      runners.push({ label: `onnxruntime-web ${file.startsWith(ROOT) ? file.slice(ROOT.length + 1) : file}`, run: async () => (await session.run(feeds))[session.outputNames[0]!]!.data as Float32Array });
+      runners.push({
+        label: `onnxruntime-web ${file.startsWith(ROOT) ? file.slice(ROOT.length + 1) : file}`,
+        run: async () => (await session.run(feeds))[session.outputNames[0]!]!.data as Float32Array,
+      });
     }
 
     const expected = await runners[0]!.run(input);
@@ -118,12 +131,16 @@ async function main() {
     }
     const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
     const base = median(cpu[0]!);
-    console.log(`\n${name} (${m.height}×${m.width}), one thread, ${RUNS} interleaved runs after ${WARMUP} warm-up; ms, median (CPU time / wall time)\n`);
+    console.log(
+      `\n${name} (${m.height}×${m.width}), one thread, ${RUNS} interleaved runs after ${WARMUP} warm-up; ms, median (CPU time / wall time)\n`,
+    );
     console.log('| runtime and model | CPU ms | wall ms | CPU ÷ LiteRT | max diff after sigmoid |');
     console.log('|---|---|---|---|---|');
     for (const [k, r] of runners.entries()) {
       const d = k === 0 ? '—' : `${diffs[k - 1]!.toExponential(1)}${diffs[k - 1]! > TOLERANCE ? ' **over 1e-4**' : ''}`;
-      console.log(`| ${r.label} | ${median(cpu[k]!).toFixed(2)} | ${median(wall[k]!).toFixed(2)} | ${(median(cpu[k]!) / base).toFixed(2)} | ${d} |`);
+      console.log(
+        `| ${r.label} | ${median(cpu[k]!).toFixed(2)} | ${median(wall[k]!).toFixed(2)} | ${(median(cpu[k]!) / base).toFixed(2)} | ${d} |`,
+      );
     }
     if (diffs.some((d) => d > TOLERANCE)) process.exitCode = 1;
     model.delete();

@@ -26,7 +26,9 @@ const VARIANTS = [
   { name: 'general', tflite: 'selfie_segmentation.tflite', height: 256, width: 256 },
   { name: 'landscape', tflite: 'selfie_segmentation_landscape.tflite', height: 144, width: 256 },
 ];
-const photos = (JSON.parse(readFileSync(join(ROOT, 'models/people/samples/manifest.json'), 'utf8')) as { images: { file: string; name: string }[] }).images;
+const photos = (
+  JSON.parse(readFileSync(join(ROOT, 'models/people/samples/manifest.json'), 'utf8')) as { images: { file: string; name: string }[] }
+).images;
 const INPUTS: InputSpec[] = [
   ...[1, 2, 3].map((seed) => ({ label: `uniform noise, seed ${seed}`, seed })),
   ...photos.map((p) => ({ label: p.name, photo: p.file })),
@@ -38,7 +40,13 @@ async function main() {
     configFile: false,
     root: ROOT,
     logLevel: 'warn',
-    server: { host: '127.0.0.1', port: 0, hmr: false, watch: null, headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } },
+    server: {
+      host: '127.0.0.1',
+      port: 0,
+      hmr: false,
+      watch: null,
+      headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
+    },
     optimizeDeps: { noDiscovery: true, include: [], exclude: ['onnxruntime-web'] },
   });
   await server.listen();
@@ -49,25 +57,40 @@ async function main() {
     page.on('pageerror', (e) => console.error('page error:', e.message));
     await page.goto(`${server.resolvedUrls!.local[0]}models/people/parity/page.html`);
     await page.waitForFunction(() => (window as unknown as { parityReady?: boolean }).parityReady === true);
-    console.log(`threads ${THREADS}; tolerance ${TOLERANCE} after the sigmoid (${NATIVE_NOISED_TOLERANCE} for onnxruntime-node on the noised photos)\n`);
-    console.log('| model | input | person pixels | max diff, onnxruntime-web | max diff, onnxruntime-node | mask pixels that differ (web, node) |');
+    console.log(
+      `threads ${THREADS}; tolerance ${TOLERANCE} after the sigmoid (${NATIVE_NOISED_TOLERANCE} for onnxruntime-node on the noised photos)\n`,
+    );
+    console.log(
+      '| model | input | person pixels | max diff, onnxruntime-web | max diff, onnxruntime-node | mask pixels that differ (web, node) |',
+    );
     console.log('|---|---|---|---|---|---|');
     for (const v of VARIANTS) {
-      const results = (await page.evaluate(
-        (c) => (window as unknown as { parity: { run(c: unknown): Promise<unknown> } }).parity.run(c),
-        { tflite: `/node_modules/@mediapipe/selfie_segmentation/${v.tflite}`, onnx: `/models/people/${v.name}/weights.onnx`, height: v.height, width: v.width, threads: THREADS, inputs: INPUTS },
-      )) as { input: string; litert: string; web: string }[];
-      const session = await ort.InferenceSession.create(join(ROOT, 'models', 'people', v.name, 'weights.onnx'), { graphOptimizationLevel: 'all', intraOpNumThreads: THREADS });
+      const results = (await page.evaluate((c) => (window as unknown as { parity: { run(c: unknown): Promise<unknown> } }).parity.run(c), {
+        tflite: `/node_modules/@mediapipe/selfie_segmentation/${v.tflite}`,
+        onnx: `/models/people/${v.name}/weights.onnx`,
+        height: v.height,
+        width: v.width,
+        threads: THREADS,
+        inputs: INPUTS,
+      })) as { input: string; litert: string; web: string }[];
+      const session = await ort.InferenceSession.create(join(ROOT, 'models', 'people', v.name, 'weights.onnx'), {
+        graphOptimizationLevel: 'all',
+        intraOpNumThreads: THREADS,
+      });
       for (const [i, r] of results.entries()) {
         const original = floatsFromBase64(r.litert);
-        const native = await session.run({ [session.inputNames[0]!]: new ort.Tensor('float32', floatsFromBase64(r.input), [1, 3, v.height, v.width]) });
+        const native = await session.run({
+          [session.inputNames[0]!]: new ort.Tensor('float32', floatsFromBase64(r.input), [1, 3, v.height, v.width]),
+        });
         const web = compare(original, sigmoid(floatsFromBase64(r.web)));
         const node = compare(original, sigmoid(native[session.outputNames[0]!]!.data as Float32Array));
         const person = original.filter((p) => p >= 0.5).length / original.length;
         const nativeTolerance = INPUTS[i]!.photo && INPUTS[i]!.seed !== undefined ? NATIVE_NOISED_TOLERANCE : TOLERANCE;
         const ok = web.maxDiff <= TOLERANCE && node.maxDiff <= nativeTolerance && web.maskDiffs === 0 && node.maskDiffs === 0;
         failed ||= !ok;
-        console.log(`| ${v.name} | ${INPUTS[i]!.label} | ${(100 * person).toFixed(1)}% | ${web.maxDiff.toExponential(2)} | ${node.maxDiff.toExponential(2)} | ${web.maskDiffs}, ${node.maskDiffs}${ok ? '' : ' FAIL'} |`);
+        console.log(
+          `| ${v.name} | ${INPUTS[i]!.label} | ${(100 * person).toFixed(1)}% | ${web.maxDiff.toExponential(2)} | ${node.maxDiff.toExponential(2)} | ${web.maskDiffs}, ${node.maskDiffs}${ok ? '' : ' FAIL'} |`,
+        );
       }
       await session.release();
     }

@@ -47,7 +47,14 @@ export async function evaluate(modelDir: string, sets: string[]): Promise<{ clas
     });
     const total = confusion.flat().reduce((a, b) => a + b, 0);
     const correct = classes.reduce((a, _, c) => a + confusion[c]![c]!, 0);
-    results.push({ name, images: files.length, iou, meanIou: iou.reduce((a, b) => a + b, 0) / k, pixelAccuracy: correct / total, confusion });
+    results.push({
+      name,
+      images: files.length,
+      iou,
+      meanIou: iou.reduce((a, b) => a + b, 0) / k,
+      pixelAccuracy: correct / total,
+      confusion,
+    });
   }
   await seg.dispose();
   return { classes, results };
@@ -55,13 +62,22 @@ export async function evaluate(modelDir: string, sets: string[]): Promise<{ clas
 
 export function report({ classes, results }: Awaited<ReturnType<typeof evaluate>>): string {
   const pct = (v: number) => `${(100 * v).toFixed(1)}%`;
-  const lines = ['| set | images | mean IoU | pixel accuracy | ' + classes.map((c) => `IoU ${c}`).join(' | ') + ' |', `|${'---|'.repeat(4 + classes.length)}`];
-  for (const r of results) lines.push(`| ${r.name} | ${r.images} | ${r.meanIou.toFixed(4)} | ${pct(r.pixelAccuracy)} | ${r.iou.map((v) => v.toFixed(3)).join(' | ')} |`);
+  const lines = [
+    '| set | images | mean IoU | pixel accuracy | ' + classes.map((c) => `IoU ${c}`).join(' | ') + ' |',
+    `|${'---|'.repeat(4 + classes.length)}`,
+  ];
+  for (const r of results)
+    lines.push(
+      `| ${r.name} | ${r.images} | ${r.meanIou.toFixed(4)} | ${pct(r.pixelAccuracy)} | ${r.iou.map((v) => v.toFixed(3)).join(' | ')} |`,
+    );
   const held = results[0]!;
   lines.push('', `Confusion matrix on \`${held.name}\` (rows: truth, columns: prediction; share of each true class's pixels):`, '');
   lines.push(`| truth \\ predicted | ${classes.join(' | ')} |`, `|${'---|'.repeat(classes.length + 1)}`);
   held.confusion.forEach((row, c) => {
-    const total = Math.max(1, row.reduce((a, b) => a + b, 0));
+    const total = Math.max(
+      1,
+      row.reduce((a, b) => a + b, 0),
+    );
     lines.push(`| ${classes[c]} | ${row.map((v) => `${((100 * v) / total).toFixed(1)}%`).join(' | ')} |`);
   });
   return lines.join('\n');

@@ -24,13 +24,7 @@ export class EdgesegError extends Error {
   }
 }
 
-const EDGESEG_ERROR_NAMES = new Set([
-  'EdgesegError',
-  'InvalidInputError',
-  'ModelPackageError',
-  'BackendError',
-  'EdgesegAbortError',
-]);
+const EDGESEG_ERROR_NAMES = new Set(['EdgesegError', 'InvalidInputError', 'ModelPackageError', 'BackendError', 'EdgesegAbortError']);
 
 /** True for any edgeseg runtime or model error, also one made in another realm. */
 export function isEdgesegError(value: unknown): value is EdgesegError {

@@ -1,7 +1,29 @@
 // Class colours: the package's own where it has them, a fixed distinct palette otherwise.
 import type { ModelSpec } from './types.js';
 
-const PALETTE = ['#000000', '#e6194b', '#3cb44b', '#4363d8', '#ffe119', '#f58231', '#911eb4', '#46f0f0', '#f032e6', '#bcf60c', '#fabebe', '#008080', '#e6beff', '#9a6324', '#fffac8', '#800000', '#aaffc3', '#808000', '#ffd8b1', '#000075', '#808080'];
+const PALETTE = [
+  '#000000',
+  '#e6194b',
+  '#3cb44b',
+  '#4363d8',
+  '#ffe119',
+  '#f58231',
+  '#911eb4',
+  '#46f0f0',
+  '#f032e6',
+  '#bcf60c',
+  '#fabebe',
+  '#008080',
+  '#e6beff',
+  '#9a6324',
+  '#fffac8',
+  '#800000',
+  '#aaffc3',
+  '#808000',
+  '#ffd8b1',
+  '#000075',
+  '#808080',
+];
 
 /** One `#rrggbb` colour per class id; background black unless the package says otherwise. */
 export function classColors(spec: Pick<ModelSpec, 'classNames' | 'colors' | 'backgroundClassId'>): string[] {

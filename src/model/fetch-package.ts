@@ -44,13 +44,24 @@ export async function fetchPackageFiles(baseUrl: string, options: FetchPackageOp
   weights.catch(() => undefined); // awaited below; a failure found first must not leave it unhandled
   const files: PackageFiles = {};
   // The legacy layout's configuration is asked for only where the current one is absent.
-  const configuration = get('inference_config.json', false).then(async (config) => ({ config, env: config ? null : await get('environment.json', false) }));
+  const configuration = get('inference_config.json', false).then(async (config) => ({
+    config,
+    env: config ? null : await get('environment.json', false),
+  }));
   const [{ config, env }, names, type] = await Promise.all([configuration, get('class_names.txt', false), get('model_type.json', false)]);
   if (config) files['inference_config.json'] = config;
   else if (env) files['environment.json'] = env;
-  else throw new ModelPackageError('MODEL_FILE_MISSING', `no inference_config.json or environment.json under ${redactQuery(base)}${hostSaid(absent, 'inference_config.json', 'environment.json')}`);
+  else
+    throw new ModelPackageError(
+      'MODEL_FILE_MISSING',
+      `no inference_config.json or environment.json under ${redactQuery(base)}${hostSaid(absent, 'inference_config.json', 'environment.json')}`,
+    );
   if (names) files['class_names.txt'] = names;
-  else if (config) throw new ModelPackageError('MODEL_FILE_MISSING', `class_names.txt is missing under ${redactQuery(base)}${hostSaid(absent, 'class_names.txt')}`);
+  else if (config)
+    throw new ModelPackageError(
+      'MODEL_FILE_MISSING',
+      `class_names.txt is missing under ${redactQuery(base)}${hostSaid(absent, 'class_names.txt')}`,
+    );
   if (type) files['model_type.json'] = type;
   files['weights.onnx'] = (await weights)!;
   if (options.cache) await options.cache.put(manifestUrl, new TextEncoder().encode(JSON.stringify(Object.keys(files))));
@@ -101,7 +112,11 @@ export async function fetchFile(
     response = await doFetch(url, options.signal ? { signal: options.signal } : {});
   } catch (cause) {
     if (options.signal?.aborted) throw new EdgesegAbortError(undefined, { cause });
-    throw new ModelPackageError('MODEL_DOWNLOAD_FAILED', `could not download ${file} from ${redactQuery(url)}: ${(cause as Error).message}`, { cause });
+    throw new ModelPackageError(
+      'MODEL_DOWNLOAD_FAILED',
+      `could not download ${file} from ${redactQuery(url)}: ${(cause as Error).message}`,
+      { cause },
+    );
   }
   const absent = (why: Absence) => {
     options.onAbsent?.(why);
@@ -130,7 +145,10 @@ export async function fetchFile(
 
 /** An HTML document's opening (after a BOM and whitespace): no file of a package starts like one. */
 export function isHtmlPage(bytes: Uint8Array): boolean {
-  const head = new TextDecoder().decode(bytes.subarray(0, 256)).replace(/^\uFEFF/, '').trimStart();
+  const head = new TextDecoder()
+    .decode(bytes.subarray(0, 256))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   return /^<(!doctype\s+html|html|head|body|meta|title|script|link|style|!--)[\s>/]/i.test(head);
 }
 

@@ -26,14 +26,17 @@ export function parseInferenceConfig(bytes: Uint8Array | string): PreprocessSpec
   if (channels !== 3) throw invalid(file, `input_channels must be 3, got ${JSON.stringify(channels)}`);
   const resizeMode = input.resize_mode;
   const mode = typeof resizeMode === 'string' ? RESIZE_MODES[resizeMode] : undefined;
-  if (mode === undefined) throw invalid(file, `resize_mode ${JSON.stringify(resizeMode)} is not one of ${Object.keys(RESIZE_MODES).join(', ')}`);
+  if (mode === undefined)
+    throw invalid(file, `resize_mode ${JSON.stringify(resizeMode)} is not one of ${Object.keys(RESIZE_MODES).join(', ')}`);
   let paddingValue = 0;
   if (resizeMode !== 'fit-longer-edge' && input.padding_value !== undefined && input.padding_value !== null) {
     paddingValue = numberField(file, 'padding_value', input.padding_value);
-    if (!Number.isInteger(paddingValue) || paddingValue < 0 || paddingValue > 255) throw invalid(file, `padding_value must be 0–255, got ${paddingValue}`);
+    if (!Number.isInteger(paddingValue) || paddingValue < 0 || paddingValue > 255)
+      throw invalid(file, `padding_value must be 0–255, got ${paddingValue}`);
   }
   const colorMode = input.color_mode ?? 'rgb';
-  if (colorMode !== 'rgb' && colorMode !== 'bgr') throw invalid(file, `color_mode must be "rgb" or "bgr", got ${JSON.stringify(colorMode)}`);
+  if (colorMode !== 'rgb' && colorMode !== 'bgr')
+    throw invalid(file, `color_mode must be "rgb" or "bgr", got ${JSON.stringify(colorMode)}`);
   let scalingFactor: number | null = null;
   if (input.scaling_factor !== undefined && input.scaling_factor !== null) {
     scalingFactor = numberField(file, 'scaling_factor', input.scaling_factor);
@@ -50,7 +53,10 @@ export function parseInferenceConfig(bytes: Uint8Array | string): PreprocessSpec
     normalization = { mean: triple(n[0], 'mean'), std: triple(n[1], 'std') };
     if (normalization.std.some((s) => s === 0)) throw invalid(file, 'normalization std must not be 0');
   }
-  const steps = config.image_pre_processing === undefined || config.image_pre_processing === null ? {} : objectField(file, 'image_pre_processing', config.image_pre_processing);
+  const steps =
+    config.image_pre_processing === undefined || config.image_pre_processing === null
+      ? {}
+      : objectField(file, 'image_pre_processing', config.image_pre_processing);
   return {
     ...parseImageSteps(file, steps),
     resize: { mode, width, height, paddingValue },

@@ -19,7 +19,9 @@ const RESIZE_FORMATS: Record<string, [ResizeMode, number]> = {
 
 export interface LegacyEnvironment {
   /** Input size is null when the package does not say; the ONNX model's input decides. */
-  preprocess: Omit<PreprocessSpec, 'resize'> & { resize: Omit<PreprocessSpec['resize'], 'width' | 'height'> & { width: number | null; height: number | null } };
+  preprocess: Omit<PreprocessSpec, 'resize'> & {
+    resize: Omit<PreprocessSpec['resize'], 'width' | 'height'> & { width: number | null; height: number | null };
+  };
   classMap: Record<string, string> | null;
   colors: Record<string, string>;
   /** Resize formats this package names that the platform's server does not know (run as "Stretch to"). */

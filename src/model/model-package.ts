@@ -50,7 +50,11 @@ export function parseModelPackage(files: PackageFiles): ParsedPackage {
     if (files['class_names.txt']) classNames = parseClassNames(text('class_names.txt'));
     else if (env.classMap) {
       // The reference reads CLASS_MAP when class_names.txt is absent.
-      classNames = checkClassNames(Object.keys(env.classMap).sort((a, b) => Number(a) - Number(b)).map((k) => env.classMap![k]!));
+      classNames = checkClassNames(
+        Object.keys(env.classMap)
+          .sort((a, b) => Number(a) - Number(b))
+          .map((k) => env.classMap![k]!),
+      );
     } else throw missing('class_names.txt');
     return {
       spec: {

@@ -27,13 +27,13 @@ export function checkModelShapes(parsed: ParsedPackage['spec'], io: ModelIo): Mo
   const height = resize.height ?? (isFixed(input[2]) ? input[2] : null);
   const width = resize.width ?? (isFixed(input[3]) ? input[3] : null);
   if (height === null || width === null) {
-    throw new ModelPackageError('MODEL_INPUT_SHAPE', `the package gives no input size and the model's input ${shape(input)} has none either`);
-  }
-  if ((isFixed(input[2]) && input[2] !== height) || (isFixed(input[3]) && input[3] !== width)) {
     throw new ModelPackageError(
       'MODEL_INPUT_SHAPE',
-      `the package resizes to ${width}×${height} but the model's input is ${shape(input)}`,
+      `the package gives no input size and the model's input ${shape(input)} has none either`,
     );
+  }
+  if ((isFixed(input[2]) && input[2] !== height) || (isFixed(input[3]) && input[3] !== width)) {
+    throw new ModelPackageError('MODEL_INPUT_SHAPE', `the package resizes to ${width}×${height} but the model's input is ${shape(input)}`);
   }
   const classes = parsed.classNames.length;
   if (output.length !== 4 || (isFixed(output[0]) && output[0] !== 1)) {

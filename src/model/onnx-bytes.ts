@@ -50,7 +50,8 @@ export function checkOnnxModel(bytes: Uint8Array): void {
     else if (wire === 5) i += 4;
     else if (wire === 2) {
       const length = varint();
-      if (length > bytes.length - i) throw fail(`field ${field} runs ${length - (bytes.length - i)} bytes past the end (a truncated download?)`);
+      if (length > bytes.length - i)
+        throw fail(`field ${field} runs ${length - (bytes.length - i)} bytes past the end (a truncated download?)`);
       i += length;
     } else throw fail(`field ${field} has wire type ${wire}, which protobuf no longer uses`);
     if (i > bytes.length) throw fail('it ends inside a field');

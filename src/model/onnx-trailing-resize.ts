@@ -68,7 +68,7 @@ export function cutTrailingResize(weights: Uint8Array): TrailingResizeCut | null
 
   // Drop the Resize, then whatever only fed it (the Shape/Slice/Concat/Constant that computed its sizes).
   const kept = new Set(nodes.filter((x) => x !== producer));
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     const used = new Set<string>([source]);
     for (const x of kept) for (const name of x.node.inputs) used.add(name);

@@ -6,7 +6,18 @@ import { InvalidInputError } from '../errors/index.js';
 import { globToRegExp, isGlob, splitGlob } from './glob.js';
 
 /** What a folder walk takes: names that libvips decodes as photos. A file named on the command line or matched by a glob is read whatever its name. */
-export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set(['.jpg', '.jpeg', '.jpe', '.jfif', '.png', '.webp', '.gif', '.avif', '.tif', '.tiff']);
+export const IMAGE_EXTENSIONS: ReadonlySet<string> = new Set([
+  '.jpg',
+  '.jpeg',
+  '.jpe',
+  '.jfif',
+  '.png',
+  '.webp',
+  '.gif',
+  '.avif',
+  '.tif',
+  '.tiff',
+]);
 
 export interface BatchInput {
   /** The path to read: as given, or the argument joined with what was found under it. */
@@ -49,13 +60,19 @@ export async function listBatchInputs(args: readonly string[], options: { exclud
       const wanted = (f: Found) => f.kind === 'unlistable' || isImageName(f.relative);
       const images = found.filter(wanted);
       skipped.push(...found.filter((f) => !wanted(f)).map((f) => join(arg, f.relative)));
-      if (images.length === 0) await add({ path: arg, relative: '', error: new InvalidInputError('IMAGE_SOURCE_INVALID', `${arg} holds no image files (${[...IMAGE_EXTENSIONS].join(' ')})`) });
+      if (images.length === 0)
+        await add({
+          path: arg,
+          relative: '',
+          error: new InvalidInputError('IMAGE_SOURCE_INVALID', `${arg} holds no image files (${[...IMAGE_EXTENSIONS].join(' ')})`),
+        });
       for (const f of images) await add(fromFound(arg, f));
     } else if (stats === undefined && isGlob(arg)) {
       const { base, rest, depth } = splitGlob(arg);
       const pattern = globToRegExp(rest);
       const found = (await walk(base, depth, { exclude, hidden: true })).filter((f) => pattern.test(f.relative.split(sep).join('/')));
-      if (found.length === 0) await add({ path: arg, relative: '', error: new InvalidInputError('IMAGE_SOURCE_INVALID', `no file matches ${arg}`) });
+      if (found.length === 0)
+        await add({ path: arg, relative: '', error: new InvalidInputError('IMAGE_SOURCE_INVALID', `no file matches ${arg}`) });
       for (const f of found) await add(fromFound(base, f));
     } else {
       await add({ path: arg, relative: basename(arg) });
@@ -104,7 +121,12 @@ type Found = { relative: string; kind: 'file' | 'dangling' | 'other' | 'unlistab
 function fromFound(base: string, f: Found): BatchInput {
   const path = join(base, f.relative);
   if (f.kind === 'file') return { path, relative: f.relative };
-  const why = f.kind === 'dangling' ? 'a symbolic link to nothing' : f.kind === 'unlistable' ? `a folder that cannot be listed (${f.what})` : `not a regular file (${f.what})`;
+  const why =
+    f.kind === 'dangling'
+      ? 'a symbolic link to nothing'
+      : f.kind === 'unlistable'
+        ? `a folder that cannot be listed (${f.what})`
+        : `not a regular file (${f.what})`;
   return { path, relative: f.relative, error: new InvalidInputError('IMAGE_SOURCE_INVALID', `could not read ${path}: ${why}`) };
 }
 
@@ -113,7 +135,13 @@ function fromFound(base: string, f: Found): BatchInput {
  * names starting with a dot only when `hidden` (a glob filters them itself). FIFOs and devices are
  * reported, never opened: a FIFO with no writer would wait forever.
  */
-async function walk(dir: string, depth: number, options: { exclude: string | undefined; hidden: boolean }, visited = new Set<string>(), prefix = ''): Promise<Found[]> {
+async function walk(
+  dir: string,
+  depth: number,
+  options: { exclude: string | undefined; hidden: boolean },
+  visited = new Set<string>(),
+  prefix = '',
+): Promise<Found[]> {
   const real = await realpath(dir).catch(() => resolve(dir));
   // The output folder is passed over below the folder walked, not when it is that folder: the user asked for it.
   if (visited.has(real) || (real === options.exclude && prefix !== '')) return [];

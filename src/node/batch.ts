@@ -31,15 +31,28 @@ export interface BatchPlan {
  * (a usage error, exit 2, when it cannot be), the inputs are listed and their output names assigned
  * (a usage error when two would write the same file).
  */
-export async function prepareBatch(args: readonly string[], options: { outDir: string; cutout: boolean; overlay: boolean }): Promise<BatchPlan> {
+export async function prepareBatch(
+  args: readonly string[],
+  options: { outDir: string; cutout: boolean; overlay: boolean },
+): Promise<BatchPlan> {
   const { outDir } = options;
   await checkWritable(outDir);
   const { inputs, skipped } = await listBatchInputs(args, { exclude: outDir });
-  const kinds: OutputKind[] = ['mask', ...(options.cutout ? (['cutout'] as const) : []), ...(options.overlay ? (['overlay'] as const) : [])];
-  const { outputs, clashes } = assignOutputs(inputs, outDir, kinds.map((k) => OUTPUT_SUFFIXES[k]));
+  const kinds: OutputKind[] = [
+    'mask',
+    ...(options.cutout ? (['cutout'] as const) : []),
+    ...(options.overlay ? (['overlay'] as const) : []),
+  ];
+  const { outputs, clashes } = assignOutputs(
+    inputs,
+    outDir,
+    kinds.map((k) => OUTPUT_SUFFIXES[k]),
+  );
   if (clashes.length > 0) {
     const lines = clashes.slice(0, 5).map((c) => `  ${c.file} ← ${c.inputs.join(', ')}`);
-    throw new UsageError(`two inputs would write the same output file:\n${lines.join('\n')}${clashes.length > 5 ? `\n  … and ${clashes.length - 5} more` : ''}`);
+    throw new UsageError(
+      `two inputs would write the same output file:\n${lines.join('\n')}${clashes.length > 5 ? `\n  … and ${clashes.length - 5} more` : ''}`,
+    );
   }
   return { outDir, kinds, inputs, outputs, skipped };
 }
@@ -109,7 +122,13 @@ export async function runBatch(seg: NodeSegmenter, plan: BatchPlan, options: Run
     for await (const result of results) {
       const { input, index, files } = readable[result.index]!;
       if (!result.ok) {
-        failures.push({ index, path: input.path, code: result.error.code, message: result.error.message, ours: result.error.name !== 'InvalidInputError' });
+        failures.push({
+          index,
+          path: input.path,
+          code: result.error.code,
+          message: result.error.message,
+          ours: result.error.name !== 'InvalidInputError',
+        });
       } else {
         try {
           await writeOutputs(seg, result, plan.kinds, files, options.feather);
@@ -124,7 +143,7 @@ export async function runBatch(seg: NodeSegmenter, plan: BatchPlan, options: Run
     }
   } catch (error) {
     // Stopped on purpose: what was done is summed up like a finished batch.
-    if (!(options.signal?.aborted && isEdgesegError(error) && (error).code === 'ABORTED')) throw error;
+    if (!(options.signal?.aborted && isEdgesegError(error) && error.code === 'ABORTED')) throw error;
     interrupted = true;
   }
   failures.sort((a, b) => a.index - b.index);
@@ -141,7 +160,13 @@ export async function runBatch(seg: NodeSegmenter, plan: BatchPlan, options: Run
   };
 }
 
-async function writeOutputs(seg: NodeSegmenter, result: DetailedSegmentation, kinds: readonly OutputKind[], files: readonly string[], feather: number): Promise<void> {
+async function writeOutputs(
+  seg: NodeSegmenter,
+  result: DetailedSegmentation,
+  kinds: readonly OutputKind[],
+  files: readonly string[],
+  feather: number,
+): Promise<void> {
   const { width, height } = result.raw;
   const background = seg.spec.backgroundClassId;
   await mkdir(dirname(files[0]!), { recursive: true });
@@ -152,10 +177,20 @@ async function writeOutputs(seg: NodeSegmenter, result: DetailedSegmentation, ki
       await writeFile(file, base64ToBytes(result.payload.segmentation_mask));
     } else if (kind === 'cutout') {
       const rgba = cutoutRgba(result.image, result.raw.classIds, background, feather);
-      await writeFile(file, await sharp(rgba, { raw: { width, height, channels: 4 } }).png().toBuffer());
+      await writeFile(
+        file,
+        await sharp(rgba, { raw: { width, height, channels: 4 } })
+          .png()
+          .toBuffer(),
+      );
     } else {
       const rgb = overlayMask(result.image, result.raw.classIds, classColors(seg.spec), background);
-      await writeFile(file, await sharp(rgb, { raw: { width, height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer());
+      await writeFile(
+        file,
+        await sharp(rgb, { raw: { width, height, channels: 3 } })
+          .jpeg({ quality: 92 })
+          .toBuffer(),
+      );
     }
   }
 }
@@ -174,7 +209,9 @@ export function formatSummary(summary: BatchSummary): string {
   }
   if (skipped.length > 0) {
     const shown = skipped.slice(0, 5).join(', ');
-    lines.push(`skipped ${skipped.length} file${skipped.length === 1 ? '' : 's'} not named as images: ${shown}${skipped.length > 5 ? `, … (${skipped.length - 5} more)` : ''}`);
+    lines.push(
+      `skipped ${skipped.length} file${skipped.length === 1 ? '' : 's'} not named as images: ${shown}${skipped.length > 5 ? `, … (${skipped.length - 5} more)` : ''}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -92,7 +92,12 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
 }
 
 function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
-  const config = { args, options: { ...options, help: { type: 'boolean' as const, short: 'h' } }, allowPositionals: true as const, strict: true as const };
+  const config = {
+    args,
+    options: { ...options, help: { type: 'boolean' as const, short: 'h' } },
+    allowPositionals: true as const,
+    strict: true as const,
+  };
   try {
     return parseArgs(config);
   } catch (error) {
@@ -103,7 +108,8 @@ function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[]
 function numberOption(name: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${name} must be a number, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(n))
+    throw new UsageError(`--${name} must be a number, got ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -123,15 +129,24 @@ const SEGMENTER_OPTIONS = {
 } as const;
 
 /** The segmenter's options, the confidence and the cutout's feather from the flags both forms of `segment` share, checked before anything loads. */
-function segmenterSettings(values: { model?: string; confidence?: string; backend?: string; threads?: string; 'max-pixels'?: string; feather?: string }) {
+function segmenterSettings(values: {
+  model?: string;
+  confidence?: string;
+  backend?: string;
+  threads?: string;
+  'max-pixels'?: string;
+  feather?: string;
+}) {
   const backend = (values.backend ?? 'native') as NodeBackendName;
-  if (backend !== 'native' && backend !== 'wasm') throw new UsageError(`--backend must be native or wasm, got ${JSON.stringify(values.backend)}`);
+  if (backend !== 'native' && backend !== 'wasm')
+    throw new UsageError(`--backend must be native or wasm, got ${JSON.stringify(values.backend)}`);
   // Checked before the model loads, so a bad value is reported as what it is.
   const confidence = validateConfidence(numberOption('confidence', values.confidence) ?? 50);
   const numThreads = numberOption('threads', values.threads);
   const maxPixels = numberOption('max-pixels', values['max-pixels']);
   const feather = numberOption('feather', values.feather) ?? 0;
-  if (!Number.isInteger(feather) || feather < 0) throw new UsageError(`--feather must be a whole number of pixels ≥ 0, got ${values.feather}`);
+  if (!Number.isInteger(feather) || feather < 0)
+    throw new UsageError(`--feather must be a whole number of pixels ≥ 0, got ${values.feather}`);
   const options: NodeSegmenterOptions = {
     model: modelOf(values.model),
     backend,
@@ -156,9 +171,11 @@ async function segment(args: string[], io: Io): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError('segment takes exactly one image; for several, a folder or a glob, give --out-dir');
   const source = positionals[0]!;
-  if ((await stat(source).catch(() => undefined))?.isDirectory()) throw new UsageError(`${source} is a folder; give --out-dir to segment the images in it`);
+  if ((await stat(source).catch(() => undefined))?.isDirectory())
+    throw new UsageError(`${source} is a folder; give --out-dir to segment the images in it`);
   const { options, confidence, feather } = segmenterSettings(values);
-  if (values.cutout && !/\.(png|webp)$/i.test(values.cutout)) throw new UsageError(`--cutout needs a format with alpha (.png or .webp), got ${values.cutout}`);
+  if (values.cutout && !/\.(png|webp)$/i.test(values.cutout))
+    throw new UsageError(`--cutout needs a format with alpha (.png or .webp), got ${values.cutout}`);
   const seg = await createSegmenter(options);
   try {
     for (const w of seg.warnings) io.err(`edgeseg: warning: ${w}\n`);
@@ -172,7 +189,11 @@ async function segment(args: string[], io: Io): Promise<number> {
       await writeImage(values.cutout, cutoutRgba(image, raw.classIds, seg.spec.backgroundClassId, feather), raw.width, raw.height, 4);
     }
     if (values.timings) {
-      io.err(`${Object.entries(timings).map(([k, v]) => `${k} ${v.toFixed(1)} ms`).join(' · ')} (${seg.backend})\n`);
+      io.err(
+        `${Object.entries(timings)
+          .map(([k, v]) => `${k} ${v.toFixed(1)} ms`)
+          .join(' · ')} (${seg.backend})\n`,
+      );
     }
     if (!values.quiet) io.out(`${JSON.stringify(payload)}\n`);
     return EXIT.ok;
@@ -199,7 +220,8 @@ async function segmentBatch(args: string[], io: Io): Promise<number> {
   if (!outDir) throw new UsageError('--out-dir needs a folder');
   const { options, confidence, feather } = segmenterSettings(values);
   const concurrency = numberOption('concurrency', values.concurrency) ?? defaultBatchConcurrency();
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency must be a whole number ≥ 1, got ${values.concurrency}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new UsageError(`--concurrency must be a whole number ≥ 1, got ${values.concurrency}`);
   // Everything that can be checked without the model is, so that a bad --out-dir costs no model load.
   const plan = await prepareBatch(positionals, { outDir, cutout: values.cutout === true, overlay: values.overlay === true });
   const seg = await createSegmenter(options);
@@ -210,9 +232,13 @@ async function segmentBatch(args: string[], io: Io): Promise<number> {
     const controller = new AbortController();
     const interrupt = () => controller.abort();
     process.once('SIGINT', interrupt);
-    const summary = await runBatch(seg, plan, { confidence, concurrency, feather, signal: controller.signal, ...(bar ? { onProgress: bar.update } : {}) }).finally(() =>
-      process.off('SIGINT', interrupt),
-    );
+    const summary = await runBatch(seg, plan, {
+      confidence,
+      concurrency,
+      feather,
+      signal: controller.signal,
+      ...(bar ? { onProgress: bar.update } : {}),
+    }).finally(() => process.off('SIGINT', interrupt));
     bar?.clear();
     if (!values.quiet) io.err(formatSummary(summary));
     if (values.json) io.out(`${JSON.stringify(summary, null, 2)}\n`);
@@ -226,7 +252,8 @@ async function segmentBatch(args: string[], io: Io): Promise<number> {
 async function writeImage(path: string, pixels: Uint8Array, width: number, height: number, channels: 3 | 4): Promise<void> {
   const img = sharp(pixels, { raw: { width, height, channels } });
   const ext = extname(path).toLowerCase();
-  const encoded = ext === '.jpg' || ext === '.jpeg' ? img.jpeg({ quality: 92 }) : ext === '.webp' ? img.webp({ lossless: true }) : img.png();
+  const encoded =
+    ext === '.jpg' || ext === '.jpeg' ? img.jpeg({ quality: 92 }) : ext === '.webp' ? img.webp({ lossless: true }) : img.png();
   await writeFile(path, await encoded.toBuffer());
 }
 
@@ -241,7 +268,9 @@ async function info(args: string[], io: Io): Promise<number> {
     const { spec } = seg;
     const colors = classColors(spec);
     if (values.json) {
-      io.out(`${JSON.stringify({ generation: spec.generation, task: spec.task, modelType: spec.modelType, classes: spec.classNames, colors, backgroundClassId: spec.backgroundClassId, preprocess: spec.preprocess, warnings: seg.warnings }, null, 2)}\n`);
+      io.out(
+        `${JSON.stringify({ generation: spec.generation, task: spec.task, modelType: spec.modelType, classes: spec.classNames, colors, backgroundClassId: spec.backgroundClassId, preprocess: spec.preprocess, warnings: seg.warnings }, null, 2)}\n`,
+      );
       return EXIT.ok;
     }
     const p = spec.preprocess;
@@ -256,7 +285,9 @@ async function info(args: string[], io: Io): Promise<number> {
       `grayscale:     ${p.grayscale ? 'yes' : 'no'}`,
       `contrast:      ${p.contrast ?? 'none'}`,
       `classes (${spec.classNames.length}):`,
-      ...spec.classNames.map((n, i) => `  ${String(i).padStart(3)}  ${colors[i]}  ${n}${i === spec.backgroundClassId ? '  (background)' : ''}`),
+      ...spec.classNames.map(
+        (n, i) => `  ${String(i).padStart(3)}  ${colors[i]}  ${n}${i === spec.backgroundClassId ? '  (background)' : ''}`,
+      ),
       ...seg.warnings.map((w) => `warning: ${w}`),
     ];
     io.out(`${lines.join('\n')}\n`);
@@ -268,8 +299,13 @@ async function info(args: string[], io: Io): Promise<number> {
 
 async function serve(args: string[], io: Io): Promise<number> {
   const { values } = parse(args, {
-    port: { type: 'string', short: 'p' }, host: { type: 'string' }, data: { type: 'string', short: 'd' }, 'api-key': { type: 'string' }, quiet: { type: 'boolean', short: 'q' },
-    'allow-origin': { type: 'string', multiple: true }, 'public-url': { type: 'string' },
+    port: { type: 'string', short: 'p' },
+    host: { type: 'string' },
+    data: { type: 'string', short: 'd' },
+    'api-key': { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
+    'allow-origin': { type: 'string', multiple: true },
+    'public-url': { type: 'string' },
   });
   if (values.help) {
     io.out(`${HELP}\n`);
@@ -278,7 +314,10 @@ async function serve(args: string[], io: Io): Promise<number> {
   const port = numberOption('port', values.port) ?? 8787;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535, got ${values.port}`);
   // Loaded on demand: the platform is a server, the rest of the CLI does not need it.
-  const [{ startPlatformServer }, { normalizeOrigin }] = await Promise.all([import('../../server/start.js'), import('../../server/access.js')]);
+  const [{ startPlatformServer }, { normalizeOrigin }] = await Promise.all([
+    import('../../server/start.js'),
+    import('../../server/access.js'),
+  ]);
   let allowOrigins: string[];
   try {
     allowOrigins = ((values['allow-origin'] as string[] | undefined) ?? []).map(normalizeOrigin);

@@ -32,10 +32,14 @@ export async function decodeImage(bytes: Uint8Array, options: DecodeOptions = {}
     throw decodeError(header.format, cause);
   }
   if (meta.format !== SHARP_FORMAT[header.format]) {
-    throw new InvalidInputError('IMAGE_FORMAT_UNSUPPORTED', `the bytes start as ${formatName(header.format)} but decode as ${String(meta.format)}`);
+    throw new InvalidInputError(
+      'IMAGE_FORMAT_UNSUPPORTED',
+      `the bytes start as ${formatName(header.format)} but decode as ${String(meta.format)}`,
+    );
   }
   const { width, height } = meta;
-  if (!(width > 0 && height > 0)) throw new InvalidInputError('IMAGE_DECODE_FAILED', `the ${formatName(header.format)} image is ${width}×${height}`);
+  if (!(width > 0 && height > 0))
+    throw new InvalidInputError('IMAGE_DECODE_FAILED', `the ${formatName(header.format)} image is ${width}×${height}`);
   checkPixelCount(width, height, maxPixels);
   try {
     const { data, info } = await input().removeAlpha().toColourspace('srgb').raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
@@ -65,5 +69,9 @@ function toRgb(data: Uint8Array, channels: number): Uint8Array {
 function decodeError(format: ImageFormat, cause: unknown): InvalidInputError {
   // The signature was one libvips reads, so any failure here is a corrupt or truncated file.
   const message = cause instanceof Error ? cause.message.split('\n')[0]! : String(cause);
-  return new InvalidInputError('IMAGE_DECODE_FAILED', `the ${formatName(format)} image could not be decoded (corrupt or truncated): ${message}`, { cause });
+  return new InvalidInputError(
+    'IMAGE_DECODE_FAILED',
+    `the ${formatName(format)} image could not be decoded (corrupt or truncated): ${message}`,
+    { cause },
+  );
 }

@@ -9,7 +9,9 @@ const NATIVE = ['onnxruntime-node', 'sharp'] as const;
 /** `npm install` of the native modules, at the versions this package asks for. */
 export function nativeInstallCommand(): string {
   // Quoted where a shell would read the range (zsh's `^`, `<`, `>`).
-  return `npm install ${nativeInstallSpecs().map((spec) => (/^[\w@./:-]+$/.test(spec) ? spec : `"${spec}"`)).join(' ')}`;
+  return `npm install ${nativeInstallSpecs()
+    .map((spec) => (/^[\w@./:-]+$/.test(spec) ? spec : `"${spec}"`))
+    .join(' ')}`;
 }
 
 /** `name@range` of each native module, from this package's peerDependencies. */

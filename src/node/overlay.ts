@@ -2,7 +2,13 @@
 import type { PixelImage } from '../pipeline/types.js';
 
 /** RGB pixels: each non-background pixel moves `opacity` of the way to its class colour. */
-export function overlayMask(image: PixelImage, classIds: Uint8Array, colors: readonly string[], backgroundClassId: number, opacity = 0.5): Uint8Array {
+export function overlayMask(
+  image: PixelImage,
+  classIds: Uint8Array,
+  colors: readonly string[],
+  backgroundClassId: number,
+  opacity = 0.5,
+): Uint8Array {
   const rgb = colors.map((c) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)));
   const n = image.width * image.height;
   const out = new Uint8Array(n * 3);

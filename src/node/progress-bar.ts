@@ -17,7 +17,12 @@ export function progressLine(progress: Progress, columns = 80): string {
     `${String(done).padStart(String(total).length)}/${total}`,
     `${String(Math.floor(fraction * 100)).padStart(3)}%`,
     ...(failed > 0 ? [`${failed} failed`] : []),
-    ...(done > 0 ? [`${rate.toFixed(1)} images/s`, `${done < total ? `about ${formatSeconds((total - done) / rate)} left` : `${formatSeconds(elapsedMs / 1000)}`}`] : []),
+    ...(done > 0
+      ? [
+          `${rate.toFixed(1)} images/s`,
+          `${done < total ? `about ${formatSeconds((total - done) / rate)} left` : `${formatSeconds(elapsedMs / 1000)}`}`,
+        ]
+      : []),
   ];
   const text = parts.join(' · ');
   const barWidth = Math.max(0, Math.min(30, columns - text.length - 3));

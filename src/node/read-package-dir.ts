@@ -14,9 +14,11 @@ export async function readPackageDir(dir: string): Promise<PackageFiles> {
     } catch (cause) {
       const code = (cause as NodeJS.ErrnoException).code;
       if (code === 'ENOTDIR') throw new ModelPackageError('MODEL_FILE_MISSING', `${dir} is not a folder`, { cause });
-      if (code !== 'ENOENT') throw new ModelPackageError('MODEL_FILE_MISSING', `could not read ${join(dir, name)}: ${(cause as Error).message}`, { cause });
+      if (code !== 'ENOENT')
+        throw new ModelPackageError('MODEL_FILE_MISSING', `could not read ${join(dir, name)}: ${(cause as Error).message}`, { cause });
     }
   }
-  if (found === 0) throw new ModelPackageError('MODEL_FILE_MISSING', `${dir} holds no model package files (weights.onnx, class_names.txt, …)`);
+  if (found === 0)
+    throw new ModelPackageError('MODEL_FILE_MISSING', `${dir} holds no model package files (weights.onnx, class_names.txt, …)`);
   return files;
 }

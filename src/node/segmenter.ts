@@ -2,7 +2,14 @@
 // returning the hosted route's payload.
 import { readFile } from 'node:fs/promises';
 import { BackendError, EdgesegError, InvalidInputError, isEdgesegError, ModelPackageError } from '../errors/index.js';
-import { checkModelShapes, fetchPackageFiles, parseModelPackage, type DownloadProgress, type ModelSpec, type PackageFiles } from '../model/index.js';
+import {
+  checkModelShapes,
+  fetchPackageFiles,
+  parseModelPackage,
+  type DownloadProgress,
+  type ModelSpec,
+  type PackageFiles,
+} from '../model/index.js';
 import { buildPayload, classMapOf, type RawSegmentation, type SegmentationPayload } from '../payload/index.js';
 import { DEFAULT_CONFIDENCE, segmentPixels, validateConfidence, type PixelImage, type StageTimings } from '../pipeline/index.js';
 import type { NodeBackend } from './backend.js';
@@ -69,7 +76,8 @@ export interface SegmentManyOptions {
 }
 
 /** One source's outcome from `segmentMany`, in the order of the sources. `index` counts from 0. */
-export type SegmentManyResult<S> = ({ ok: true; index: number; source: S } & DetailedSegmentation) | { ok: false; index: number; source: S; error: EdgesegError };
+export type SegmentManyResult<S> =
+  ({ ok: true; index: number; source: S } & DetailedSegmentation) | { ok: false; index: number; source: S; error: EdgesegError };
 
 export interface NodeSegmenter {
   readonly backend: NodeBackendName;
@@ -89,7 +97,10 @@ export interface NodeSegmenter {
    * `signal` ends it by throwing `EdgesegAbortError`. Breaking out of the loop abandons what is in flight.
    * Throws `OPTION_INVALID` or `CONFIDENCE_INVALID` at once for a bad option.
    */
-  segmentMany<S extends NodeImageSource>(sources: Iterable<S> | AsyncIterable<S>, options?: SegmentManyOptions): AsyncGenerator<SegmentManyResult<S>, void, undefined>;
+  segmentMany<S extends NodeImageSource>(
+    sources: Iterable<S> | AsyncIterable<S>,
+    options?: SegmentManyOptions,
+  ): AsyncGenerator<SegmentManyResult<S>, void, undefined>;
   dispose(): Promise<void>;
 }
 
@@ -101,7 +112,8 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
     throw new InvalidInputError('OPTION_INVALID', `backend must be "native" or "wasm", got ${JSON.stringify(backendName)}`);
   }
   const threads = options.numThreads === undefined ? {} : { numThreads: options.numThreads };
-  const backend = backendName === 'native' ? await createNativeBackend(parsed.weights, threads) : await createWasmBackend(parsed.weights, threads);
+  const backend =
+    backendName === 'native' ? await createNativeBackend(parsed.weights, threads) : await createWasmBackend(parsed.weights, threads);
   let spec: ModelSpec;
   try {
     spec = checkModelShapes(parsed.spec, backend.io);
@@ -133,7 +145,10 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
       }
       return source;
     }
-    throw new InvalidInputError('IMAGE_SOURCE_INVALID', 'the source must be a file path, encoded image bytes, or { data, width, height, channels }');
+    throw new InvalidInputError(
+      'IMAGE_SOURCE_INVALID',
+      'the source must be a file path, encoded image bytes, or { data, width, height, channels }',
+    );
   };
 
   const raw = async (source: NodeImageSource, opts: SegmentOptions = {}) => {
@@ -143,11 +158,18 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
     const decode = performance.now() - t0;
     // One run at a time per session; each call still gets its own answer.
     const run = queue.then(() =>
-      segmentPixels(image, model, backend.run, { confidence: opts.confidence ?? DEFAULT_CONFIDENCE, ...(opts.signal ? { signal: opts.signal } : {}) }),
+      segmentPixels(image, model, backend.run, {
+        confidence: opts.confidence ?? DEFAULT_CONFIDENCE,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      }),
     );
     queue = run.catch(() => undefined);
     const result = await run;
-    return { raw: { classIds: result.classIds, width: result.width, height: result.height, class_map: classMap }, timings: { decode, ...result.timings }, image };
+    return {
+      raw: { classIds: result.classIds, width: result.width, height: result.height, class_map: classMap },
+      timings: { decode, ...result.timings },
+      image,
+    };
   };
 
   const detailed = async (source: NodeImageSource, opts?: SegmentOptions): Promise<DetailedSegmentation> => {

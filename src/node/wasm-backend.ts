@@ -7,7 +7,11 @@ export async function createWasmBackend(weights: Uint8Array, _options: BackendOp
   // An optional peer dependency: a web app gets edgeseg's own copy of it, in its browser build.
   const ort = await import('onnxruntime-web/wasm').catch((cause: unknown) => {
     if ((cause as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw cause;
-    throw new BackendError('BACKEND_UNAVAILABLE', 'the wasm backend in Node needs onnxruntime-web: run `npm install onnxruntime-web@1.30.0`', { backend: 'wasm', cause });
+    throw new BackendError(
+      'BACKEND_UNAVAILABLE',
+      'the wasm backend in Node needs onnxruntime-web: run `npm install onnxruntime-web@1.30.0`',
+      { backend: 'wasm', cause },
+    );
   });
   // One thread, whatever was asked: onnxruntime-web's thread pool is made of Web Workers started from a
   // fetched script, which Node cannot give it (the session would fail to load). This backend is the

@@ -35,7 +35,9 @@ export async function sessionRunner<N extends BackendName>(
   try {
     session = await ort.InferenceSession.create(weights, options);
   } catch (cause) {
-    throw new ModelPackageError('MODEL_LOAD_FAILED', `onnxruntime (${name}) could not load weights.onnx: ${(cause as Error).message}`, { cause });
+    throw new ModelPackageError('MODEL_LOAD_FAILED', `onnxruntime (${name}) could not load weights.onnx: ${(cause as Error).message}`, {
+      cause,
+    });
   }
   const input = session.inputMetadata[0];
   const output = session.outputMetadata[0];
@@ -50,12 +52,18 @@ export async function sessionRunner<N extends BackendName>(
       try {
         result = await session.run({ [inputName]: new ort.Tensor('float32', data, dims) });
       } catch (cause) {
-        throw new BackendError('BACKEND_FAILED', `the ${name} backend failed while running the model: ${(cause as Error).message}`, { cause, backend: name });
+        throw new BackendError('BACKEND_FAILED', `the ${name} backend failed while running the model: ${(cause as Error).message}`, {
+          cause,
+          backend: name,
+        });
       }
       const logits = result[outputName] as Tensor;
       const [, channels, height, width] = logits.dims as number[];
       if (logits.type !== 'float32' || logits.dims.length !== 4) {
-        throw new ModelPackageError('MODEL_OUTPUT_SHAPE', `the model returned ${logits.type} [${logits.dims.join(', ')}]; expected float32 [1, C, h, w]`);
+        throw new ModelPackageError(
+          'MODEL_OUTPUT_SHAPE',
+          `the model returned ${logits.type} [${logits.dims.join(', ')}]; expected float32 [1, C, h, w]`,
+        );
       }
       return { data: logits.data as Float32Array, channels: channels!, height: height!, width: width! };
     },

@@ -10,7 +10,10 @@ export async function decodeMaskPngInBrowser(png: Uint8Array): Promise<{ classId
   const { width, height } = readMaskHeader(png);
   let bitmap: ImageBitmap;
   try {
-    bitmap = await createImageBitmap(new Blob([png as BlobPart], { type: 'image/png' }), { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
+    bitmap = await createImageBitmap(new Blob([png as BlobPart], { type: 'image/png' }), {
+      premultiplyAlpha: 'none',
+      colorSpaceConversion: 'none',
+    });
   } catch (cause) {
     throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask is not a readable PNG', { cause });
   }

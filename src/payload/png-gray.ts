@@ -54,7 +54,8 @@ export function decodeMaskPng(png: Uint8Array): { classIds: Uint8Array; width: n
   const rows = new Uint8Array(passes.reduce((n, p) => n + (p.width > 0 && p.height > 0 ? (p.width + 1) * p.height : 0), 0));
   let filled = 0;
   const inflater = new Unzlib((data) => {
-    if (filled + data.length > rows.length) throw new InvalidInputError('PAYLOAD_INVALID', `the segmentation mask PNG holds more data than ${width}×${height} pixels`);
+    if (filled + data.length > rows.length)
+      throw new InvalidInputError('PAYLOAD_INVALID', `the segmentation mask PNG holds more data than ${width}×${height} pixels`);
     rows.set(data, filled);
     filled += data.length;
   });
@@ -108,7 +109,7 @@ function deinterlace(rows: Uint8Array, passes: { width: number; height: number }
 /** The data of each IDAT chunk, in order; refuses chunks that run past the end. */
 function* idatChunks(png: Uint8Array): Generator<Uint8Array> {
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
-  for (let at = PNG_SIGNATURE.length; at + 12 <= png.length; ) {
+  for (let at = PNG_SIGNATURE.length; at + 12 <= png.length;) {
     const length = view.getUint32(at);
     if (length > png.length - at - 12) throw new InvalidInputError('PAYLOAD_INVALID', 'the segmentation mask PNG is truncated');
     const type = String.fromCharCode(png[at + 4]!, png[at + 5]!, png[at + 6]!, png[at + 7]!);

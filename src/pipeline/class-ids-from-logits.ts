@@ -22,12 +22,7 @@ const PROBABILITY_MARGIN = 2 ** -20;
 const LOGIT_MARGIN = 1e-5;
 const LOG_MARGIN = 1e-3;
 
-export function classIdsFromLogits(
-  logits: Logits,
-  meta: PreprocessMeta,
-  options: PostprocessOptions,
-  out?: Uint8Array,
-): Uint8Array {
+export function classIdsFromLogits(logits: Logits, meta: PreprocessMeta, options: PostprocessOptions, out?: Uint8Array): Uint8Array {
   const { classCount, backgroundClassId } = options;
   const C = logits.channels;
   const threshold = confidenceThreshold(validateConfidence(options.confidence));
@@ -366,12 +361,7 @@ function clearLead(C: number, threshold: number): number {
 }
 
 /** The full decision for one pixel's logits, in float32 as torch computes softmax / sigmoid. */
-function pixelDecider(
-  C: number,
-  threshold: number,
-  classOf: Uint8Array,
-  backgroundClassId: number,
-): (z: Float64Array) => number {
+function pixelDecider(C: number, threshold: number, classOf: Uint8Array, backgroundClassId: number): (z: Float64Array) => number {
   if (C === 1) {
     return (z) => {
       const prob = f32(1 / f32(1 + f32(Math.exp(-z[0]!))));

@@ -6,10 +6,7 @@ export const DEFAULT_CONFIDENCE = 50;
 /** Returns the confidence if it is a finite number in [0, 100]; throws `CONFIDENCE_INVALID` otherwise. */
 export function validateConfidence(value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 100) {
-    throw new InvalidInputError(
-      'CONFIDENCE_INVALID',
-      `confidence must be a finite number in [0, 100], got ${describe(value)}`,
-    );
+    throw new InvalidInputError('CONFIDENCE_INVALID', `confidence must be a finite number in [0, 100], got ${describe(value)}`);
   }
   return value;
 }

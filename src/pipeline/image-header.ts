@@ -14,8 +14,22 @@ export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 export type RefusedFormat = 'bmp' | 'ico' | 'svg' | 'pdf' | 'heic' | 'heif' | 'jxl' | 'jp2' | 'psd' | 'bigtiff';
 
 const NAMES: Record<ImageFormat | RefusedFormat, string> = {
-  jpeg: 'JPEG', png: 'PNG', webp: 'WebP', gif: 'GIF', avif: 'AVIF', tiff: 'TIFF',
-  bmp: 'BMP', ico: 'ICO', svg: 'SVG', pdf: 'PDF', heic: 'HEIC', heif: 'HEIF', jxl: 'JPEG XL', jp2: 'JPEG 2000', psd: 'PSD', bigtiff: 'BigTIFF',
+  jpeg: 'JPEG',
+  png: 'PNG',
+  webp: 'WebP',
+  gif: 'GIF',
+  avif: 'AVIF',
+  tiff: 'TIFF',
+  bmp: 'BMP',
+  ico: 'ICO',
+  svg: 'SVG',
+  pdf: 'PDF',
+  heic: 'HEIC',
+  heif: 'HEIF',
+  jxl: 'JPEG XL',
+  jp2: 'JPEG 2000',
+  psd: 'PSD',
+  bigtiff: 'BigTIFF',
 };
 
 /** The format's usual name (`WebP`, `JPEG XL`), for messages. */
@@ -86,7 +100,9 @@ export function readImageHeader(b: Uint8Array): ImageHeader {
   const format = sniffImageFormat(b);
   if (format === null) {
     // The common way to get here: an image URL that a single-page-app host answers with its index.html.
-    const what = /^\s*<(!doctype html|html)[\s>]/i.test(new TextDecoder().decode(b.subarray(0, 64))) ? 'an HTML page, not an image' : 'not an image edgeseg decodes';
+    const what = /^\s*<(!doctype html|html)[\s>]/i.test(new TextDecoder().decode(b.subarray(0, 64)))
+      ? 'an HTML page, not an image'
+      : 'not an image edgeseg decodes';
     throw new InvalidInputError('IMAGE_FORMAT_UNSUPPORTED', `the bytes are ${what} (${ALLOWED})`);
   }
   if (!(IMAGE_FORMATS as readonly string[]).includes(format)) {
@@ -94,7 +110,10 @@ export function readImageHeader(b: Uint8Array): ImageHeader {
   }
   const header = SIZE_READERS[format as ImageFormat](b);
   if (header.width !== undefined && header.height !== undefined && !(header.width > 0 && header.height > 0)) {
-    throw new InvalidInputError('IMAGE_DECODE_FAILED', `the ${formatName(header.format)} header says the image is ${header.width}×${header.height}`);
+    throw new InvalidInputError(
+      'IMAGE_DECODE_FAILED',
+      `the ${formatName(header.format)} header says the image is ${header.width}×${header.height}`,
+    );
   }
   COMPLETENESS[format as ImageFormat]?.(b);
   return header;
@@ -108,7 +127,7 @@ export function readImageHeader(b: Uint8Array): ImageHeader {
  */
 const COMPLETENESS: Partial<Record<ImageFormat, (b: Uint8Array) => void>> = {
   png(b) {
-    for (let i = 8; ; ) {
+    for (let i = 8; ;) {
       if (i + 12 > b.length) throw truncated('png', 'it ends before its IEND chunk');
       const length = u32be(b, i);
       if (i + 12 + length > b.length) throw truncated('png', `its ${JSON.stringify(brand(b, i + 4))} chunk runs past the end`);
@@ -192,7 +211,13 @@ const SIZE_READERS: Record<ImageFormat, (b: Uint8Array) => ImageHeader> = {
         continue;
       }
       if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-        return { format: 'jpeg', height: u16be(b, i + 5), width: u16be(b, i + 7), components: b[i + 9]!, ...(orientation ? { orientation } : {}) };
+        return {
+          format: 'jpeg',
+          height: u16be(b, i + 5),
+          width: u16be(b, i + 7),
+          components: b[i + 9]!,
+          ...(orientation ? { orientation } : {}),
+        };
       }
       if (marker === 0xe1 && brand(b, i + 4) === 'Exif' && b[i + 8] === 0 && b[i + 9] === 0) {
         orientation = exifOrientation(b.subarray(i + 10, i + 2 + u16be(b, i + 2)));
@@ -251,7 +276,7 @@ const SIZE_READERS: Record<ImageFormat, (b: Uint8Array) => ImageHeader> = {
 /** The payload range of the box at `path` (each step a child of the one before), walking ISO-BMFF boxes. */
 function findBox(b: Uint8Array, start: number, end: number, path: string[]): { start: number; end: number } | null {
   const [name, ...rest] = path;
-  for (let i = start; i + 8 <= end; ) {
+  for (let i = start; i + 8 <= end;) {
     let size = u32be(b, i);
     let header = 8;
     if (size === 1) {

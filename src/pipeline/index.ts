@@ -2,7 +2,16 @@
 export type { ContrastType, Logits, PixelImage, PostprocessOptions, PreprocessMeta, PreprocessSpec, ResizeMode } from './types.js';
 export { inputPlan, preprocess, type InputPlan } from './preprocess.js';
 export { classIdsFromLogits, classIdMapping, logitPadding } from './class-ids-from-logits.js';
-export { segmentPixels, type DeviceLogits, type PixelSegmentation, type PrepareInput, type PreparedInput, type RunModel, type SegmentationModel, type StageTimings } from './segment-pixels.js';
+export {
+  segmentPixels,
+  type DeviceLogits,
+  type PixelSegmentation,
+  type PrepareInput,
+  type PreparedInput,
+  type RunModel,
+  type SegmentationModel,
+  type StageTimings,
+} from './segment-pixels.js';
 export { validateConfidence, confidenceThreshold, DEFAULT_CONFIDENCE } from './confidence.js';
 export { staticCropRect } from './static-crop.js';
 export { toGrayscale } from './grayscale.js';

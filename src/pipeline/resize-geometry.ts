@@ -25,7 +25,21 @@ export interface ResizeGeometry {
 export function resizeGeometry(resize: PreprocessSpec['resize'], width: number, height: number): ResizeGeometry {
   const { width: W, height: H } = resize;
   if (resize.mode === 'stretch') {
-    return { scaledWidth: W, scaledHeight: H, dstX: 0, dstY: 0, srcX: 0, srcY: 0, copyWidth: W, copyHeight: H, padLeft: 0, padTop: 0, padRight: 0, padBottom: 0, fill: 0 };
+    return {
+      scaledWidth: W,
+      scaledHeight: H,
+      dstX: 0,
+      dstY: 0,
+      srcX: 0,
+      srcY: 0,
+      copyWidth: W,
+      copyHeight: H,
+      padLeft: 0,
+      padTop: 0,
+      padRight: 0,
+      padBottom: 0,
+      fill: 0,
+    };
   }
   if (resize.mode === 'letterbox') {
     // handle_numpy_input_preparation_with_letterbox: truncations exactly as there.
@@ -35,8 +49,19 @@ export function resizeGeometry(resize: PreprocessSpec['resize'], width: number, 
     const top = Math.trunc((H - h) / 2);
     const left = Math.trunc((W - w) / 2);
     return {
-      scaledWidth: w, scaledHeight: h, dstX: left, dstY: top, srcX: 0, srcY: 0, copyWidth: w, copyHeight: h,
-      padLeft: left, padTop: top, padRight: W - left - w, padBottom: H - top - h, fill: resize.paddingValue,
+      scaledWidth: w,
+      scaledHeight: h,
+      dstX: left,
+      dstY: top,
+      srcX: 0,
+      srcY: 0,
+      copyWidth: w,
+      copyHeight: h,
+      padLeft: left,
+      padTop: top,
+      padRight: W - left - w,
+      padBottom: H - top - h,
+      fill: resize.paddingValue,
     };
   }
   // Centre crop: pad (with 0) where the image is smaller, cut where it is larger.
@@ -56,7 +81,18 @@ export function resizeGeometry(resize: PreprocessSpec['resize'], width: number, 
   const x = axis(width, W);
   const y = axis(height, H);
   return {
-    scaledWidth: width, scaledHeight: height, dstX: x.dst, dstY: y.dst, srcX: x.src, srcY: y.src,
-    copyWidth: x.copy, copyHeight: y.copy, padLeft: x.before, padTop: y.before, padRight: x.after, padBottom: y.after, fill: 0,
+    scaledWidth: width,
+    scaledHeight: height,
+    dstX: x.dst,
+    dstY: y.dst,
+    srcX: x.src,
+    srcY: y.src,
+    copyWidth: x.copy,
+    copyHeight: y.copy,
+    padLeft: x.before,
+    padTop: y.before,
+    padRight: x.after,
+    padBottom: y.after,
+    fill: 0,
   };
 }

@@ -55,12 +55,7 @@ export function linearAxis(srcSize: number, dstSize: number, clampFraction: bool
  * per pixel, only the first `channels` used) to `onRow`. The row buffer is reused between calls.
  * Only the colour channels are resized: `channels` is 1 or 3 (alpha is dropped).
  */
-export function resizeLinearRows(
-  src: ImagePlane,
-  dstWidth: number,
-  dstHeight: number,
-  onRow: (y: number, row: Uint8Array) => void,
-): void {
+export function resizeLinearRows(src: ImagePlane, dstWidth: number, dstHeight: number, onRow: (y: number, row: Uint8Array) => void): void {
   const cn = src.channels === 1 ? 1 : 3;
   const xs = linearAxis(src.width, dstWidth, true);
   const ys = linearAxis(src.height, dstHeight, false);

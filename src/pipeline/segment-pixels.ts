@@ -63,11 +63,14 @@ export async function segmentPixels(
   const prepared = (await options.prepare?.(image, model.preprocess)) ?? null;
   const { tensor, meta } = prepared ? { tensor: null, meta: prepared.meta } : preprocess(image, model.preprocess, options.input);
   const t1 = performance.now();
-  const logits = tensor ? await run({ data: tensor, dims: [1, 3, meta.inputHeight, meta.inputWidth] }, options.signal) : await prepared!.run(options.signal);
+  const logits = tensor
+    ? await run({ data: tensor, dims: [1, 3, meta.inputHeight, meta.inputWidth] }, options.signal)
+    : await prepared!.run(options.signal);
   throwIfAborted(options.signal);
   const t2 = performance.now();
   const post = { confidence, classCount: model.classCount, backgroundClassId: model.backgroundClassId };
-  const classIds = 'classIds' in logits ? await logits.classIds(meta, post, options.classIds) : classIdsFromLogits(logits, meta, post, options.classIds);
+  const classIds =
+    'classIds' in logits ? await logits.classIds(meta, post, options.classIds) : classIdsFromLogits(logits, meta, post, options.classIds);
   const t3 = performance.now();
   return {
     classIds,

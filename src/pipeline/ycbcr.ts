@@ -114,7 +114,8 @@ export function ycbcrRows(image: YCbCrImage): (y: number, chromaColumns?: Int32A
       const cb3 = sumCb[c]! * 3;
       const cr3 = sumCr[c]! * 3;
       pixel(rgb, 3 * x, luma[row + x]!, (cb3 + sumCb[left]! + even) >> shift, (cr3 + sumCr[left]! + even) >> shift);
-      if (x + 1 < width) pixel(rgb, 3 * x + 3, luma[row + x + 1]!, (cb3 + sumCb[right]! + odd) >> shift, (cr3 + sumCr[right]! + odd) >> shift);
+      if (x + 1 < width)
+        pixel(rgb, 3 * x + 3, luma[row + x + 1]!, (cb3 + sumCb[right]! + odd) >> shift, (cr3 + sumCr[right]! + odd) >> shift);
     }
     return rgb;
   };

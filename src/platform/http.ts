@@ -1,7 +1,16 @@
 // One request to the platform: the key in the query, a timeout, the caller's AbortSignal, retries with
 // exponential backoff and jitter (honouring Retry-After) for requests that are safe to repeat, and every
 // failure mapped to a PlatformError.
-import { AbortedError, ConnectionError, errorFromResponse, InvalidResponseError, PlatformError, RateLimitError, ServerError, TimeoutError } from './errors/index.js';
+import {
+  AbortedError,
+  ConnectionError,
+  errorFromResponse,
+  InvalidResponseError,
+  PlatformError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+} from './errors/index.js';
 import { redact, redactDeep, redactUrl } from './redact.js';
 
 export interface HttpSettings {
@@ -99,8 +108,12 @@ async function once<T>(
     text = await response.text();
   } catch (cause) {
     if (spec.signal?.aborted) throw new AbortedError(`${spec.method} ${printable} was aborted`, { ...info, cause });
-    if (timeout.signal.aborted) throw new TimeoutError(`${spec.method} ${printable} got no answer within ${settings.timeoutMs} ms`, { ...info, cause });
-    throw new ConnectionError(`${spec.method} ${printable} failed: ${redact(String((cause as Error).message), settings.apiKey)}`, { ...info, cause });
+    if (timeout.signal.aborted)
+      throw new TimeoutError(`${spec.method} ${printable} got no answer within ${settings.timeoutMs} ms`, { ...info, cause });
+    throw new ConnectionError(`${spec.method} ${printable} failed: ${redact(String((cause as Error).message), settings.apiKey)}`, {
+      ...info,
+      cause,
+    });
   } finally {
     clearTimeout(timer);
   }
@@ -110,13 +123,22 @@ async function once<T>(
     try {
       parsed = JSON.parse(text);
     } catch {
-      if (response.ok) throw new InvalidResponseError(`${spec.method} ${printable} answered ${response.status} with malformed JSON`, { ...info, status: response.status, body: text.slice(0, 300) });
+      if (response.ok)
+        throw new InvalidResponseError(`${spec.method} ${printable} answered ${response.status} with malformed JSON`, {
+          ...info,
+          status: response.status,
+          body: text.slice(0, 300),
+        });
     }
   }
   // The platform may echo the key in an error; it is scrubbed before any message is built from it.
   if (!response.ok) throw errorFromResponse(response.status, redactDeep(parsed, settings.apiKey), response.headers, info);
   if (typeof parsed !== 'object' || parsed === null) {
-    throw new InvalidResponseError(`${spec.method} ${printable} answered ${response.status} without a JSON object`, { ...info, status: response.status, body: text.slice(0, 300) });
+    throw new InvalidResponseError(`${spec.method} ${printable} answered ${response.status} without a JSON object`, {
+      ...info,
+      status: response.status,
+      body: text.slice(0, 300),
+    });
   }
   if (!parse) return parsed as T;
   try {
@@ -124,12 +146,15 @@ async function once<T>(
   } catch (cause) {
     if (cause instanceof PlatformError) throw cause;
     const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new InvalidResponseError(`${spec.method} ${printable} answered ${response.status} with an unexpected body: ${redact(reason, settings.apiKey)}`, {
-      ...info,
-      status: response.status,
-      body: redactDeep(parsed, settings.apiKey),
-      cause,
-    });
+    throw new InvalidResponseError(
+      `${spec.method} ${printable} answered ${response.status} with an unexpected body: ${redact(reason, settings.apiKey)}`,
+      {
+        ...info,
+        status: response.status,
+        body: redactDeep(parsed, settings.apiKey),
+        cause,
+      },
+    );
   }
 }
 

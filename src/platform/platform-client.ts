@@ -88,7 +88,13 @@ export class PlatformClient {
   }
 
   /** A download link for the version in `format` (e.g. `png-mask-semantic`, `coco-segmentation`), or its progress. */
-  async exportFormat(workspace: string, project: string, version: number | string, format: string, options: CallOptions = {}): Promise<ExportAnswer> {
+  async exportFormat(
+    workspace: string,
+    project: string,
+    version: number | string,
+    format: string,
+    options: CallOptions = {},
+  ): Promise<ExportAnswer> {
     return this.#get(this.#path(workspace, project, versionSegment(version), format), options);
   }
 
@@ -98,9 +104,17 @@ export class PlatformClient {
   }
 
   /** One page of images, filtered and ranked. Rules are checked before the request is sent. */
-  async search<F extends SearchFieldName = DefaultSearchField>(workspace: string, project: string, query: SearchQuery<F> = {}, options: CallOptions = {}): Promise<SearchPage<F>> {
+  async search<F extends SearchFieldName = DefaultSearchField>(
+    workspace: string,
+    project: string,
+    query: SearchQuery<F> = {},
+    options: CallOptions = {},
+  ): Promise<SearchPage<F>> {
     checkSearch(query);
-    return this.#request({ method: 'POST', url: `${this.#path(workspace, project)}/search`, json: query, retryable: true, ...signalOf(options) }, searchPage<F>);
+    return this.#request(
+      { method: 'POST', url: `${this.#path(workspace, project)}/search`, json: query, retryable: true, ...signalOf(options) },
+      searchPage<F>,
+    );
   }
 
   /** One image's record, with a signed URL of its bytes (`urls.original`): what to fetch an image by. */
@@ -112,7 +126,12 @@ export class PlatformClient {
    * Every page of a search, as the platform's Python client pages: `offset` advances by `limit`, and it
    * stops on a short page or when `total` is reached.
    */
-  async *searchAll<F extends SearchFieldName = DefaultSearchField>(workspace: string, project: string, query: SearchQuery<F> = {}, options: CallOptions = {}): AsyncGenerator<SearchPage<F>> {
+  async *searchAll<F extends SearchFieldName = DefaultSearchField>(
+    workspace: string,
+    project: string,
+    query: SearchQuery<F> = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<SearchPage<F>> {
     const limit = query.limit ?? 50;
     let offset = query.offset ?? 0;
     for (;;) {
@@ -136,7 +155,12 @@ export class PlatformClient {
    * The hosted segmentation route for `datasetSlug/version`: a URL goes in the `image` query parameter,
    * bytes as a base64 body. Returns the flat payload, checked (the mask decodes and matches `image`).
    */
-  async segmentHosted(datasetSlug: string, version: number | string, image: HostedImage, options: CallOptions & { confidence?: number } = {}): Promise<SegmentationPayload> {
+  async segmentHosted(
+    datasetSlug: string,
+    version: number | string,
+    image: HostedImage,
+    options: CallOptions & { confidence?: number } = {},
+  ): Promise<SegmentationPayload> {
     let confidence: number;
     try {
       confidence = validateConfidence(options.confidence ?? 50);
@@ -233,7 +257,10 @@ function checkSearch(q: SearchQuery<SearchFieldName>): void {
     if (!Array.isArray(q.fields)) throw new InvalidRequestError('search fields must be an array');
     const allowed: readonly string[] = [...SEARCH_FIELDS, ...SEARCH_EXTENSIONS];
     const unknown = q.fields.filter((f) => !allowed.includes(f));
-    if (unknown.length) throw new InvalidRequestError(`unknown search fields ${unknown.join(', ')}; allowed: ${SEARCH_FIELDS.join(', ')} (local platform: also ${SEARCH_EXTENSIONS.join(', ')})`);
+    if (unknown.length)
+      throw new InvalidRequestError(
+        `unknown search fields ${unknown.join(', ')}; allowed: ${SEARCH_FIELDS.join(', ')} (local platform: also ${SEARCH_EXTENSIONS.join(', ')})`,
+      );
   }
   if (q.in_dataset !== undefined && typeof q.in_dataset !== 'string' && typeof q.in_dataset !== 'boolean') {
     throw new InvalidRequestError('in_dataset must be a string or a boolean');
@@ -265,7 +292,8 @@ async function syntheticBody(request: SyntheticImageRequest): Promise<Record<str
   if (body.image_type !== undefined && !['id', 'url', 'base64'].includes(body.image_type as string)) {
     throw new InvalidRequestError(`image_type must be id, url or base64, got ${JSON.stringify(body.image_type)}`);
   }
-  if (request.n !== undefined && (!Number.isInteger(request.n) || request.n < 1)) throw new InvalidRequestError('n must be a positive integer');
+  if (request.n !== undefined && (!Number.isInteger(request.n) || request.n < 1))
+    throw new InvalidRequestError('n must be a positive integer');
   return body;
 }
 
@@ -274,7 +302,8 @@ function hostedImage(image: HostedImage): { url?: string; bytes?: Uint8Array | A
     if (/^https?:\/\//i.test(image)) return { url: image };
     throw new InvalidRequestError('a string image must be an http(s) URL; pass bytes for an upload');
   }
-  if (image instanceof Uint8Array || image instanceof ArrayBuffer || (typeof Blob !== 'undefined' && image instanceof Blob)) return { bytes: image };
+  if (image instanceof Uint8Array || image instanceof ArrayBuffer || (typeof Blob !== 'undefined' && image instanceof Blob))
+    return { bytes: image };
   if (typeof image === 'object' && image !== null) {
     const { url, bytes } = image as { url?: string; bytes?: Uint8Array | ArrayBuffer | Blob };
     if (url !== undefined && bytes !== undefined) throw new InvalidRequestError('give the image as a URL or as bytes, not both');

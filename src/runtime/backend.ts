@@ -22,9 +22,7 @@ export interface BackendCallOptions {
 }
 
 /** A backend's answer to one call. A failure of the backend itself carries the image back for a retry. */
-export type BackendOutcome<T> =
-  | { ok: true; value: T; timings: Timings }
-  | { ok: false; error: Error; retry?: ImageSource };
+export type BackendOutcome<T> = { ok: true; value: T; timings: Timings } | { ok: false; error: Error; retry?: ImageSource };
 
 /**
  * A way to run the model: `webgpu` and `wasm` run it in a worker with onnxruntime-web; `hosted` sends the

@@ -3,8 +3,17 @@
 import { transferHandlers, type TransferHandler } from 'comlink';
 import { BackendError, EdgesegAbortError, EdgesegError, InvalidInputError, ModelPackageError } from '../errors/index.js';
 import {
-  AbortedError, AuthenticationError, ConnectionError, InvalidRequestError, InvalidResponseError, NotFoundError,
-  PaymentRequiredError, PlatformError, RateLimitError, ServerError, TimeoutError,
+  AbortedError,
+  AuthenticationError,
+  ConnectionError,
+  InvalidRequestError,
+  InvalidResponseError,
+  NotFoundError,
+  PaymentRequiredError,
+  PlatformError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
 } from '../platform/errors/index.js';
 
 /** An error as it travels in a message: its class name, code, message and the fields its class carries. */

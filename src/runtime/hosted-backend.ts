@@ -20,7 +20,10 @@ export class HostedBackend implements Backend {
     const image = await toHostedImage(source);
     // Platform errors (authentication, rate limits, an unreachable server) are the caller's to see:
     // there is no backend after this one.
-    const value = await this.platform.segmentHosted(this.project, this.version, image, { confidence: options.confidence, ...(options.signal ? { signal: options.signal } : {}) });
+    const value = await this.platform.segmentHosted(this.project, this.version, image, {
+      confidence: options.confidence,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     return { ok: true, value, timings: { total: performance.now() - t0 } };
   }
 

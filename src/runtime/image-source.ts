@@ -46,7 +46,10 @@ export async function toWorkerImage(source: ImageSource): Promise<{ image: Worke
     return { image: { kind: 'bytes', bytes }, transfer: [bytes.buffer as ArrayBuffer] };
   }
   if (has('ImageData') && source instanceof ImageData) {
-    return { image: { kind: 'pixels', data: source.data, width: source.width, height: source.height }, transfer: [source.data.buffer as ArrayBuffer] };
+    return {
+      image: { kind: 'pixels', data: source.data, width: source.width, height: source.height },
+      transfer: [source.data.buffer as ArrayBuffer],
+    };
   }
   if (has('ImageBitmap') && source instanceof ImageBitmap) return { image: { kind: 'bitmap', bitmap: source }, transfer: [source] };
   if (has('VideoFrame') && source instanceof VideoFrame) return { image: { kind: 'frame', frame: source }, transfer: [source] };
@@ -70,11 +73,16 @@ export async function toWorkerImage(source: ImageSource): Promise<{ image: Worke
     try {
       bitmap = await createImageBitmap(source as ImageBitmapSource);
     } catch (cause) {
-      throw new InvalidInputError('IMAGE_DECODE_FAILED', 'the element has no image to read (not loaded, or cross-origin without CORS)', { cause });
+      throw new InvalidInputError('IMAGE_DECODE_FAILED', 'the element has no image to read (not loaded, or cross-origin without CORS)', {
+        cause,
+      });
     }
     return { image: { kind: 'bitmap', bitmap }, transfer: [bitmap] };
   }
-  throw new InvalidInputError('IMAGE_SOURCE_INVALID', `cannot segment a ${describe(source)}: pass a Blob, bytes, ImageData, ImageBitmap, VideoFrame, an image, canvas or video element, a URL or base64`);
+  throw new InvalidInputError(
+    'IMAGE_SOURCE_INVALID',
+    `cannot segment a ${describe(source)}: pass a Blob, bytes, ImageData, ImageBitmap, VideoFrame, an image, canvas or video element, a URL or base64`,
+  );
 }
 
 /** What the hosted route takes: a URL, or encoded bytes (pixels are encoded as a lossless PNG). */
@@ -94,8 +102,22 @@ export async function toHostedImage(source: ImageSource): Promise<string | Uint8
   if (source instanceof Uint8Array) return checked(source);
   const bitmap = await toWorkerImage(source);
   const image = bitmap.image;
-  const width = image.kind === 'pixels' ? image.width : image.kind === 'bitmap' ? image.bitmap.width : image.kind === 'frame' ? image.frame.displayWidth : 0;
-  const height = image.kind === 'pixels' ? image.height : image.kind === 'bitmap' ? image.bitmap.height : image.kind === 'frame' ? image.frame.displayHeight : 0;
+  const width =
+    image.kind === 'pixels'
+      ? image.width
+      : image.kind === 'bitmap'
+        ? image.bitmap.width
+        : image.kind === 'frame'
+          ? image.frame.displayWidth
+          : 0;
+  const height =
+    image.kind === 'pixels'
+      ? image.height
+      : image.kind === 'bitmap'
+        ? image.bitmap.height
+        : image.kind === 'frame'
+          ? image.frame.displayHeight
+          : 0;
   const canvas = new OffscreenCanvas(width, height);
   const ctx = canvas.getContext('2d')!;
   if (image.kind === 'pixels') ctx.putImageData(new ImageData(image.data as Uint8ClampedArray<ArrayBuffer>, width, height), 0, 0);
@@ -112,7 +134,10 @@ function checked(bytes: Uint8Array): Uint8Array {
 /** Bytes given to an earlier call were transferred to its worker: saying so beats an empty image. */
 function checkAttached<T extends ArrayBufferLike>(buffer: T): T {
   if ((buffer as { detached?: boolean }).detached === true) {
-    throw new InvalidInputError('IMAGE_SOURCE_INVALID', 'the bytes were transferred to the worker by an earlier call (their buffer is detached): pass a copy to segment the same bytes twice');
+    throw new InvalidInputError(
+      'IMAGE_SOURCE_INVALID',
+      'the bytes were transferred to the worker by an earlier call (their buffer is detached): pass a copy to segment the same bytes twice',
+    );
   }
   return buffer;
 }

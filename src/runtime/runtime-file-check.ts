@@ -8,13 +8,22 @@ export type RuntimeFileKind = "edgeseg's worker script" | "onnxruntime-web's ES 
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
 /** A `RUNTIME_FILE_MISSING` error when `url` answers an error status or an HTML page (or, for a binary, not WASM); null when it looks right. */
-export async function checkRuntimeFile(url: string, kind: RuntimeFileKind, backend: BackendName, signal?: AbortSignal): Promise<BackendError | null> {
+export async function checkRuntimeFile(
+  url: string,
+  kind: RuntimeFileKind,
+  backend: BackendName,
+  signal?: AbortSignal,
+): Promise<BackendError | null> {
   const option = kind === "edgeseg's worker script" ? 'workerUrl' : 'wasmPaths';
   const missing = (what: string, cause?: unknown) =>
-    new BackendError('RUNTIME_FILE_MISSING', `${kind} at ${url} ${what}; serve edgeseg's browser files there, or point \`${option}\` at them`, {
-      backend,
-      ...(cause === undefined ? {} : { cause }),
-    });
+    new BackendError(
+      'RUNTIME_FILE_MISSING',
+      `${kind} at ${url} ${what}; serve edgeseg's browser files there, or point \`${option}\` at them`,
+      {
+        backend,
+        ...(cause === undefined ? {} : { cause }),
+      },
+    );
   let response: Response;
   try {
     response = await fetch(url, { ...(signal ? { signal } : {}) });
@@ -29,7 +38,8 @@ export async function checkRuntimeFile(url: string, kind: RuntimeFileKind, backe
     if (type.includes('text/html') || text.startsWith('<!doctype') || text.startsWith('<html')) {
       return missing('answered an HTML page (often a single-page-app fallback for a path the host lacks)');
     }
-    if (kind === "onnxruntime-web's WASM binary" && !WASM_MAGIC.every((b, i) => head[i] === b)) return missing('is not a WebAssembly binary');
+    if (kind === "onnxruntime-web's WASM binary" && !WASM_MAGIC.every((b, i) => head[i] === b))
+      return missing('is not a WebAssembly binary');
     return null;
   } finally {
     void response.body?.cancel().catch(() => undefined);

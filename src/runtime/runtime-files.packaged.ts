@@ -15,6 +15,12 @@ export function bundledWorkerUrl(): string {
 
 export function bundledOrtFiles(backend: LocalBackendName): OrtFiles {
   return backend === 'wasm'
-    ? { module: new URL('./ort.wasm.bundle.min.mjs', import.meta.url).href, binary: new URL('./ort-wasm-simd-threaded.wasm', import.meta.url).href }
-    : { module: new URL('./ort.webgpu.bundle.min.mjs', import.meta.url).href, binary: new URL('./ort-wasm-simd-threaded.asyncify.wasm', import.meta.url).href };
+    ? {
+        module: new URL('./ort.wasm.bundle.min.mjs', import.meta.url).href,
+        binary: new URL('./ort-wasm-simd-threaded.wasm', import.meta.url).href,
+      }
+    : {
+        module: new URL('./ort.webgpu.bundle.min.mjs', import.meta.url).href,
+        binary: new URL('./ort-wasm-simd-threaded.asyncify.wasm', import.meta.url).href,
+      };
 }

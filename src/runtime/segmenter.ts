@@ -98,7 +98,10 @@ export class Segmenter {
   /** @internal — use createSegmenter. */
   static async create(options: SegmenterOptions): Promise<Segmenter> {
     const order = checkOptions(options);
-    const threads = browserThreadPlan(options.numThreads, order.some((b) => LOCAL.includes(b)));
+    const threads = browserThreadPlan(
+      options.numThreads,
+      order.some((b) => LOCAL.includes(b)),
+    );
     let source: WorkerModelSource | Error;
     try {
       source = await resolveModel(options);
@@ -180,7 +183,11 @@ export class Segmenter {
         return;
       } catch (error) {
         last = error;
-        this.#fallbacks.push({ backend: name, code: (error as { code?: string }).code ?? 'BACKEND_UNAVAILABLE', message: (error as Error).message });
+        this.#fallbacks.push({
+          backend: name,
+          code: (error as { code?: string }).code ?? 'BACKEND_UNAVAILABLE',
+          message: (error as Error).message,
+        });
       }
     }
     this.#backend = null;
@@ -188,16 +195,22 @@ export class Segmenter {
     // MODEL_FILE_MISSING, say) is then told from backends that cannot run here without reading the message.
     throw new BackendError(
       'NO_BACKEND',
-      `no backend could run the model: ${this.#fallbacks.filter((f) => f.code !== 'NOT_ISOLATED' && f.code !== 'NO_SHARED_MEMORY').map((f) => `${f.backend}: [${f.code}] ${f.message}`).join('; ')}`,
+      `no backend could run the model: ${this.#fallbacks
+        .filter((f) => f.code !== 'NOT_ISOLATED' && f.code !== 'NO_SHARED_MEMORY')
+        .map((f) => `${f.backend}: [${f.code}] ${f.message}`)
+        .join('; ')}`,
       last === undefined ? {} : { cause: last },
     );
   }
 
   async #createBackend(name: RuntimeBackendName): Promise<Backend> {
     if (name === 'hosted') {
-      const target = this.options.hosted ?? (isVersionRef(this.options.model) ? { project: this.options.model.project, version: this.options.model.version } : null);
+      const target =
+        this.options.hosted ??
+        (isVersionRef(this.options.model) ? { project: this.options.model.project, version: this.options.model.version } : null);
       if (!this.options.platform) throw hostedUnavailable('the hosted route needs a PlatformClient (options.platform)');
-      if (!target) throw hostedUnavailable('the hosted route needs a project and version (options.hosted, or a platform version as the model)');
+      if (!target)
+        throw hostedUnavailable('the hosted route needs a project and version (options.hosted, or a platform version as the model)');
       return new HostedBackend(this.options.platform, target.project, target.version);
     }
     if (this.modelSource instanceof Error) throw this.modelSource;
@@ -215,7 +228,10 @@ export class Segmenter {
       });
     } catch (error) {
       // A worker whose script did not load says only that it failed: ask the host what it answered.
-      const missing = scriptUrl && (error as { code?: string }).code === 'WORKER_CRASHED' ? await checkRuntimeFile(scriptUrl, "edgeseg's worker script", name) : null;
+      const missing =
+        scriptUrl && (error as { code?: string }).code === 'WORKER_CRASHED'
+          ? await checkRuntimeFile(scriptUrl, "edgeseg's worker script", name)
+          : null;
       throw missing ?? error;
     }
     this.#spec = backend.spec;
@@ -235,7 +251,10 @@ export class Segmenter {
         if (this.#disposed || !this.#backend) throw disposedError();
         const backend = this.#backend;
         const wantRetry = this.#index < this.#order.length - 1;
-        const outcome = await Promise.race([call(backend, image, { confidence, wantRetry, ...(options.signal ? { signal: options.signal } : {}) }), this.#disposal]);
+        const outcome = await Promise.race([
+          call(backend, image, { confidence, wantRetry, ...(options.signal ? { signal: options.signal } : {}) }),
+          this.#disposal,
+        ]);
         if (outcome.ok) {
           this.#lastTimings = outcome.timings;
           return outcome.value;
@@ -301,13 +320,22 @@ function checkOptions(options: SegmenterOptions): RuntimeBackendName[] {
     throw new InvalidInputError('OPTION_INVALID', 'createSegmenter needs { model }');
   }
   const order = options.backends ?? ['webgpu', 'wasm', 'hosted'];
-  if (!Array.isArray(order) || order.length === 0 || order.some((b) => !['webgpu', 'wasm', 'hosted'].includes(b)) || new Set(order).size !== order.length) {
-    throw new InvalidInputError('OPTION_INVALID', `backends must be a non-empty list of distinct 'webgpu', 'wasm', 'hosted'; got ${JSON.stringify(order)}`);
+  if (
+    !Array.isArray(order) ||
+    order.length === 0 ||
+    order.some((b) => !['webgpu', 'wasm', 'hosted'].includes(b)) ||
+    new Set(order).size !== order.length
+  ) {
+    throw new InvalidInputError(
+      'OPTION_INVALID',
+      `backends must be a non-empty list of distinct 'webgpu', 'wasm', 'hosted'; got ${JSON.stringify(order)}`,
+    );
   }
   if (options.numThreads !== undefined && (!Number.isInteger(options.numThreads) || options.numThreads < 1 || options.numThreads > 64)) {
     throw new InvalidInputError('OPTION_INVALID', `numThreads must be an integer 1–64, got ${options.numThreads}`);
   }
-  if (options.maxPixels !== undefined && !(options.maxPixels > 0)) throw new InvalidInputError('OPTION_INVALID', 'maxPixels must be positive');
+  if (options.maxPixels !== undefined && !(options.maxPixels > 0))
+    throw new InvalidInputError('OPTION_INVALID', 'maxPixels must be positive');
   return order;
 }
 
@@ -315,7 +343,8 @@ async function resolveModel(options: SegmenterOptions): Promise<WorkerModelSourc
   const { model } = options;
   if (typeof model === 'string') return { kind: 'url', baseUrl: new URL(model, globalThis.location?.href).toString() };
   if ('files' in model) return { kind: 'files', files: model.files };
-  if (!isVersionRef(model)) throw new InvalidInputError('OPTION_INVALID', 'model must be a URL, { files } or { workspace, project, version }');
+  if (!isVersionRef(model))
+    throw new InvalidInputError('OPTION_INVALID', 'model must be a URL, { files } or { workspace, project, version }');
   if (!options.platform) throw new InvalidInputError('OPTION_INVALID', 'a platform version as the model needs options.platform');
   return versionModelSource(options.platform, model, options.cache ?? true);
 }

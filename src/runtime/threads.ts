@@ -25,7 +25,10 @@ export function planThreads({ isolated, sharedMemory, cores, requested, local }:
   if (!isolated || !sharedMemory) {
     const oneThread = !isolated
       ? { code: 'NOT_ISOLATED' as const, message: 'the page is not cross-origin isolated (COOP/COEP): WASM runs on one thread' }
-      : { code: 'NO_SHARED_MEMORY' as const, message: 'this browser has no SharedArrayBuffer, even on this cross-origin isolated page: WASM runs on one thread' };
+      : {
+          code: 'NO_SHARED_MEMORY' as const,
+          message: 'this browser has no SharedArrayBuffer, even on this cross-origin isolated page: WASM runs on one thread',
+        };
     return { numThreads: 1, oneThread: local ? oneThread : null };
   }
   return { numThreads: Math.min(4, Math.max(1, Math.floor((cores ?? 2) / 2))), oneThread: null };

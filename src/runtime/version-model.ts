@@ -31,7 +31,8 @@ export async function versionModelSource(platform: PlatformClient, ref: VersionR
     : ort.inference_config
       ? { 'inference_config.json': ort.inference_config }
       : {};
-  if (!Object.keys(config).length) throw new ModelPackageError('MODEL_FILE_MISSING', `the platform gave no configuration file for ${ref.project}/${ref.version}`);
+  if (!Object.keys(config).length)
+    throw new ModelPackageError('MODEL_FILE_MISSING', `the platform gave no configuration file for ${ref.project}/${ref.version}`);
   return {
     kind: 'urls',
     urls: { 'weights.onnx': ort.model, ...config },

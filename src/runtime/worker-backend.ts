@@ -149,7 +149,11 @@ export class WorkerBackend implements Backend {
     return new BackendError('DISPOSED', 'this segmenter was disposed', { backend: this.name });
   }
 
-  async #call(source: ImageSource, options: BackendCallOptions, output: 'payload' | 'raw'): Promise<BackendOutcome<SegmentationPayload | RawSegmentation>> {
+  async #call(
+    source: ImageSource,
+    options: BackendCallOptions,
+    output: 'payload' | 'raw',
+  ): Promise<BackendOutcome<SegmentationPayload | RawSegmentation>> {
     this.#inFlight++;
     try {
       return await this.#callOnce(source, options, output);
@@ -158,13 +162,20 @@ export class WorkerBackend implements Backend {
     }
   }
 
-  async #callOnce(source: ImageSource, options: BackendCallOptions, output: 'payload' | 'raw'): Promise<BackendOutcome<SegmentationPayload | RawSegmentation>> {
+  async #callOnce(
+    source: ImageSource,
+    options: BackendCallOptions,
+    output: 'payload' | 'raw',
+  ): Promise<BackendOutcome<SegmentationPayload | RawSegmentation>> {
     const t0 = performance.now();
     if (this.#disposed) return { ok: false, error: this.#disposedError() };
     try {
       await this.#ensureAlive();
     } catch (error) {
-      return { ok: false, error: error instanceof Error ? error : new BackendError('WORKER_CRASHED', String(error), { backend: this.name }) };
+      return {
+        ok: false,
+        error: error instanceof Error ? error : new BackendError('WORKER_CRASHED', String(error), { backend: this.name }),
+      };
     }
     if (options.signal?.aborted) throw new EdgesegAbortError(undefined, { cause: options.signal.reason });
     const { image, transfer: transferables } = await toWorkerImage(source);
@@ -178,7 +189,16 @@ export class WorkerBackend implements Backend {
     try {
       outcome = await life.guard<SegmentOutcome>(
         remote.segment(
-          transfer({ image, confidence: options.confidence, output, maxPixels: this.#options.maxPixels, wantRetry: options.wantRetry && keep === undefined }, transferables),
+          transfer(
+            {
+              image,
+              confidence: options.confidence,
+              output,
+              maxPixels: this.#options.maxPixels,
+              wantRetry: options.wantRetry && keep === undefined,
+            },
+            transferables,
+          ),
         ),
       );
     } catch (error) {
@@ -188,7 +208,12 @@ export class WorkerBackend implements Backend {
       if (ended) return { ok: false, error: ended };
       // postMessage refused the image (a detached buffer, a closed bitmap): nothing reached the worker.
       if ((error as { name?: string })?.name === 'DataCloneError') {
-        return { ok: false, error: new InvalidInputError('IMAGE_SOURCE_INVALID', `the image cannot be sent to the worker: ${(error as Error).message}`, { cause: error }) };
+        return {
+          ok: false,
+          error: new InvalidInputError('IMAGE_SOURCE_INVALID', `the image cannot be sent to the worker: ${(error as Error).message}`, {
+            cause: error,
+          }),
+        };
       }
       this.#unresponsive = `the worker failed: ${(error as Error).message}`;
       return { ok: false, error: new BackendError('WORKER_CRASHED', this.#unresponsive, { backend: this.name, cause: error }) };

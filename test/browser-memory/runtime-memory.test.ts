@@ -10,7 +10,8 @@ const IMAGE = manifest.endToEnd.find((c) => c.file.endsWith('300x200.png'))!.fil
 
 // Page and worker memory together, as the browser accounts it (needs cross-origin isolation).
 async function memory(): Promise<number> {
-  const measure = (performance as Performance & { measureUserAgentSpecificMemory?: () => Promise<{ bytes: number }> }).measureUserAgentSpecificMemory;
+  const measure = (performance as Performance & { measureUserAgentSpecificMemory?: () => Promise<{ bytes: number }> })
+    .measureUserAgentSpecificMemory;
   if (!measure) throw new Error('measureUserAgentSpecificMemory is not available');
   return (await measure.call(performance)).bytes;
 }
@@ -31,10 +32,12 @@ test('memory stays flat over many calls (no leak per call)', async () => {
   await seg.dispose();
 });
 
-test('200 corrupt images through one segmenter: each a coded error or a payload, then a good image gives Node\'s payload, and memory stays flat', async () => {
+test("200 corrupt images through one segmenter: each a coded error or a payload, then a good image gives Node's payload, and memory stays flat", async () => {
   const seg = await createSegmenter({ model: '/test/fixtures/models/tiny-legacy/', backends: ['wasm'], cache: false });
   const fetched = await Promise.all(
-    Object.entries(SAMPLE_FILES).map(async ([k, file]) => [k, new Uint8Array(await (await fetch(`/test/fixtures/images/${file}`)).arrayBuffer())] as const),
+    Object.entries(SAMPLE_FILES).map(
+      async ([k, file]) => [k, new Uint8Array(await (await fetch(`/test/fixtures/images/${file}`)).arrayBuffer())] as const,
+    ),
   );
   const samples = Object.fromEntries(fetched) as Samples;
   // Big seeds too (a 1024×768 photo-sized JPEG and PNG drawn here), so that anything kept per call shows.
@@ -63,7 +66,9 @@ test('200 corrupt images through one segmenter: each a coded error or a payload,
   const before = await memory();
   await run(corrupt.slice(20));
   const after = await memory();
-  console.log(`corrupt images: ${JSON.stringify(Object.fromEntries(outcomes))}; memory ${(before / 1e6).toFixed(1)} → ${(after / 1e6).toFixed(1)} MB`);
+  console.log(
+    `corrupt images: ${JSON.stringify(Object.fromEntries(outcomes))}; memory ${(before / 1e6).toFixed(1)} → ${(after / 1e6).toFixed(1)} MB`,
+  );
   expect([...outcomes.keys()].filter((k) => k !== 'payload' && !codes.includes(k))).toEqual([]);
   expect(seg.backend).toBe('wasm');
   const node = await commands.nodeSegment('test/fixtures/models/tiny-legacy', 'test/fixtures/images/sample.png', 50);

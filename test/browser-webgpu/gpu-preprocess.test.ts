@@ -30,7 +30,9 @@ async function readBack(buffer: GPUBuffer): Promise<Float32Array> {
 let seed = 5;
 const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const rgba = (width: number, height: number): PixelImage => ({
-  data: Uint8ClampedArray.from({ length: width * height * 4 }, (_, i) => (i % 4 === 3 ? 255 : random() < 0.3 ? (i * 13) % 256 : Math.floor(random() * 256))),
+  data: Uint8ClampedArray.from({ length: width * height * 4 }, (_, i) =>
+    i % 4 === 3 ? 255 : random() < 0.3 ? (i * 13) % 256 : Math.floor(random() * 256),
+  ),
   width,
   height,
   channels: 4,
@@ -41,13 +43,24 @@ const jpeg = async (file: string): Promise<YCbCrImage> => {
 };
 
 const base: PreprocessSpec = {
-  staticCrop: null, grayscale: false, contrast: null, resize: { mode: 'stretch', width: 64, height: 48, paddingValue: 0 },
-  colorMode: 'rgb', scalingFactor: 255, normalization: { mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225] },
+  staticCrop: null,
+  grayscale: false,
+  contrast: null,
+  resize: { mode: 'stretch', width: 64, height: 48, paddingValue: 0 },
+  colorMode: 'rgb',
+  scalingFactor: 255,
+  normalization: { mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225] },
 };
 const specs: [string, PreprocessSpec][] = [
   ['stretch', base],
-  ['letterbox, BGR, no normalisation', { ...base, resize: { ...base.resize, mode: 'letterbox', paddingValue: 127 }, colorMode: 'bgr', normalization: null }],
-  ['static crop, upscaling', { ...base, staticCrop: { xMin: 10, yMin: 15, xMax: 70, yMax: 95 }, resize: { ...base.resize, width: 128, height: 96 } }],
+  [
+    'letterbox, BGR, no normalisation',
+    { ...base, resize: { ...base.resize, mode: 'letterbox', paddingValue: 127 }, colorMode: 'bgr', normalization: null },
+  ],
+  [
+    'static crop, upscaling',
+    { ...base, staticCrop: { xMin: 10, yMin: 15, xMax: 70, yMax: 95 }, resize: { ...base.resize, width: 128, height: 96 } },
+  ],
 ];
 const images: [string, () => Promise<PixelImage | YCbCrImage>][] = [
   ['RGBA 97×61', async () => rgba(97, 61)],
@@ -91,7 +104,7 @@ describe('what stays on the CPU', () => {
     small!.buffer.destroy();
   });
 
-  test('anySize (the benchmark\'s) takes the larger image, and writes the CPU tensor', async () => {
+  test("anySize (the benchmark's) takes the larger image, and writes the CPU tensor", async () => {
     const image = rgba(97, 96);
     const gpu = await new GpuPreprocessor(device, { anySize: true }).prepare(image, base);
     expect(gpu).not.toBeNull();

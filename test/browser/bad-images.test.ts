@@ -10,7 +10,10 @@ let s: Samples;
 beforeAll(async () => {
   seg = await createSegmenter({ model: '/test/fixtures/models/tiny-legacy/', backends: ['wasm'], cache: false });
   const entries = await Promise.all(
-    Object.entries(SAMPLE_FILES).map(async ([k, file]) => [k, new Uint8Array(await (await fetch(`/test/fixtures/images/${file}`)).arrayBuffer())]),
+    Object.entries(SAMPLE_FILES).map(async ([k, file]) => [
+      k,
+      new Uint8Array(await (await fetch(`/test/fixtures/images/${file}`)).arrayBuffer()),
+    ]),
   );
   s = Object.fromEntries(entries) as Samples;
 });
@@ -36,7 +39,10 @@ describe('bad images: the code Node gives, and the next call works', () => {
     const want: Record<string, string> = {};
     for (const { name, bytes, code } of badImages(s)) {
       want[name] = code;
-      got[name] = await seg.segment(bytes.slice()).then(() => 'no error', (e: { code?: string; name?: string }) => (e instanceof InvalidInputError ? e.code! : `${e.name}: ${e.code}`));
+      got[name] = await seg.segment(bytes.slice()).then(
+        () => 'no error',
+        (e: { code?: string; name?: string }) => (e instanceof InvalidInputError ? e.code! : `${e.name}: ${e.code}`),
+      );
     }
     expect(got).toEqual(want);
     expect((await seg.segment(s.png.slice())).image).toEqual({ width: 24, height: 16 });
@@ -46,7 +52,11 @@ describe('bad images: the code Node gives, and the next call works', () => {
 test('the hosted backend refuses the same images with the same codes, before sending them', async () => {
   const { baseUrl, inferenceUrl, apiKey } = await commands.localPlatform();
   const platform = new PlatformClient({ apiKey, baseUrl, inferenceUrl });
-  const hosted = await createSegmenter({ model: { workspace: 'edgeseg-demo', project: 'shapes', version: 2 }, platform, backends: ['hosted'] });
+  const hosted = await createSegmenter({
+    model: { workspace: 'edgeseg-demo', project: 'shapes', version: 2 },
+    platform,
+    backends: ['hosted'],
+  });
   try {
     const table = badImages(s).filter((b) => b.bytes.length > 0);
     for (const name of ['an SVG', 'a PNG whose header says 0×0', 'a BMP', 'the pdf signature and junk']) {

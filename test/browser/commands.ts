@@ -54,7 +54,11 @@ const nativeRun = (async (_ctx, model: string, input: string, dims: number[]) =>
 export const scriptServerCommands = {
   /** The local platform (default workspace, tiny-legacy as version 2's model) in a fresh data directory. */
   localPlatform: (async () => {
-    state.__edgesegLocalPlatform ??= startPlatformServer({ port: 0, dataDir: mkdtempSync(join(tmpdir(), 'edgeseg-browser-')), modelDir: TINY('tiny-legacy') });
+    state.__edgesegLocalPlatform ??= startPlatformServer({
+      port: 0,
+      dataDir: mkdtempSync(join(tmpdir(), 'edgeseg-browser-')),
+      modelDir: TINY('tiny-legacy'),
+    });
     const p = await state.__edgesegLocalPlatform;
     return { baseUrl: p.baseUrl, inferenceUrl: p.inferenceUrl, apiKey: p.apiKey };
   }) as BrowserCommand<[]>,
@@ -81,7 +85,13 @@ export const scriptServerCommands = {
   }) as BrowserCommand<[string, ScriptedAnswer[]]>,
   resetTestServer: (async () => (await testServer()).reset()) as BrowserCommand<[]>,
   testServerRequests: (async () =>
-    (await testServer()).requests.map((r) => ({ method: r.method, path: r.path, query: Object.fromEntries(r.query), headers: r.headers, body: r.body }))) as BrowserCommand<[]>,
+    (await testServer()).requests.map((r) => ({
+      method: r.method,
+      path: r.path,
+      query: Object.fromEntries(r.query),
+      headers: r.headers,
+      body: r.body,
+    }))) as BrowserCommand<[]>,
 };
 
 export async function closeCommandServers(): Promise<void> {

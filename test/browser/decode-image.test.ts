@@ -17,7 +17,14 @@ const decoded = async (file: string) => createImageBitmap(await (await fetch(url
 const support = SUPPORT[server.browser as EngineName];
 
 /** How many bytes of `a` (RGBA) differ from `b` (RGBA or RGB), over the first `channels` of each pixel. */
-function differing(a: ArrayLike<number>, aChannels: number, b: ArrayLike<number>, bChannels: number, pixels: number, channels: number): number {
+function differing(
+  a: ArrayLike<number>,
+  aChannels: number,
+  b: ArrayLike<number>,
+  bChannels: number,
+  pixels: number,
+  channels: number,
+): number {
   let n = 0;
   for (let p = 0; p < pixels; p++) for (let c = 0; c < channels; c++) if (a[p * aChannels + c] !== b[p * bChannels + c]) n++;
   return n;
@@ -78,13 +85,16 @@ describe('opaque images skip the canvas', () => {
     const ctx = c.getContext('2d')!;
     ctx.fillStyle = 'rgba(200, 40, 90, 0.5)';
     ctx.fillRect(0, 0, 8, 6);
-    const bitmap = await createImageBitmap(await c.convertToBlob({ type: 'image/png' }), { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
+    const bitmap = await createImageBitmap(await c.convertToBlob({ type: 'image/png' }), {
+      premultiplyAlpha: 'none',
+      colorSpaceConversion: 'none',
+    });
     expect(await opaquePixels(bitmap)).toBeNull();
     bitmap.close();
   });
 });
 
-describe('a JPEG decoded to its planes gives the bytes of the browser\'s RGB decode (where ImageDecoder gives planes)', () => {
+describe("a JPEG decoded to its planes gives the bytes of the browser's RGB decode (where ImageDecoder gives planes)", () => {
   // Made by test/fixtures/jpeg/make_jpegs.py.
   const jpeg = async (file: string) => new Uint8Array(await (await fetch(`/test/fixtures/jpeg/${file}`)).arrayBuffer());
   const taken: [string, string][] = [

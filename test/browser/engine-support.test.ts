@@ -32,7 +32,10 @@ async function inWorker(): Promise<{ offscreenCanvas: boolean; locks: boolean; s
 test(`${server.browser}: the APIs the support table says it has, and only those`, async () => {
   expect(crossOriginIsolated).toBe(true);
   const jpeg = new Uint8Array(await (await fetch('/test/fixtures/jpeg/ycc420-97x61.jpg')).arrayBuffer());
-  const png = await createImageBitmap(await (await fetch('/test/fixtures/reference/data/shapes-300x200.png')).blob(), { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
+  const png = await createImageBitmap(await (await fetch('/test/fixtures/reference/data/shapes-300x200.png')).blob(), {
+    premultiplyAlpha: 'none',
+    colorSpaceConversion: 'none',
+  });
   const worker = await inWorker();
   const found = {
     webgpu: 'gpu' in navigator,

@@ -8,7 +8,19 @@ const JPEG = manifest.endToEnd.find((c) => c.file.endsWith('.jpg'))!.file;
 const bytesOf = async (file: string) => new Uint8Array(await (await fetch(`/test/fixtures/reference/${file}`)).arrayBuffer());
 
 test('relative and absolute paths are URLs, even when made of base64 characters', () => {
-  for (const url of ['api/images/abc123xyz', 'api/images/abc123xyzabc123xyz', 'images/0123456789abcdef', 'abcdefghijklmnopqrst', '/api/images/abc123xyz', './a.png', '../images/x.jpg', 'images/a.png?x=1', 'https://example.com/a.png', 'blob:http://localhost/0b0e', '//cdn.example.com/img/abc']) {
+  for (const url of [
+    'api/images/abc123xyz',
+    'api/images/abc123xyzabc123xyz',
+    'images/0123456789abcdef',
+    'abcdefghijklmnopqrst',
+    '/api/images/abc123xyz',
+    './a.png',
+    '../images/x.jpg',
+    'images/a.png?x=1',
+    'https://example.com/a.png',
+    'blob:http://localhost/0b0e',
+    '//cdn.example.com/img/abc',
+  ]) {
     expect([url, isBase64Image(url)]).toEqual([url, false]);
   }
 });
@@ -27,7 +39,15 @@ test('base64 of every image signature, standard or URL-safe, with or without pad
     [0, 0, 0, 0x1c, 0x66, 0x74, 0x79, 0x70, 0x61, 0x76, 0x69, 0x66], // ….ftypavif
   ];
   const others = heads.map((h) => bytesToBase64(new Uint8Array([...h, ...new Array(24).fill(7)])));
-  for (const text of [png, jpeg, ...others, jpeg.replace(/\+/g, '-').replace(/\//g, '_'), png.replace(/=+$/, ''), png.replace(/(.{76})/g, '$1\n'), `data:image/png;base64,${png}`]) {
+  for (const text of [
+    png,
+    jpeg,
+    ...others,
+    jpeg.replace(/\+/g, '-').replace(/\//g, '_'),
+    png.replace(/=+$/, ''),
+    png.replace(/(.{76})/g, '$1\n'),
+    `data:image/png;base64,${png}`,
+  ]) {
     expect([text.slice(0, 24), isBase64Image(text)]).toEqual([text.slice(0, 24), true]);
   }
   // Base64 of something else: short ones are paths; a long one is base64 (no path is 1 KB with no dot).

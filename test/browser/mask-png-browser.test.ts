@@ -6,10 +6,19 @@ import { decodeMaskPng, encodeMaskPng } from '../../src/payload/index.js';
 import { decodeMaskPngInBrowser } from '../../src/payload/png-gray-browser.js';
 import { regionMask } from '../helpers/masks.js';
 
-const codeOf = (p: Promise<unknown>) => p.then(() => 'no error', (e: { code?: string }) => e.code);
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'no error',
+    (e: { code?: string }) => e.code,
+  );
 
 describe('decodeMaskPngInBrowser', () => {
-  for (const [w, h, classes] of [[1, 1, 2], [97, 61, 21], [640, 480, 5], [333, 1, 256]] as const) {
+  for (const [w, h, classes] of [
+    [1, 1, 2],
+    [97, 61, 21],
+    [640, 480, 5],
+    [333, 1, 256],
+  ] as const) {
     test(`edgeseg's ${w}×${h} mask with ${classes} classes: the same bytes as upng`, async () => {
       const ids = regionMask(w, h, classes, w + h);
       ids[ids.length - 1] = classes - 1;

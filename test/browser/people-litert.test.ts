@@ -4,7 +4,15 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { commands, server } from 'vitest/browser';
 import { liteRtRunner, ortWebRunner, type Runner } from '../../models/people/parity/runtimes.js';
-import { compare, floatsFromBase64, floatsToBase64, nchwFromNhwc, nhwcFromRgba, randomNhwc, sigmoid } from '../../models/people/parity/tensors.js';
+import {
+  compare,
+  floatsFromBase64,
+  floatsToBase64,
+  nchwFromNhwc,
+  nhwcFromRgba,
+  randomNhwc,
+  sigmoid,
+} from '../../models/people/parity/tensors.js';
 import samples from '../../models/people/samples/manifest.json';
 
 const MEDIAPIPE = '/node_modules/@mediapipe/selfie_segmentation';
@@ -36,10 +44,20 @@ describe.skipIf(server.browser === 'webkit').each(VARIANTS)('people $name: ONNX 
   });
   // Uniform noise (no person: the outputs sit near 0, the check is on the small values), each photo, and
   // each photo with ±0.1 of noise (a person, values the photos alone do not give).
-  interface Case { label: string; person: boolean; nativeTolerance: number; make: () => Promise<Float32Array> }
+  interface Case {
+    label: string;
+    person: boolean;
+    nativeTolerance: number;
+    make: () => Promise<Float32Array>;
+  }
   const photos = samples.images.map((s) => ({ name: s.name, load: () => photoNhwc(s.file, height, width) }));
   const cases: Case[] = [
-    ...[1, 2].map((seed) => ({ label: `random seed ${seed}`, person: false, nativeTolerance: TOLERANCE, make: async () => randomNhwc(seed, height, width) })),
+    ...[1, 2].map((seed) => ({
+      label: `random seed ${seed}`,
+      person: false,
+      nativeTolerance: TOLERANCE,
+      make: async () => randomNhwc(seed, height, width),
+    })),
     ...photos.map((p) => ({ label: p.name, person: true, nativeTolerance: TOLERANCE, make: p.load })),
     ...photos.map((p, i) => ({
       label: `${p.name} + noise`,
@@ -63,10 +81,15 @@ describe.skipIf(server.browser === 'webkit').each(VARIANTS)('people $name: ONNX 
     const nchw = nchwFromNhwc(nhwc, height, width);
     const original = await litert(nhwc);
     const fromWeb = sigmoid(await web(nchw));
-    const fromNative = sigmoid(floatsFromBase64(await commands.nativeRun(`models/people/${variant.name}/weights.onnx`, floatsToBase64(nchw), [1, 3, height, width])));
+    const fromNative = sigmoid(
+      floatsFromBase64(await commands.nativeRun(`models/people/${variant.name}/weights.onnx`, floatsToBase64(nchw), [1, 3, height, width])),
+    );
     // The photos hold a person: both classes are in the mask, so the check covers both sides of 0.5.
     if (person) expect(original.filter((p) => p >= 0.5).length / original.length).toBeGreaterThan(0.05);
-    for (const [runtime, probabilities] of [['onnxruntime-web', fromWeb], ['onnxruntime-node', fromNative]] as const) {
+    for (const [runtime, probabilities] of [
+      ['onnxruntime-web', fromWeb],
+      ['onnxruntime-node', fromNative],
+    ] as const) {
       const c = compare(original, probabilities);
       const tolerance = runtime === 'onnxruntime-node' ? nativeTolerance : TOLERANCE;
       expect(c.maxDiff, `${runtime}: largest difference after the sigmoid`).toBeLessThanOrEqual(tolerance);

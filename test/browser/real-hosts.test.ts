@@ -28,7 +28,9 @@ describe('a package on a host with a single-page-app fallback loads', () => {
 
 test('a model URL whose every file is an HTML page: MODEL_FILE_MISSING naming the URL, no key, no hang', async () => {
   const host = await commands.startHostileHost('all-html');
-  const error = await createSegmenter({ model: `${host}/tiny-legacy/?api_key=sekret-key-123`, backends: ['wasm'], cache: false }).catch((e: unknown) => e);
+  const error = await createSegmenter({ model: `${host}/tiny-legacy/?api_key=sekret-key-123`, backends: ['wasm'], cache: false }).catch(
+    (e: unknown) => e,
+  );
   // No backend could load it: the reason of each is the package's.
   expect(error).toMatchObject({ code: 'NO_BACKEND' });
   expect((error as Error).cause).toBeInstanceOf(ModelPackageError);

@@ -1,13 +1,22 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { commands } from 'vitest/browser';
-import { BackendError, createSegmenter, EdgesegAbortError, INJECT_FAULT, PlatformClient, rawFromPayload, type Segmenter } from '../../src/index.js';
+import {
+  BackendError,
+  createSegmenter,
+  EdgesegAbortError,
+  INJECT_FAULT,
+  PlatformClient,
+  rawFromPayload,
+  type Segmenter,
+} from '../../src/index.js';
 import manifest from '../fixtures/reference/manifest.json';
 import { backendFallbacks } from './same-payload.js';
 
 const MODEL = '/test/fixtures/models/tiny-legacy/';
 const IMAGE = manifest.endToEnd.find((c) => c.file.endsWith('300x200.png'))!.file;
 const bytesOf = async (file = IMAGE) => new Uint8Array(await (await fetch(`/test/fixtures/reference/${file}`)).arrayBuffer());
-const nodePayload = (file = IMAGE, model = 'tiny-legacy') => commands.nodeSegment(`test/fixtures/models/${model}`, `test/fixtures/reference/${file}`, 50);
+const nodePayload = (file = IMAGE, model = 'tiny-legacy') =>
+  commands.nodeSegment(`test/fixtures/models/${model}`, `test/fixtures/reference/${file}`, 50);
 
 let platform: PlatformClient;
 beforeEach(async () => {
@@ -40,16 +49,25 @@ describe('backend choice and fallback', () => {
   test('a model wasm cannot run → hosted, which answers the call', async () => {
     const expected = await nodePayload();
     await commands.scriptTestServer('POST /infer/shapes/2', [{ json: { predictions: expected } }]);
-    const seg = await open({ model: '/test/fixtures/models/unrunnable/', backends: ['wasm', 'hosted'], platform, hosted: { project: 'shapes', version: 2 } });
+    const seg = await open({
+      model: '/test/fixtures/models/unrunnable/',
+      backends: ['wasm', 'hosted'],
+      platform,
+      hosted: { project: 'shapes', version: 2 },
+    });
     expect(seg.backend).toBe('hosted');
-    expect(backendFallbacks(seg)).toEqual([{ backend: 'wasm', code: 'MODEL_LOAD_FAILED', message: expect.stringContaining('EdgesegNoSuchOperator') }]);
+    expect(backendFallbacks(seg)).toEqual([
+      { backend: 'wasm', code: 'MODEL_LOAD_FAILED', message: expect.stringContaining('EdgesegNoSuchOperator') },
+    ]);
     expect(await seg.segment(await bytesOf())).toEqual(expected);
     const [request] = await commands.testServerRequests();
     expect(request!.body).toBe(btoa(String.fromCharCode(...(await bytesOf()))));
   });
 
   test('no backend at all is NO_BACKEND with every reason', async () => {
-    const error = await createSegmenter({ model: '/test/fixtures/models/unrunnable/', backends: ['webgpu', 'wasm', 'hosted'] }).catch((e) => e);
+    const error = await createSegmenter({ model: '/test/fixtures/models/unrunnable/', backends: ['webgpu', 'wasm', 'hosted'] }).catch(
+      (e) => e,
+    );
     expect(error).toBeInstanceOf(BackendError);
     expect(error.code).toBe('NO_BACKEND');
     expect(error.message).toMatch(new RegExp(`webgpu: .*${NO_WEBGPU.source}.*wasm: .*EdgesegNoSuchOperator.*hosted: .*PlatformClient`));
@@ -71,7 +89,9 @@ describe('backend choice and fallback', () => {
       }
       expect(await seg.segment(source)).toEqual(expected);
       expect(seg.backend).toBe('hosted');
-      expect(backendFallbacks(seg)).toEqual([{ backend: 'wasm', code: 'BACKEND_FAILED', message: expect.stringMatching(/injected fault/) }]);
+      expect(backendFallbacks(seg)).toEqual([
+        { backend: 'wasm', code: 'BACKEND_FAILED', message: expect.stringMatching(/injected fault/) },
+      ]);
       // The retried call reached the hosted route with the image (the original bytes, or a lossless PNG).
       const [request] = await commands.testServerRequests();
       expect(request!.body.length).toBeGreaterThan(100);
@@ -124,7 +144,10 @@ describe('worker lifecycle, aborts, concurrency', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     await seg.dispose();
     const errors = await Promise.all([running, queued]);
-    expect(errors.map((e) => [e instanceof BackendError, e.code])).toEqual([[true, 'DISPOSED'], [true, 'DISPOSED']]);
+    expect(errors.map((e) => [e instanceof BackendError, e.code])).toEqual([
+      [true, 'DISPOSED'],
+      [true, 'DISPOSED'],
+    ]);
     expect(await seg.segment(await bytesOf()).catch((e) => e.code)).toBe('DISPOSED');
   });
 
@@ -184,7 +207,11 @@ describe('model downloads', () => {
     expect(never.message).toMatch(/could not download|MODEL_DOWNLOAD_FAILED|Failed to fetch/);
     // …but the one in the cache does.
     const cachedProgress: boolean[] = [];
-    const second = await open({ model: `${server}/models/tiny-legacy/`, backends: ['wasm'], onProgress: (p) => cachedProgress.push(p.cached) });
+    const second = await open({
+      model: `${server}/models/tiny-legacy/`,
+      backends: ['wasm'],
+      onProgress: (p) => cachedProgress.push(p.cached),
+    });
     expect(await second.segment(await bytesOf())).toEqual(expected);
     expect(cachedProgress.length).toBeGreaterThan(0);
     expect(cachedProgress.every(Boolean)).toBe(true);
@@ -192,7 +219,8 @@ describe('model downloads', () => {
 
   test('a model from in-memory files', async () => {
     const files: Record<string, Uint8Array> = {};
-    for (const name of ['weights.onnx', 'environment.json', 'class_names.txt']) files[name] = new Uint8Array(await (await fetch(`${MODEL}${name}`)).arrayBuffer());
+    for (const name of ['weights.onnx', 'environment.json', 'class_names.txt'])
+      files[name] = new Uint8Array(await (await fetch(`${MODEL}${name}`)).arrayBuffer());
     const seg = await open({ model: { files }, backends: ['wasm'] });
     const payload = await seg.segment(await bytesOf());
     expect(rawFromPayload(payload).classIds).toEqual(rawFromPayload(await nodePayload()).classIds);
@@ -202,7 +230,15 @@ describe('model downloads', () => {
     await caches.delete('edgeseg-models-v1');
     const server = await commands.startModelServer();
     await commands.scriptTestServer('GET /ort/shapes/7', [
-      { json: { ort: { classes: ['background', 'circle', 'rectangle', 'triangle', 'star'], model: `${server}/models/tiny-current/weights.onnx`, inference_config: `${server}/models/tiny-current/inference_config.json` } } },
+      {
+        json: {
+          ort: {
+            classes: ['background', 'circle', 'rectangle', 'triangle', 'star'],
+            model: `${server}/models/tiny-current/weights.onnx`,
+            inference_config: `${server}/models/tiny-current/inference_config.json`,
+          },
+        },
+      },
     ]);
     const version = { workspace: 'ws', project: 'shapes', version: 7 };
     const first = await open({ model: version, platform, backends: ['wasm'] });
@@ -210,7 +246,13 @@ describe('model downloads', () => {
     expect(rawFromPayload(expected).classIds).toEqual(rawFromPayload(await nodePayload(IMAGE, 'tiny-current')).classIds);
     await commands.stopModelServer();
     // No network at all: every request of this client fails to connect, as it would offline.
-    const offline = new PlatformClient({ apiKey: 'test-key-123456', baseUrl: platform.baseUrl, inferenceUrl: platform.inferenceUrl, retryBaseMs: 5, fetch: () => Promise.reject(new TypeError('Failed to fetch')) });
+    const offline = new PlatformClient({
+      apiKey: 'test-key-123456',
+      baseUrl: platform.baseUrl,
+      inferenceUrl: platform.inferenceUrl,
+      retryBaseMs: 5,
+      fetch: () => Promise.reject(new TypeError('Failed to fetch')),
+    });
     expect(await offline.ort('shapes', 7).catch((e) => e.code)).toBe('CONNECTION_FAILED');
     const second = await open({ model: version, platform: offline, backends: ['wasm'] });
     expect(second.backend).toBe('wasm');
@@ -229,7 +271,15 @@ describe('model downloads', () => {
   test('a platform version through the ort route', async () => {
     const server = await commands.startModelServer();
     await commands.scriptTestServer('GET /ort/shapes/2', [
-      { json: { ort: { classes: ['background', 'circle', 'rectangle', 'triangle', 'star'], model: `${server}/models/tiny-legacy/weights.onnx`, environment: `${server}/models/tiny-legacy/environment.json` } } },
+      {
+        json: {
+          ort: {
+            classes: ['background', 'circle', 'rectangle', 'triangle', 'star'],
+            model: `${server}/models/tiny-legacy/weights.onnx`,
+            environment: `${server}/models/tiny-legacy/environment.json`,
+          },
+        },
+      },
     ]);
     const seg = await open({ model: { workspace: 'ws', project: 'shapes', version: 2 }, platform, backends: ['wasm', 'hosted'] });
     expect(seg.backend).toBe('wasm');

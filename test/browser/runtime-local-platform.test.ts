@@ -12,13 +12,22 @@ test('against the local platform: a version through the ort route, and the hoste
   const platform = new PlatformClient({ apiKey, baseUrl, inferenceUrl });
   const reference = await commands.nodeSegment('test/fixtures/models/tiny-legacy', `test/fixtures/reference/${IMAGE}`, 50);
 
-  const local = await createSegmenter({ model: { workspace: 'edgeseg-demo', project: 'shapes', version: 2 }, platform, backends: ['wasm', 'hosted'] });
+  const local = await createSegmenter({
+    model: { workspace: 'edgeseg-demo', project: 'shapes', version: 2 },
+    platform,
+    backends: ['wasm', 'hosted'],
+  });
   expect(local.backend).toBe('wasm');
   expect(await local.segment(await bytesOf())).toEqual(reference);
   await local.dispose();
 
   // The package cannot run here: the same call is answered by the platform's hosted route.
-  const hosted = await createSegmenter({ model: '/test/fixtures/models/unrunnable/', platform, hosted: { project: 'shapes', version: 2 }, backends: ['wasm', 'hosted'] });
+  const hosted = await createSegmenter({
+    model: '/test/fixtures/models/unrunnable/',
+    platform,
+    hosted: { project: 'shapes', version: 2 },
+    backends: ['wasm', 'hosted'],
+  });
   expect(hosted.backend).toBe('hosted');
   expect(backendFallbacks(hosted)[0]).toMatchObject({ backend: 'wasm', code: 'MODEL_LOAD_FAILED' });
   const payload = await hosted.segment(await bytesOf());

@@ -29,27 +29,36 @@ describe('every kind of source gives the same payload', () => {
     ['Blob', async () => new Blob([(await bytesOf()) as BlobPart], { type: 'image/png' })],
     ['File', async () => new File([(await bytesOf()) as BlobPart], 'a.png', { type: 'image/png' })],
     ['ArrayBuffer', async () => (await bytesOf()).buffer],
-    ['Uint8Array view into a larger buffer', async () => {
-      const b = await bytesOf();
-      const big = new Uint8Array(b.length + 20);
-      big.set(b, 10);
-      return big.subarray(10, 10 + b.length);
-    }],
+    [
+      'Uint8Array view into a larger buffer',
+      async () => {
+        const b = await bytesOf();
+        const big = new Uint8Array(b.length + 20);
+        big.set(b, 10);
+        return big.subarray(10, 10 + b.length);
+      },
+    ],
     ['ImageData', async () => (await canvas()).getContext('2d')!.getImageData(0, 0, 97, 61)],
     ['ImageBitmap', bitmap],
     ['HTMLCanvasElement', canvas],
-    ['OffscreenCanvas', async () => {
-      const b = await bitmap();
-      const c = new OffscreenCanvas(b.width, b.height);
-      c.getContext('2d')!.drawImage(b, 0, 0);
-      return c;
-    }],
-    ['HTMLImageElement', async () => {
-      const img = new Image();
-      img.src = url(IMAGE);
-      await img.decode();
-      return img;
-    }],
+    [
+      'OffscreenCanvas',
+      async () => {
+        const b = await bitmap();
+        const c = new OffscreenCanvas(b.width, b.height);
+        c.getContext('2d')!.drawImage(b, 0, 0);
+        return c;
+      },
+    ],
+    [
+      'HTMLImageElement',
+      async () => {
+        const img = new Image();
+        img.src = url(IMAGE);
+        await img.decode();
+        return img;
+      },
+    ],
     ['VideoFrame', async () => new VideoFrame(await bitmap(), { timestamp: 0 })],
     ['URL (relative)', async () => url(IMAGE)],
     ['base64', async () => btoa(String.fromCharCode(...(await bytesOf())))],
@@ -61,7 +70,7 @@ describe('every kind of source gives the same payload', () => {
     });
   }
 
-  test('bytes are transferred, not copied: the caller\'s buffer is detached', async () => {
+  test("bytes are transferred, not copied: the caller's buffer is detached", async () => {
     const b = await bytesOf();
     await seg.segment(b);
     expect(b.buffer.byteLength).toBe(0);
@@ -82,20 +91,32 @@ describe('every kind of source gives the same payload', () => {
 describe('bad input in the browser: a coded error, and the segmenter keeps working', () => {
   const cases: [string, () => Promise<unknown>, string][] = [
     ['empty bytes', async () => new Uint8Array(0), 'IMAGE_EMPTY'],
-    ['corrupt bytes with a PNG signature', async () => {
-      const b = await bytesOf();
-      return new Uint8Array([...b.subarray(0, 40), ...new Uint8Array(300).fill(7)]);
-    }, 'IMAGE_DECODE_FAILED'],
+    [
+      'corrupt bytes with a PNG signature',
+      async () => {
+        const b = await bytesOf();
+        return new Uint8Array([...b.subarray(0, 40), ...new Uint8Array(300).fill(7)]);
+      },
+      'IMAGE_DECODE_FAILED',
+    ],
     ['a truncated JPEG', async () => (await bytesOf(JPEG)).slice(0, 300), 'IMAGE_DECODE_FAILED'],
-    ['bytes the browser cannot decode (not an image format)', async () => new TextEncoder().encode('plain text, not an image, not at all'), 'IMAGE_FORMAT_UNSUPPORTED'],
-    ['an image over the pixel limit (checked from the header)', async () => {
-      // A PNG header claiming 2000×2000 is refused before any decoding.
-      const b = await bytesOf();
-      const h = b.slice();
-      new DataView(h.buffer).setUint32(16, 2000);
-      new DataView(h.buffer).setUint32(20, 2000);
-      return h;
-    }, 'IMAGE_TOO_LARGE'],
+    [
+      'bytes the browser cannot decode (not an image format)',
+      async () => new TextEncoder().encode('plain text, not an image, not at all'),
+      'IMAGE_FORMAT_UNSUPPORTED',
+    ],
+    [
+      'an image over the pixel limit (checked from the header)',
+      async () => {
+        // A PNG header claiming 2000×2000 is refused before any decoding.
+        const b = await bytesOf();
+        const h = b.slice();
+        new DataView(h.buffer).setUint32(16, 2000);
+        new DataView(h.buffer).setUint32(20, 2000);
+        return h;
+      },
+      'IMAGE_TOO_LARGE',
+    ],
     ['ImageData over the pixel limit', async () => new ImageData(1100, 1000), 'IMAGE_TOO_LARGE'],
     ['a URL that answers 404', async () => '/test/fixtures/reference/data/nope.png', 'IMAGE_SOURCE_INVALID'],
     ['a number', async () => 42, 'IMAGE_SOURCE_INVALID'],

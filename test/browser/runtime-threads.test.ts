@@ -3,13 +3,20 @@ import { createSegmenter, type Segmenter } from '../../src/index.js';
 import { planThreads } from '../../src/runtime/threads.js';
 
 test('the thread plan: half the cores (at most 4) when threads can run; 1 and a note that says why otherwise', () => {
-  const plan = (isolated: boolean, cores: number | undefined, requested?: number, local = true, sharedMemory = true) => planThreads({ isolated, sharedMemory, cores, requested, local });
+  const plan = (isolated: boolean, cores: number | undefined, requested?: number, local = true, sharedMemory = true) =>
+    planThreads({ isolated, sharedMemory, cores, requested, local });
   expect([2, 3, 8, 16].map((cores) => plan(true, cores).numThreads)).toEqual([1, 1, 4, 4]);
   expect(plan(true, 6)).toEqual({ numThreads: 3, oneThread: null });
   expect(plan(true, undefined)).toEqual({ numThreads: 1, oneThread: null });
-  expect(plan(false, 16)).toEqual({ numThreads: 1, oneThread: { code: 'NOT_ISOLATED', message: expect.stringMatching(/not cross-origin isolated.*one thread/) } });
+  expect(plan(false, 16)).toEqual({
+    numThreads: 1,
+    oneThread: { code: 'NOT_ISOLATED', message: expect.stringMatching(/not cross-origin isolated.*one thread/) },
+  });
   // Isolated, but no SharedArrayBuffer (WebKitGTK): onnxruntime-web would drop to one thread without a word.
-  expect(plan(true, 16, undefined, true, false)).toEqual({ numThreads: 1, oneThread: { code: 'NO_SHARED_MEMORY', message: expect.stringMatching(/no SharedArrayBuffer.*one thread/) } });
+  expect(plan(true, 16, undefined, true, false)).toEqual({
+    numThreads: 1,
+    oneThread: { code: 'NO_SHARED_MEMORY', message: expect.stringMatching(/no SharedArrayBuffer.*one thread/) },
+  });
   // The caller's choice stands, and then there is nothing to explain.
   expect(plan(false, 16, 3)).toEqual({ numThreads: 3, oneThread: null });
   // Only the hosted route: threads do not matter.

@@ -31,7 +31,10 @@ describe('wasm in Chromium without the trailing Resize gives the Node native pay
     for (const confidence of [0, 50, 100]) {
       test(`${file} at confidence ${confidence}`, async () => {
         expect(seg.backend).toBe('wasm');
-        const [browser, node] = await Promise.all([seg.segment(await bytesOf(file), { confidence }), commands.nodeSegment(model, `test/fixtures/reference/${file}`, confidence)]);
+        const [browser, node] = await Promise.all([
+          seg.segment(await bytesOf(file), { confidence }),
+          commands.nodeSegment(model, `test/fixtures/reference/${file}`, confidence),
+        ]);
         expectSamePayload(`tiny-upsample ${file} c${confidence}`, browser, node);
       });
     }

@@ -11,7 +11,8 @@ const packages = ['tiny-legacy', 'tiny-current', 'tiny-nobg', 'tiny-binary'];
 describe('wasm in the browser gives the Node native payload', () => {
   const segs = new Map<string, Segmenter>();
   beforeAll(async () => {
-    for (const p of packages) segs.set(p, await createSegmenter({ model: `/test/fixtures/models/${p}/`, backends: ['wasm'], numThreads: 2 }));
+    for (const p of packages)
+      segs.set(p, await createSegmenter({ model: `/test/fixtures/models/${p}/`, backends: ['wasm'], numThreads: 2 }));
   });
   afterAll(async () => {
     for (const s of segs.values()) await s.dispose();
@@ -22,7 +23,10 @@ describe('wasm in the browser gives the Node native payload', () => {
       test(`${p} on ${file}`, async () => {
         const seg = segs.get(p)!;
         expect(seg.backend).toBe('wasm');
-        const [browser, node] = await Promise.all([seg.segment(await bytesOf(file), { confidence: 50 }), commands.nodeSegment(`test/fixtures/models/${p}`, `test/fixtures/reference/${file}`, 50)]);
+        const [browser, node] = await Promise.all([
+          seg.segment(await bytesOf(file), { confidence: 50 }),
+          commands.nodeSegment(`test/fixtures/models/${p}`, `test/fixtures/reference/${file}`, 50),
+        ]);
         expectSamePayload(`${p} ${file}`, browser, node);
       });
     }

@@ -3,7 +3,8 @@ import { expect } from 'vitest';
 import { rawFromPayload, type Fallback, type SegmentationPayload } from '../../src/index.js';
 
 /** Why backends were left, without the notes on WASM threads (NO_SHARED_MEMORY in WebKitGTK; see runtime-threads.test.ts). */
-export const backendFallbacks = (seg: { fallbacks: readonly Fallback[] }) => seg.fallbacks.filter((f) => f.code !== 'NOT_ISOLATED' && f.code !== 'NO_SHARED_MEMORY');
+export const backendFallbacks = (seg: { fallbacks: readonly Fallback[] }) =>
+  seg.fallbacks.filter((f) => f.code !== 'NOT_ISOLATED' && f.code !== 'NO_SHARED_MEMORY');
 
 /** A reference fixture image's bytes (`file` relative to test/fixtures/reference/). */
 export const bytesOf = async (file: string) => new Uint8Array(await (await fetch(`/test/fixtures/reference/${file}`)).arrayBuffer());

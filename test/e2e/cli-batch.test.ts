@@ -98,21 +98,28 @@ describe('edgeseg segment <folder> --out-dir', () => {
     // The summary on stderr, for people; no progress bar when stderr is not a terminal.
     expect(r.stderr).not.toContain('\r');
     expect(r.stderr).toMatch(/^edgeseg: 5 of 8 images segmented in [\d.]+ s \([\d.]+ images\/s\), 3 failed; outputs in /);
-    expect(r.stderr).toContain(`  ${join(input, 'broken.jpg')}: the bytes are not an image edgeseg decodes (JPEG, PNG, WebP, GIF, AVIF or TIFF) [IMAGE_FORMAT_UNSUPPORTED]`);
-    expect(r.stderr).toContain(`  ${join(input, 'stream.png')}: could not read ${join(input, 'stream.png')}: not a regular file (a FIFO) [IMAGE_SOURCE_INVALID]`);
+    expect(r.stderr).toContain(
+      `  ${join(input, 'broken.jpg')}: the bytes are not an image edgeseg decodes (JPEG, PNG, WebP, GIF, AVIF or TIFF) [IMAGE_FORMAT_UNSUPPORTED]`,
+    );
+    expect(r.stderr).toContain(
+      `  ${join(input, 'stream.png')}: could not read ${join(input, 'stream.png')}: not a regular file (a FIFO) [IMAGE_SOURCE_INVALID]`,
+    );
     expect(r.stderr).toContain(`skipped 1 file not named as images: ${join(input, 'notes.txt')}`);
 
     // The single-image command writes the same mask as the batch for the same file.
     const single = await runCli(['segment', join(input, 'a.png'), '--model', MODEL]);
     expect(single.code).toBe(0);
-    expect(Buffer.compare(base64ToBytes(parseJson<SegmentationPayload>(single.stdout).segmentation_mask), await readFile(join(out, 'a.png')))).toBe(0);
+    expect(
+      Buffer.compare(base64ToBytes(parseJson<SegmentationPayload>(single.stdout).segmentation_mask), await readFile(join(out, 'a.png'))),
+    ).toBe(0);
   });
 
   // Root reads and writes whatever the modes say: as root, the CLI runs as "nobody", for whom they hold.
   // That needs node and this checkout readable by others; where they are not (a checkout under /root),
   // the test is skipped, and the dangling link, FIFO and deleted-file tests above still stand.
   const user = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-  const canRunAsUser = spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(join(ROOT, 'bin', 'edgeseg.js'))})`], user).status === 0;
+  const canRunAsUser =
+    spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(join(ROOT, 'bin', 'edgeseg.js'))})`], user).status === 0;
   test.skipIf(!canRunAsUser)('chmod 000 files and folders, and an --out-dir without write permission, for a user they stop', async () => {
     const base = at('modes');
     const input = join(base, 'in');
@@ -128,7 +135,9 @@ describe('edgeseg segment <folder> --out-dir', () => {
     await chmod(join(base, 'read-only'), 0o555);
 
     // Modes back afterwards, so that a user other than root can remove the folders.
-    onTestFinished(() => Promise.all([chmod(join(input, 'locked-folder'), 0o755), chmod(join(base, 'read-only'), 0o755)]).then(() => undefined));
+    onTestFinished(() =>
+      Promise.all([chmod(join(input, 'locked-folder'), 0o755), chmod(join(base, 'read-only'), 0o755)]).then(() => undefined),
+    );
 
     const denied = await runCli(['segment', input, '--out-dir', join(base, 'read-only', 'masks'), '--model', '/nonexistent-model'], user);
     expect(denied.code).toBe(2);
@@ -179,7 +188,9 @@ describe('edgeseg segment <folder> --out-dir', () => {
     // As above: once a's mask is read, the CLI is busy with a until its cutout is read; SIGINT lands there.
     execFileSync('mkfifo', [join(out, 'a.png'), join(out, 'a.cutout.png')]);
     let child: ChildProcess | undefined;
-    const run = runCli(['segment', input, '--out-dir', out, '--model', MODEL, '--concurrency', '1', '--cutout', '--json'], { onSpawn: (c) => (child = c) });
+    const run = runCli(['segment', input, '--out-dir', out, '--model', MODEL, '--concurrency', '1', '--cutout', '--json'], {
+      onSpawn: (c) => (child = c),
+    });
     await readFile(join(out, 'a.png'));
     child!.kill('SIGINT');
     await readFile(join(out, 'a.cutout.png'));
@@ -196,7 +207,9 @@ describe('edgeseg segment <folder> --out-dir', () => {
     await copyFile(PNG, join(input, 'x', 'y', 'one.png'));
     await copyFile(WEBP, join(input, 'x', 'two.webp'));
     await copyFile(JPEG, join(input, 'x', 'three.jpg'));
-    const r = await runCli(['segment', 'globbed/**/*.{png,webp}', 'globbed/x/three.jpg', '--out-dir', 'globbed-out', '--model', MODEL], { cwd: root });
+    const r = await runCli(['segment', 'globbed/**/*.{png,webp}', 'globbed/x/three.jpg', '--out-dir', 'globbed-out', '--model', MODEL], {
+      cwd: root,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout.length).toBe(0);
     expect(r.stderr).toMatch(/^edgeseg: 3 of 3 images segmented in /);

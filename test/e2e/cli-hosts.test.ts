@@ -26,7 +26,9 @@ const host = async (habit: 'spa-fallback' | 'all-html') => {
 };
 
 test('edgeseg info on a single-page-app host: the package, with its absent files absent', async () => {
-  const r = await runCli(['info', '--model', `${await host('spa-fallback')}/tiny-current/`, '--json'], { env: { EDGESEG_CACHE_DIR: join(cache, 'a') } });
+  const r = await runCli(['info', '--model', `${await host('spa-fallback')}/tiny-current/`, '--json'], {
+    env: { EDGESEG_CACHE_DIR: join(cache, 'a') },
+  });
   expect(r.code).toBe(0);
   const info = parseJson<{ task: string | null; modelType: string | null; classes: string[] }>(r.stdout);
   expect([info.task, info.modelType]).toEqual([null, null]);
@@ -35,7 +37,9 @@ test('edgeseg info on a single-page-app host: the package, with its absent files
 
 test('edgeseg segment with a model URL whose every file is an HTML page: exit 4, MODEL_FILE_MISSING, key masked', async () => {
   const url = `${await host('all-html')}/tiny-legacy/?api_key=sekret-key-123`;
-  const r = await runCli(['segment', join(ROOT, 'test', 'fixtures', 'images', 'sample.png'), '--model', url], { env: { EDGESEG_CACHE_DIR: join(cache, 'b') } });
+  const r = await runCli(['segment', join(ROOT, 'test', 'fixtures', 'images', 'sample.png'), '--model', url], {
+    env: { EDGESEG_CACHE_DIR: join(cache, 'b') },
+  });
   expect(r.code).toBe(4);
   expect(r.stderr).toContain('MODEL_FILE_MISSING');
   expect(r.stderr).toContain('the host answered an HTML page');

@@ -31,7 +31,18 @@ describe('edgeseg segment', () => {
   for (const backend of ['native', 'wasm']) {
     test(`prints the reference payload (--backend ${backend})`, async () => {
       // --threads 2: more than one thread must not break onnxruntime-web in Node (it runs one).
-      const r = await runCli(['segment', fixturePath(jpegCase.file), '--model', TINY('tiny-legacy'), '--confidence', '50', '--backend', backend, '--threads', '2']);
+      const r = await runCli([
+        'segment',
+        fixturePath(jpegCase.file),
+        '--model',
+        TINY('tiny-legacy'),
+        '--confidence',
+        '50',
+        '--backend',
+        backend,
+        '--threads',
+        '2',
+      ]);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       const payload = parseJson<SegmentationPayload>(r.stdout);
@@ -45,10 +56,23 @@ describe('edgeseg segment', () => {
   test('--out writes the mask PNG and --overlay the blended image; --quiet prints nothing', async () => {
     const mask = join(dir, 'mask.png');
     const overlay = join(dir, 'overlay.png');
-    const r = await runCli(['segment', fixturePath(jpegCase.file), '-m', TINY('tiny-legacy'), '--out', mask, '--overlay', overlay, '--quiet', '--timings']);
+    const r = await runCli([
+      'segment',
+      fixturePath(jpegCase.file),
+      '-m',
+      TINY('tiny-legacy'),
+      '--out',
+      mask,
+      '--overlay',
+      overlay,
+      '--quiet',
+      '--timings',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout.length).toBe(0);
-    expect(r.stderr).toMatch(/decode [\d.]+ ms · preprocess [\d.]+ ms · run [\d.]+ ms · postprocess [\d.]+ ms · encode [\d.]+ ms \(native\)/);
+    expect(r.stderr).toMatch(
+      /decode [\d.]+ ms · preprocess [\d.]+ ms · run [\d.]+ ms · postprocess [\d.]+ ms · encode [\d.]+ ms \(native\)/,
+    );
     const ids = decodeMaskPng(new Uint8Array(await readFile(mask)));
     expect(compareClassIds(ids.classIds, loadUint8(jpegCase.classIds), loadUint8(jpegCase.ambiguous)).wrong).toBe(0);
     const blended = await decodeImage(await readFile(overlay));

@@ -33,15 +33,19 @@ afterAll(async () => {
 
 /** Resolves once `predicate` (page source, an expression) is true in the page; rejects after `ms`. */
 const waitFor = (page: EnginePage, predicate: string, ms = 90_000) =>
-  page.evaluate(async (source: string, limit: number) => {
-    const check = new Function(`return (${source});`) as () => boolean;
-    const t0 = Date.now();
-    while (!check()) {
-      if (Date.now() - t0 > limit) throw new Error(`timed out waiting for ${source}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    return true;
-  }, predicate, ms);
+  page.evaluate(
+    async (source: string, limit: number) => {
+      const check = new Function(`return (${source});`) as () => boolean;
+      const t0 = Date.now();
+      while (!check()) {
+        if (Date.now() - t0 > limit) throw new Error(`timed out waiting for ${source}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return true;
+    },
+    predicate,
+    ms,
+  );
 
 interface Shown {
   isolated: boolean;
@@ -56,7 +60,11 @@ interface Shown {
 }
 const shown = (page: EnginePage) =>
   page.evaluate((): Shown => {
-    const s = (window as unknown as { edgesegDemo: { backend: string | null; runs: number; payload: { segmentation_mask: string; class_map: Record<string, string> } } }).edgesegDemo;
+    const s = (
+      window as unknown as {
+        edgesegDemo: { backend: string | null; runs: number; payload: { segmentation_mask: string; class_map: Record<string, string> } };
+      }
+    ).edgesegDemo;
     const c = document.querySelector<HTMLCanvasElement>('#mask-canvas')!;
     const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
     const alpha: number[] = [];
@@ -98,7 +106,7 @@ describe.each(['firefox', 'webkit'] as EngineName[])('the demo in %s', (engine) 
   });
   afterAll(() => page?.close());
 
-  test('segments a sample on wasm (isolated, WebGPU missing) and draws the payload\'s mask; again after a reload', async () => {
+  test("segments a sample on wasm (isolated, WebGPU missing) and draws the payload's mask; again after a reload", async () => {
     for (const visit of ['first', 'reload']) {
       await page.goto(url);
       await waitFor(page, 'window.edgesegDemo?.ready === true');
@@ -119,7 +127,7 @@ describe.each(['firefox', 'webkit'] as EngineName[])('the demo in %s', (engine) 
     expect(pngSize(png)[0]).toBeGreaterThan(600);
   });
 
-  test.runIf(HAS_FAKE_CAMERA[engine])('the camera segments frames continuously (the engine\'s fake camera)', async () => {
+  test.runIf(HAS_FAKE_CAMERA[engine])("the camera segments frames continuously (the engine's fake camera)", async () => {
     await page.goto(url);
     await waitFor(page, 'window.edgesegDemo?.ready === true');
     await page.evaluate(() => document.querySelector<HTMLElement>('#camera-button')!.click());

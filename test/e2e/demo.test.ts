@@ -17,7 +17,10 @@ beforeAll(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
   dataDir = await mkdtemp(join(tmpdir(), 'edgeseg-demo-'));
   process.env.EDGESEG_DATA_DIR = dataDir;
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -36,11 +39,25 @@ interface DemoState {
   shown: { colors: string[] } | null;
   payload: { segmentation_mask: string; class_map: Record<string, string>; image: { width: number; height: number } } | null;
 }
-const demoState = (page: Page) => page.evaluate(() => {
-  const s = (window as unknown as { edgesegDemo: DemoState }).edgesegDemo;
-  return { ready: s.ready, runs: s.runs, fps: s.fps, frames: s.frames, backend: s.backend, model: s.model, compositor: s.compositor, colors: s.shown?.colors ?? null, payload: s.payload };
-});
-const classNamesOf = (payload: NonNullable<DemoState['payload']>) => Object.keys(payload.class_map).sort((a, b) => Number(a) - Number(b)).map((k) => payload.class_map[k]!);
+const demoState = (page: Page) =>
+  page.evaluate(() => {
+    const s = (window as unknown as { edgesegDemo: DemoState }).edgesegDemo;
+    return {
+      ready: s.ready,
+      runs: s.runs,
+      fps: s.fps,
+      frames: s.frames,
+      backend: s.backend,
+      model: s.model,
+      compositor: s.compositor,
+      colors: s.shown?.colors ?? null,
+      payload: s.payload,
+    };
+  });
+const classNamesOf = (payload: NonNullable<DemoState['payload']>) =>
+  Object.keys(payload.class_map)
+    .sort((a, b) => Number(a) - Number(b))
+    .map((k) => payload.class_map[k]!);
 const SHAPES_CLASSES = ['background', 'circle', 'rectangle', 'triangle', 'star'];
 const PEOPLE_CLASSES = ['background', 'person'];
 const PEOPLE_SAMPLES = join(ROOT, 'models', 'people', 'samples');
@@ -50,7 +67,9 @@ const waitFor = (page: Page, predicate: string, timeout = 90_000) => page.waitFo
 async function expectOverlayMatchesPayload(page: Page): Promise<number> {
   const { payload } = await demoState(page);
   const mask = decodeMaskPng(base64ToBytes(payload!.segmentation_mask));
-  const names = Object.keys(payload!.class_map).sort((a, b) => Number(a) - Number(b)).map((k) => payload!.class_map[k]!);
+  const names = Object.keys(payload!.class_map)
+    .sort((a, b) => Number(a) - Number(b))
+    .map((k) => payload!.class_map[k]!);
   const background = names.indexOf('background');
   const pixels = await page.evaluate(() => {
     const c = document.querySelector<HTMLCanvasElement>('#mask-canvas')!;
@@ -61,7 +80,9 @@ async function expectOverlayMatchesPayload(page: Page): Promise<number> {
   // models: one distinct colour a class.
   const { colors } = await demoState(page);
   if (names.join() === SHAPES_CLASSES.join()) {
-    const env = JSON.parse(await readFile(join(ROOT, 'models', 'shapes', 'package', 'environment.json'), 'utf8')) as { COLORS: Record<string, string> };
+    const env = JSON.parse(await readFile(join(ROOT, 'models', 'shapes', 'package', 'environment.json'), 'utf8')) as {
+      COLORS: Record<string, string>;
+    };
     expect(colors).toEqual(names.map((name) => env.COLORS[name]!.toLowerCase()));
   }
   expect(new Set(colors).size).toBe(names.length);
@@ -99,13 +120,15 @@ async function smoke(page: Page, url: string, label: string): Promise<void> {
   expect(errors).toEqual([]);
 }
 
-
 /** Picks a project and version in the picker and waits for that model to be ready (and re-run, if an image is up). */
 async function pickModel(page: Page, project: string, version: number): Promise<void> {
   const { runs, payload } = await demoState(page);
   await page.selectOption('#project-select', project);
   await page.selectOption('#version-select', String(version));
-  await waitFor(page, `window.edgesegDemo.ready && window.edgesegDemo.model.project === ${JSON.stringify(project)} && window.edgesegDemo.model.version === ${version}`);
+  await waitFor(
+    page,
+    `window.edgesegDemo.ready && window.edgesegDemo.model.project === ${JSON.stringify(project)} && window.edgesegDemo.model.version === ${version}`,
+  );
   if (payload) await waitFor(page, `window.edgesegDemo.runs > ${runs} && window.edgesegDemo.backend !== null`);
 }
 
@@ -113,7 +136,11 @@ async function pickModel(page: Page, project: string, version: number): Promise<
  * The picker opens on people v1 and offers `offered`; switching to shapes and back changes the mask's
  * classes (and the gallery's images, where `gallery` gives each project's count).
  */
-async function expectPickerRoundTrip(page: Page, offered: Record<string, string[]>, gallery?: { people: number; shapes: number }): Promise<void> {
+async function expectPickerRoundTrip(
+  page: Page,
+  offered: Record<string, string[]>,
+  gallery?: { people: number; shapes: number },
+): Promise<void> {
   const galleryHas = (n: number) => page.waitForFunction((count) => document.querySelectorAll('#gallery button').length === count, n);
   expect((await demoState(page)).model).toMatchObject({ project: 'people', version: 1 });
   const options = async (select: string) => page.$$eval(`${select} option`, (os) => os.map((o) => (o as HTMLOptionElement).value));
@@ -127,7 +154,9 @@ async function expectPickerRoundTrip(page: Page, offered: Record<string, string[
   const shapes = (await demoState(page)).payload!;
   expect(classNamesOf(shapes)).toEqual(SHAPES_CLASSES);
   expect(shapes.image).toEqual(people.image);
-  expect(await page.$$eval('#legend tr', (trs) => trs.map((tr) => (tr as HTMLTableRowElement).cells[0]!.textContent!.trim()))).toEqual(SHAPES_CLASSES);
+  expect(await page.$$eval('#legend tr', (trs) => trs.map((tr) => (tr as HTMLTableRowElement).cells[0]!.textContent!.trim()))).toEqual(
+    SHAPES_CLASSES,
+  );
   await expectOverlayMatchesPayload(page);
   if (gallery) await galleryHas(gallery.shapes);
 
@@ -136,7 +165,12 @@ async function expectPickerRoundTrip(page: Page, offered: Record<string, string[
   if (gallery) await galleryHas(gallery.people);
 }
 
-interface Pixels { width: number; height: number; effect: Uint8Array; original: Uint8Array }
+interface Pixels {
+  width: number;
+  height: number;
+  effect: Uint8Array;
+  original: Uint8Array;
+}
 
 /** The effect canvas and the image under it, as RGBA (unpremultiplied, as a 2D canvas reads them). */
 async function effectPixels(page: Page): Promise<Pixels> {
@@ -151,9 +185,19 @@ async function effectPixels(page: Page): Promise<Pixels> {
       return btoa(text);
     };
     const effect = document.querySelector<HTMLCanvasElement>('#effect-canvas')!;
-    return { width: effect.width, height: effect.height, effect: encode(effect), original: encode(document.querySelector<HTMLCanvasElement>('#image-canvas')!) };
+    return {
+      width: effect.width,
+      height: effect.height,
+      effect: encode(effect),
+      original: encode(document.querySelector<HTMLCanvasElement>('#image-canvas')!),
+    };
   });
-  return { width: read.width, height: read.height, effect: new Uint8Array(Buffer.from(read.effect, 'base64')), original: new Uint8Array(Buffer.from(read.original, 'base64')) };
+  return {
+    width: read.width,
+    height: read.height,
+    effect: new Uint8Array(Buffer.from(read.effect, 'base64')),
+    original: new Uint8Array(Buffer.from(read.original, 'base64')),
+  };
 }
 
 /**
@@ -168,14 +212,23 @@ function boundaryDistance(subject: boolean[], width: number, height: number): Ui
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       const other = (j: number) => subject[j] !== subject[i];
-      if ((x > 0 && other(i - 1)) || (x < width - 1 && other(i + 1)) || (y > 0 && other(i - width)) || (y < height - 1 && other(i + width))) d[i] = 0;
+      if ((x > 0 && other(i - 1)) || (x < width - 1 && other(i + 1)) || (y > 0 && other(i - width)) || (y < height - 1 && other(i + width)))
+        d[i] = 0;
     }
   }
-  for (const [from, to, step] of [[0, height, 1], [height - 1, -1, -1]] as const) {
+  for (const [from, to, step] of [
+    [0, height, 1],
+    [height - 1, -1, -1],
+  ] as const) {
     for (let y = from; y !== to; y += step) {
       for (let x = step > 0 ? 0 : width - 1; x >= 0 && x < width; x += step) {
         const i = y * width + x;
-        for (const [dx, dy] of [[-step, 0], [-step, -step], [0, -step], [step, -step]] as const) {
+        for (const [dx, dy] of [
+          [-step, 0],
+          [-step, -step],
+          [0, -step],
+          [step, -step],
+        ] as const) {
           const [nx, ny] = [x + dx, y + dy];
           if (nx >= 0 && nx < width && ny >= 0 && ny < height) d[i] = Math.min(d[i]!, d[ny * width + nx]! + 1);
         }
@@ -217,7 +270,13 @@ async function expectEffects(page: Page, label: string, compositor: 'webgl2' | '
         for (let c = 0; c < 4; c++) subjectOff = Math.max(subjectOff, Math.abs(px.effect[o + c]! - px.original[o + c]!));
       } else {
         backgroundInner++;
-        if (Math.abs(px.effect[o]! - px.original[o]!) + Math.abs(px.effect[o + 1]! - px.original[o + 1]!) + Math.abs(px.effect[o + 2]! - px.original[o + 2]!) > 6) backgroundChanged++;
+        if (
+          Math.abs(px.effect[o]! - px.original[o]!) +
+            Math.abs(px.effect[o + 1]! - px.original[o + 1]!) +
+            Math.abs(px.effect[o + 2]! - px.original[o + 2]!) >
+          6
+        )
+          backgroundChanged++;
       }
     }
     // The subject, away from its edge, is the photo itself.
@@ -271,7 +330,7 @@ describe('the demo on the dev server (npm start)', () => {
   });
   afterAll(() => server?.close());
 
-  test('segments a sample; the overlay is the payload\'s mask; switches confidence, backend, compares with hosted', async () => {
+  test("segments a sample; the overlay is the payload's mask; switches confidence, backend, compares with hosted", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await smoke(page, url, 'dev');
     const { payload: local } = await demoState(page);
@@ -306,11 +365,15 @@ describe('the demo on the dev server (npm start)', () => {
     await smoke(page, url, 'dev-view');
     const { payload } = await demoState(page);
     const mask = decodeMaskPng(base64ToBytes(payload!.segmentation_mask));
-    const names = Object.keys(payload!.class_map).sort((a, b) => Number(a) - Number(b)).map((k) => payload!.class_map[k]!);
+    const names = Object.keys(payload!.class_map)
+      .sort((a, b) => Number(a) - Number(b))
+      .map((k) => payload!.class_map[k]!);
 
     // Legend: one row a class, in class_map order, with its share of the mask's pixels.
     const counts = names.map((_, id) => mask.classIds.filter((c) => c === id).length);
-    const rows = await page.$$eval('#legend tr', (trs) => trs.map((tr) => [(tr as HTMLTableRowElement).cells[0]!.textContent!.trim(), tr.querySelector('.share')!.textContent!]));
+    const rows = await page.$$eval('#legend tr', (trs) =>
+      trs.map((tr) => [(tr as HTMLTableRowElement).cells[0]!.textContent!.trim(), tr.querySelector('.share')!.textContent!]),
+    );
     expect(rows).toEqual(names.map((name, id) => [name, `${((100 * counts[id]!) / mask.classIds.length).toFixed(1)}%`]));
 
     // Hover: the tip names the class of the mask pixel under the pointer.
@@ -340,7 +403,9 @@ describe('the demo on the dev server (npm start)', () => {
     expect(decodeMaskPng(new Uint8Array(await readFile((await png.path())!))).classIds).toEqual(mask.classIds);
 
     // File picker: a sample picked from disk is segmented at its own size.
-    const manifest = JSON.parse(await readFile(join(ROOT, 'models', 'shapes', 'samples', 'manifest.json'), 'utf8')) as { images: { file: string; width: number; height: number }[] };
+    const manifest = JSON.parse(await readFile(join(ROOT, 'models', 'shapes', 'samples', 'manifest.json'), 'utf8')) as {
+      images: { file: string; width: number; height: number }[];
+    };
     const picked = manifest.images.find((i) => i.width !== payload!.image.width || i.height !== payload!.image.height)!;
     const runs = (await demoState(page)).runs;
     await page.setInputFiles('#file-input', join(ROOT, 'models', 'shapes', 'samples', picked.file));
@@ -350,10 +415,14 @@ describe('the demo on the dev server (npm start)', () => {
     await page.close();
   });
 
-  test('opens on people v1 from the platform\'s catalog; the picker switches to shapes and back; the gallery shows the people photos', async () => {
+  test("opens on people v1 from the platform's catalog; the picker switches to shapes and back; the gallery shows the people photos", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await smoke(page, url, 'dev-people');
-    expect((await page.$$eval('#gallery button', (bs) => bs.map((b) => (b as HTMLElement).dataset.id))).sort()).toEqual(['people-astronaut', 'people-camera', 'people-grace-hopper']);
+    expect((await page.$$eval('#gallery button', (bs) => bs.map((b) => (b as HTMLElement).dataset.id))).sort()).toEqual([
+      'people-astronaut',
+      'people-camera',
+      'people-grace-hopper',
+    ]);
     await expectPickerRoundTrip(page, { shapes: ['2'], people: ['1', '2'] }, { people: 3, shapes: 12 });
     await page.close();
   });
@@ -379,7 +448,9 @@ describe('the demo on the dev server (npm start)', () => {
     await page.fill('#g-prompt', 'a blue star');
     await page.click('#synthetic-form button[type=submit]');
     await page.waitForSelector('#synthetic-result.error');
-    expect(await page.textContent('#synthetic-result')).toMatch(/InvalidRequestError.*no image provider key is configured[\s\S]*hint: set it in the workspace settings/);
+    expect(await page.textContent('#synthetic-result')).toMatch(
+      /InvalidRequestError.*no image provider key is configured[\s\S]*hint: set it in the workspace settings/,
+    );
 
     await page.click('#tab-catalog');
     await page.click('#cat-load');
@@ -387,7 +458,9 @@ describe('the demo on the dev server (npm start)', () => {
     await page.click('#cat-versions li:nth-child(2) button');
     await page.click('#cat-detail button');
     const link = await page.waitForSelector('#cat-detail a');
-    expect(await link.getAttribute('href')).toMatch(/\/api\/exports\/[0-9a-f]+\/shapes-2-png-mask-semantic\.zip\?expires=\d+&sig=[0-9a-f]{64}$/);
+    expect(await link.getAttribute('href')).toMatch(
+      /\/api\/exports\/[0-9a-f]+\/shapes-2-png-mask-semantic\.zip\?expires=\d+&sig=[0-9a-f]{64}$/,
+    );
     await page.close();
   });
 
@@ -419,7 +492,10 @@ describe('the demo on the dev server (npm start)', () => {
     expect((await demoState(page)).model).toMatchObject({ project: 'people', version: 1 });
     // The overlay: the camera's frame with the mask over it, at the camera's size.
     expect(await page.$eval('#mask-canvas', (c) => [(c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height])).toEqual([640, 480]);
-    const [onStage, inTimings] = await page.evaluate(() => [document.querySelector('#stage-fps')!.textContent, document.querySelector('#fps')!.textContent]);
+    const [onStage, inTimings] = await page.evaluate(() => [
+      document.querySelector('#stage-fps')!.textContent,
+      document.querySelector('#fps')!.textContent,
+    ]);
     const counter = Number(/^(\d+) frames\/s$/.exec(onStage ?? '')?.[1]);
     expect(counter).toBeGreaterThanOrEqual(1);
     expect(inTimings).toBe(onStage);
@@ -433,11 +509,18 @@ describe('the demo on the dev server (npm start)', () => {
       const c = document.querySelector<HTMLCanvasElement>('#effect-canvas')!;
       const copy = new OffscreenCanvas(c.width, c.height).getContext('2d')!;
       copy.drawImage(c, 0, 0);
-      const shown = (window as unknown as { edgesegDemo: { shown: { classIds: Uint8Array; width: number; background: number } } }).edgesegDemo.shown;
+      const shown = (window as unknown as { edgesegDemo: { shown: { classIds: Uint8Array; width: number; background: number } } })
+        .edgesegDemo.shown;
       // The mask of the frame on screen, at the centre.
       const id = shown.classIds[(c.height / 2) * shown.width + c.width / 2];
       const subject = shown.classIds.filter((k) => k !== shown.background).length / shown.classIds.length;
-      return { size: [c.width, c.height], id, background: shown.background, subject, rgba: [...copy.getImageData(c.width / 2, c.height / 2, 1, 1).data] };
+      return {
+        size: [c.width, c.height],
+        id,
+        background: shown.background,
+        subject,
+        rgba: [...copy.getImageData(c.width / 2, c.height / 2, 1, 1).data],
+      };
     });
     expect(center.size).toEqual([640, 480]);
     // Chromium's fake camera shows a test pattern, no person: the people model finds (almost) none.
@@ -482,7 +565,9 @@ describe('the production build (npm run build) from a static server with COOP/CO
       expect(backend).toBe('wasm');
       expect(model).toEqual({ project: 'people', version: 1, label: 'people (bundled)', packageUrl: `${files.url}/models/people/` });
 
-      const manifest = JSON.parse(await readFile(join(PEOPLE_SAMPLES, 'manifest.json'), 'utf8')) as { images: { file: string; width: number; height: number }[] };
+      const manifest = JSON.parse(await readFile(join(PEOPLE_SAMPLES, 'manifest.json'), 'utf8')) as {
+        images: { file: string; width: number; height: number }[];
+      };
       const sample = manifest.images[0]!;
       await page.setInputFiles('#file-input', join(PEOPLE_SAMPLES, sample.file));
       await waitFor(page, 'window.edgesegDemo.runs >= 1');

@@ -20,10 +20,19 @@ describe.each(ENGINES)('%s', (engine) => {
   });
   afterAll(() => page?.close());
 
-  test('is the version in the support table; evaluates, rejects with the page\'s error, screenshots', async () => {
+  test("is the version in the support table; evaluates, rejects with the page's error, screenshots", async () => {
     expect(page.version.startsWith(`${SUPPORT[engine].version}.`)).toBe(true);
     await page.goto(`${files.url}/reference/manifest.json`);
-    const answer = await page.evaluate(async (a: number, b: string) => ({ sum: a + 1, text: b.toUpperCase(), isolated: crossOriginIsolated, json: (await (await fetch(location.href)).json()) !== null }), 41, 'ok');
+    const answer = await page.evaluate(
+      async (a: number, b: string) => ({
+        sum: a + 1,
+        text: b.toUpperCase(),
+        isolated: crossOriginIsolated,
+        json: (await (await fetch(location.href)).json()) !== null,
+      }),
+      41,
+      'ok',
+    );
     expect(answer).toEqual({ sum: 42, text: 'OK', isolated: true, json: true });
     await expect(page.evaluate(() => Promise.reject(new RangeError('from the page')))).rejects.toThrow(/from the page/);
     const png = await page.screenshot();

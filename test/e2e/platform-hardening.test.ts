@@ -31,8 +31,14 @@ const logged: string[] = [];
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'edgeseg-hardening-'));
   server = await startPlatformServer({
-    port: 0, dataDir: join(dir, 'main'), modelDir: TINY('tiny-legacy'), allowOrigins: ['https://app.example'],
-    headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS, limits: { fetchTimeoutMs: FETCH_TIMEOUT_MS }, log: (line) => logged.push(line),
+    port: 0,
+    dataDir: join(dir, 'main'),
+    modelDir: TINY('tiny-legacy'),
+    allowOrigins: ['https://app.example'],
+    headersTimeoutMs: HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    limits: { fetchTimeoutMs: FETCH_TIMEOUT_MS },
+    log: (line) => logged.push(line),
   });
   client = new PlatformClient({ apiKey: server.apiKey, baseUrl: server.baseUrl, inferenceUrl: server.inferenceUrl, maxRetries: 0 });
   // Image URLs that misbehave: a trickle of one byte a second, 400 MB, a redirect loop.
@@ -92,7 +98,12 @@ describe('the key', () => {
   });
 
   test('under npm start, /api/local-key hands the key to pages of the same origin only', async () => {
-    const mounted = await openPlatform({ dataDir: join(dir, 'main'), prefix: '/api', shareKeyWithPages: true, modelDir: TINY('tiny-legacy') });
+    const mounted = await openPlatform({
+      dataDir: join(dir, 'main'),
+      prefix: '/api',
+      shareKeyWithPages: true,
+      modelDir: TINY('tiny-legacy'),
+    });
     const http = createServer((req, res) => mounted.handler(req, res));
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
@@ -133,7 +144,14 @@ describe('hosts and origins', () => {
     const { port } = new URL(server.baseUrl);
     const { image } = await client.image(WS, PROJECT, (await client.search(WS, PROJECT, { limit: 1 })).results[0]!.id);
     const file = new URL(image.urls.original);
-    for (const host of [`attacker.example:${port}`, 'attacker.example', `0.0.0.0:${port}`, `localhost.attacker.example:${port}`, `127.0.0.1@attacker.example:${port}`, null]) {
+    for (const host of [
+      `attacker.example:${port}`,
+      'attacker.example',
+      `0.0.0.0:${port}`,
+      `localhost.attacker.example:${port}`,
+      `127.0.0.1@attacker.example:${port}`,
+      null,
+    ]) {
       for (const path of [withKey(`/${WS}`), withKey('/'), file.pathname + file.search]) {
         const r = await send({ path, headers: { host } });
         expect(r.status, `${host} ${path}`).toBe(403);
@@ -144,31 +162,57 @@ describe('hosts and origins', () => {
     // Refusals are logged, the key masked.
     expect(logged).toContainEqual(expect.stringMatching(new RegExp(`^GET /${WS}\\?api_key=\\*\\*\\* 403 `)));
     expect(logged.join('\n')).not.toContain(server.apiKey);
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `app.localhost:${port}`, `127.1.2.3:${port}`, `[::1]:${port}`]) {
+    for (const host of [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      `LOCALHOST:${port}`,
+      `app.localhost:${port}`,
+      `127.1.2.3:${port}`,
+      `[::1]:${port}`,
+    ]) {
       expect((await send({ path: withKey('/'), headers: { host } })).status, host).toBe(200);
     }
   });
 
-  test('a configured public URL\'s host is answered, and links name it', async () => {
-    const p = await startPlatformServer({ port: 0, dataDir: join(dir, 'main'), modelDir: TINY('tiny-legacy'), publicUrl: 'https://seg.example/base' });
+  test("a configured public URL's host is answered, and links name it", async () => {
+    const p = await startPlatformServer({
+      port: 0,
+      dataDir: join(dir, 'main'),
+      modelDir: TINY('tiny-legacy'),
+      publicUrl: 'https://seg.example/base',
+    });
     try {
-      const r = await rawHttp(p.baseUrl, { path: `/${WS}/${PROJECT}/images/${(await client.search(WS, PROJECT, { limit: 1 })).results[0]!.id}?api_key=${p.apiKey}`, headers: { host: 'seg.example' } });
+      const r = await rawHttp(p.baseUrl, {
+        path: `/${WS}/${PROJECT}/images/${(await client.search(WS, PROJECT, { limit: 1 })).results[0]!.id}?api_key=${p.apiKey}`,
+        headers: { host: 'seg.example' },
+      });
       expect(r.status).toBe(200);
-      expect(parseJson<{ image: { urls: { original: string } } }>(r.body).image.urls.original).toMatch(/^https:\/\/seg\.example\/base\/image-files\//);
+      expect(parseJson<{ image: { urls: { original: string } } }>(r.body).image.urls.original).toMatch(
+        /^https:\/\/seg\.example\/base\/image-files\//,
+      );
       expect((await rawHttp(p.baseUrl, { path: `/?api_key=${p.apiKey}`, headers: { host: 'other.example' } })).status).toBe(403);
     } finally {
       await p.close();
     }
   });
 
-  test('--allow-origin origins are granted; a foreign page\'s simple POST is refused even with the key', async () => {
-    const granted = await send({ method: 'OPTIONS', path: `/${WS}/settings`, headers: { origin: 'https://app.example', 'access-control-request-method': 'PUT' } });
+  test("--allow-origin origins are granted; a foreign page's simple POST is refused even with the key", async () => {
+    const granted = await send({
+      method: 'OPTIONS',
+      path: `/${WS}/settings`,
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'PUT' },
+    });
     expect(granted.status).toBe(204);
     expect(granted.headers['access-control-allow-origin']).toBe('https://app.example');
     expect(granted.headers['access-control-allow-methods']).toContain('PUT');
     const before = await send({ path: withKey(`/${WS}/settings`) });
     // The old exfiltration path: point the provider at another host, so the next call sends it the key.
-    const attack = await send({ method: 'POST', path: withKey(`/${WS}/settings`), headers: { origin: 'https://attacker.example', 'content-type': 'text/plain' }, body: '{"providerBaseUrl": "https://attacker.example/v1"}' });
+    const attack = await send({
+      method: 'POST',
+      path: withKey(`/${WS}/settings`),
+      headers: { origin: 'https://attacker.example', 'content-type': 'text/plain' },
+      body: '{"providerBaseUrl": "https://attacker.example/v1"}',
+    });
     expect([attack.status, errorOf(attack.body).code]).toEqual([403, 'OriginNotAllowed']);
     expect((await send({ path: withKey(`/${WS}/settings`) })).body).toBe(before.body);
     // Signed file URLs stay readable from any origin (the signature is the credential).
@@ -203,7 +247,11 @@ describe('numbers', () => {
       expect(errorOf(r.body).message, name).toContain(field);
     }
     for (const confidence of ['1e400', 'NaN', '', '50abc', '-1', '100.5', 'Infinity']) {
-      const r = await send({ method: 'POST', path: withKey(`/infer/${PROJECT}/2?confidence=${encodeURIComponent(confidence)}`), body: 'aGVsbG8=' });
+      const r = await send({
+        method: 'POST',
+        path: withKey(`/infer/${PROJECT}/2?confidence=${encodeURIComponent(confidence)}`),
+        body: 'aGVsbG8=',
+      });
       expect(r.status, confidence).toBe(400);
       expect(errorOf(r.body).message).toContain('confidence');
     }
@@ -240,14 +288,16 @@ describe('bad input: each a clear 4xx (or 504), and the server keeps serving', (
       // …or a body shorter than announced.
       `POST ${withKey(`/${WS}/${PROJECT}/search`)} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 20\r\n\r\n{"lim`,
     ];
-    const sockets = Array.from({ length: 50 }, (_, i) =>
-      new Promise<string>((resolve, reject) => {
-        const socket = connect(Number(port), '127.0.0.1', () => socket.write(halves[i % 2]!));
-        let answer = '';
-        socket.on('data', (d: Buffer) => (answer += d.toString()));
-        socket.on('close', () => resolve(answer));
-        socket.on('error', reject);
-      }),
+    const sockets = Array.from(
+      { length: 50 },
+      (_, i) =>
+        new Promise<string>((resolve, reject) => {
+          const socket = connect(Number(port), '127.0.0.1', () => socket.write(halves[i % 2]!));
+          let answer = '';
+          socket.on('data', (d: Buffer) => (answer += d.toString()));
+          socket.on('close', () => resolve(answer));
+          socket.on('error', reject);
+        }),
     );
     // Bytes that are not HTTP at all: a JSON 400 too.
     const garbage = await new Promise<string>((resolve, reject) => {
@@ -270,7 +320,8 @@ describe('bad input: each a clear 4xx (or 504), and the server keeps serving', (
   });
 
   test('image URLs: a trickle is 504, 400 MB is 413, a redirect loop and file:, ftp:, javascript:, data: are 400', async () => {
-    const inferOn = (base: string, key: string) => (image: string) => rawHttp(base, { method: 'POST', path: `/infer/${PROJECT}/2?image=${encodeURIComponent(image)}&api_key=${key}` });
+    const inferOn = (base: string, key: string) => (image: string) =>
+      rawHttp(base, { method: 'POST', path: `/infer/${PROJECT}/2?image=${encodeURIComponent(image)}&api_key=${key}` });
     const infer = inferOn(server.baseUrl, server.apiKey);
     // The trickle never ends: only the (short) timeout can answer it.
     const trickle = await infer(`${originUrl}/trickle`);
@@ -278,7 +329,12 @@ describe('bad input: each a clear 4xx (or 504), and the server keeps serving', (
     expect(errorOf(trickle.body).message).toBe(`fetching the image took longer than ${FETCH_TIMEOUT_MS} ms`);
     // The others on a server with a long timeout, so that no machine is too slow for the cap or the
     // redirect limit to answer first.
-    const patient = await startPlatformServer({ port: 0, dataDir: join(dir, 'main'), modelDir: TINY('tiny-legacy'), limits: { fetchTimeoutMs: 60_000 } });
+    const patient = await startPlatformServer({
+      port: 0,
+      dataDir: join(dir, 'main'),
+      modelDir: TINY('tiny-legacy'),
+      limits: { fetchTimeoutMs: 60_000 },
+    });
     try {
       const huge = await inferOn(patient.baseUrl, patient.apiKey)(`${originUrl}/huge`);
       expect([huge.status, errorOf(huge.body).code]).toEqual([413, 'PayloadTooLarge']);
@@ -288,14 +344,25 @@ describe('bad input: each a clear 4xx (or 504), and the server keeps serving', (
     } finally {
       await patient.close();
     }
-    for (const url of ['file:///etc/passwd', 'ftp://127.0.0.1/x.png', 'javascript:alert(1)', 'data:image/png;base64,AAAA', 'gopher://127.0.0.1:25/', 'not a url']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'ftp://127.0.0.1/x.png',
+      'javascript:alert(1)',
+      'data:image/png;base64,AAAA',
+      'gopher://127.0.0.1:25/',
+      'not a url',
+    ]) {
       const r = await infer(url);
       expect(r.status, url).toBe(400);
       expect(errorOf(r.body).code).toBe('ValidationError');
     }
     // The synthetic-image route refuses the same schemes before any provider is asked.
     for (const url of ['file:///etc/passwd', 'javascript:alert(1)']) {
-      const r = await send({ method: 'POST', path: withKey('/synthetic-image'), body: JSON.stringify({ prompt: 'x', image: url, image_type: 'url' }) });
+      const r = await send({
+        method: 'POST',
+        path: withKey('/synthetic-image'),
+        body: JSON.stringify({ prompt: 'x', image: url, image_type: 'url' }),
+      });
       expect(r.status, url).toBe(400);
     }
     await stillServing();

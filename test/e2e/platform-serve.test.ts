@@ -19,7 +19,9 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 /** `edgeseg serve` on a data directory (default: the test's), once it has printed its banner. */
 async function serve(args: string[] = [], data = join(dir, 'data')) {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'edgeseg.js'), 'serve', '--port', '0', '--data', data, '--quiet', ...args], { cwd: ROOT });
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'edgeseg.js'), 'serve', '--port', '0', '--data', data, '--quiet', ...args], {
+    cwd: ROOT,
+  });
   let out = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (d) => {
@@ -94,7 +96,10 @@ test('a new data directory gets a random key, printed at start and kept', async 
   const second = await serve(['--allow-origin', 'https://app.example'], data);
   expect(second.key).toBe(first.key);
   expect(second.out).toContain('CORS           loopback origins, https://app.example');
-  const pre = await fetch(`${second.base}/edgeseg-demo`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } });
+  const pre = await fetch(`${second.base}/edgeseg-demo`, {
+    method: 'OPTIONS',
+    headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' },
+  });
   expect(pre.headers.get('access-control-allow-origin')).toBe('https://app.example');
   expect(await second.stop()).toBe(0);
 });
@@ -109,7 +114,10 @@ test('a SIGKILL in the middle of writes loses nothing that was answered: setting
     if (!r.ok) throw new Error(`${url.replace(first.key, '***')}: ${r.status} ${await r.text()}`);
     return (await r.json()) as unknown;
   };
-  await json(at(first.base, '/edgeseg-demo/settings'), { method: 'PUT', body: JSON.stringify({ providerApiKey: provider.key, providerBaseUrl: provider.url }) });
+  await json(at(first.base, '/edgeseg-demo/settings'), {
+    method: 'PUT',
+    body: JSON.stringify({ providerApiKey: provider.key, providerBaseUrl: provider.url }),
+  });
 
   // Three writers at once, each recording what the server acknowledged; the kill comes while they write.
   let killed = false;
@@ -132,7 +140,10 @@ test('a SIGKILL in the middle of writes loses nothing that was answered: setting
       return true;
     }),
     keepWriting(async () => {
-      const answer = (await json(at(first.base, '/synthetic-image'), { method: 'POST', body: JSON.stringify({ prompt: 'a red disc', size: '64x64', unmodified_prompt: true, project_url: 'shapes' }) })) as { images: { id: string }[] };
+      const answer = (await json(at(first.base, '/synthetic-image'), {
+        method: 'POST',
+        body: JSON.stringify({ prompt: 'a red disc', size: '64x64', unmodified_prompt: true, project_url: 'shapes' }),
+      })) as { images: { id: string }[] };
       images.push(...answer.images);
       return true;
     }),
@@ -167,7 +178,9 @@ test('a SIGKILL in the middle of writes loses nothing that was answered: setting
     expect(captionModel).toMatch(/^model-\d+$/);
     expect(Number(captionModel!.slice('model-'.length))).toBeGreaterThanOrEqual(settingsAcked);
     for (const { id } of images) {
-      const { image } = (await json(at(second.base, `/edgeseg-demo/shapes/images/${id}`))) as { image: { width: number; urls: { original: string } } };
+      const { image } = (await json(at(second.base, `/edgeseg-demo/shapes/images/${id}`))) as {
+        image: { width: number; urls: { original: string } };
+      };
       expect(image.width).toBe(64);
       const bytes = Buffer.from(await (await fetch(image.urls.original)).arrayBuffer());
       expect(bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
@@ -176,7 +189,11 @@ test('a SIGKILL in the middle of writes loses nothing that was answered: setting
       // Links handed out before the kill still work after it (the signing secret is in the directory too).
       const zip = await fetch(link.replace(/^http:\/\/[^/]+/, second.base));
       expect(zip.status).toBe(200);
-      expect(Buffer.from(await zip.arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
+      expect(
+        Buffer.from(await zip.arrayBuffer())
+          .subarray(0, 2)
+          .toString(),
+      ).toBe('PK');
     }
     // What the killed server was writing was left in temporary files, which the restart removed.
     expect((await readdir(data, { recursive: true })).filter((f) => f.endsWith('.tmp'))).toEqual([]);

@@ -8,7 +8,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fetchPackageFiles } from '../../src/model/index.js';
 import { createSegmenter, decodeMaskPng, rawFromPayload, type NodeSegmenter } from '../../src/node/index.js';
 import {
-  AuthenticationError, InvalidRequestError, NotFoundError, PlatformClient, PlatformError, type SearchResult,
+  AuthenticationError,
+  InvalidRequestError,
+  NotFoundError,
+  PlatformClient,
+  PlatformError,
+  type SearchResult,
 } from '../../src/platform/index.js';
 import { openPlatform, startPlatformServer, type PlatformServer, type PlatformState } from '../../server/index.js';
 import { startOpenAiStandIn, STAND_IN_CAPTION, type OpenAiStandIn } from '../fixtures/openai-stand-in.js';
@@ -28,7 +33,10 @@ interface Coco {
 const WS = 'edgeseg-demo';
 const PROJECT = 'shapes';
 const SAMPLES = join(ROOT, 'models', 'shapes', 'samples');
-const manifest = JSON.parse(await readFile(join(SAMPLES, 'manifest.json'), 'utf8')) as { classes: string[]; images: { id: string; name: string; file: string; mask: string; split: string; tags: string[]; batch: string }[] };
+const manifest = JSON.parse(await readFile(join(SAMPLES, 'manifest.json'), 'utf8')) as {
+  classes: string[];
+  images: { id: string; name: string; file: string; mask: string; split: string; tags: string[]; batch: string }[];
+};
 
 let dir: string;
 let server: PlatformServer;
@@ -69,13 +77,24 @@ const rawRequest = (path: string) =>
 const withKey = (path: string) => `${path}${path.includes('?') ? '&' : '?'}api_key=${server.apiKey}`;
 
 describe('catalog', () => {
-  test('root, workspace, project and versions, shaped like the platform\'s answers', async () => {
-    expect(await client.root()).toEqual({ welcome: anyString(), instructions: 'You are successfully authenticated.', docs: anyString(), workspace: WS });
+  test("root, workspace, project and versions, shaped like the platform's answers", async () => {
+    expect(await client.root()).toEqual({
+      welcome: anyString(),
+      instructions: 'You are successfully authenticated.',
+      docs: anyString(),
+      workspace: WS,
+    });
     const { workspace } = await client.workspace(WS);
     expect(workspace).toMatchObject({ url: WS, members: 1 });
     expect(workspace.projects.map((p) => p.id)).toEqual([`${WS}/${PROJECT}`, `${WS}/people`]);
     const { project, versions } = await client.project(WS, PROJECT);
-    expect(project).toMatchObject({ type: 'semantic-segmentation', images: manifest.images.length, unannotated: 0, versions: 2, public: false });
+    expect(project).toMatchObject({
+      type: 'semantic-segmentation',
+      images: manifest.images.length,
+      unannotated: 0,
+      versions: 2,
+      public: false,
+    });
     expect(project.splits).toEqual({ train: 51, valid: 14, test: 7 });
     expect(Object.keys(project.classes)).toEqual(['circle', 'rectangle', 'triangle', 'star']);
     expect(versions.map((v) => v.id)).toEqual([`${WS}/${PROJECT}/1`, `${WS}/${PROJECT}/2`]);
@@ -92,15 +111,24 @@ describe('catalog', () => {
   });
 
   test('the people project: the sample photos, version 1 the general model, version 2 the landscape one', async () => {
-    const people = JSON.parse(await readFile(join(ROOT, 'models', 'people', 'samples', 'manifest.json'), 'utf8')) as { images: { id: string; file: string }[] };
+    const people = JSON.parse(await readFile(join(ROOT, 'models', 'people', 'samples', 'manifest.json'), 'utf8')) as {
+      images: { id: string; file: string }[];
+    };
     const { project, versions } = await client.project(WS, 'people');
     expect(project).toMatchObject({ type: 'semantic-segmentation', images: people.images.length, versions: 2 });
     expect(Object.keys(project.classes)).toEqual(['person']);
     expect(versions.map((v) => v.model?.modelType)).toEqual(['mediapipe-selfie-segmentation', 'mediapipe-selfie-segmentation-landscape']);
-    for (const [number, folder] of [[1, 'general'], [2, 'landscape']] as const) {
+    for (const [number, folder] of [
+      [1, 'general'],
+      [2, 'landscape'],
+    ] as const) {
       const { ort } = await client.ort('people', number);
       expect(ort.classes).toEqual(['background', 'person']);
-      expect(Buffer.from(await (await fetch(ort.model)).arrayBuffer()).equals(await readFile(join(ROOT, 'models', 'people', folder, 'weights.onnx')))).toBe(true);
+      expect(
+        Buffer.from(await (await fetch(ort.model)).arrayBuffer()).equals(
+          await readFile(join(ROOT, 'models', 'people', folder, 'weights.onnx')),
+        ),
+      ).toBe(true);
     }
     // The hosted route runs the bundled people model: the same payload as edgeseg/node with it.
     const photo = join(ROOT, 'models', 'people', 'samples', people.images[0]!.file);
@@ -123,7 +151,9 @@ describe('catalog', () => {
     expect(weights.headers.get('access-control-allow-origin')).toBe('*');
     expect(weights.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     expect(Buffer.from(await weights.arrayBuffer()).equals(await readFile(join(TINY('tiny-legacy'), 'weights.onnx')))).toBe(true);
-    expect(JSON.parse(await (await fetch(ort.environment!)).text())).toEqual(JSON.parse(await readFile(join(TINY('tiny-legacy'), 'environment.json'), 'utf8')));
+    expect(JSON.parse(await (await fetch(ort.environment!)).text())).toEqual(
+      JSON.parse(await readFile(join(TINY('tiny-legacy'), 'environment.json'), 'utf8')),
+    );
     expect(await rejection(client.ort(PROJECT, 1))).toBeInstanceOf(NotFoundError);
   });
 
@@ -145,8 +175,14 @@ describe('catalog', () => {
     expect(expires).toBeGreaterThanOrEqual(before + 86_400);
     expect(expires).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 86_400);
     await expect403(unsigned(ort.model), 'SignatureRequired');
-    await expect403(ort.model.replace(/sig=(.)/, (_, c: string) => `sig=${c === '0' ? '1' : '0'}`), 'InvalidSignature');
-    await expect403(ort.model.replace(/expires=(\d+)/, (_, e: string) => `expires=${Number(e) + 1000}`), 'InvalidSignature');
+    await expect403(
+      ort.model.replace(/sig=(.)/, (_, c: string) => `sig=${c === '0' ? '1' : '0'}`),
+      'InvalidSignature',
+    );
+    await expect403(
+      ort.model.replace(/expires=(\d+)/, (_, e: string) => `expires=${Number(e) + 1000}`),
+      'InvalidSignature',
+    );
     await expect403(`${unsigned(ort.model)}?expires=1&sig=zz`, 'InvalidSignature');
     // The version folder's signature covers its files, and no other version's.
     const env = new URL(ort.environment!);
@@ -187,12 +223,16 @@ describe('catalog', () => {
     const zip = unzipSync(new Uint8Array(await (await fetch(answer.export.link)).arrayBuffer()));
     const names = Object.keys(zip);
     expect(new Set(names.map((n) => n.split('/')[0]))).toEqual(new Set(['train', 'valid', 'test']));
-    expect(new TextDecoder().decode(zip['train/_classes.csv'])).toBe('Pixel Value, Class\n0, background\n1, circle\n2, rectangle\n3, triangle\n4, star\n');
+    expect(new TextDecoder().decode(zip['train/_classes.csv'])).toBe(
+      'Pixel Value, Class\n0, background\n1, circle\n2, rectangle\n3, triangle\n4, star\n',
+    );
     for (const image of manifest.images) {
       const stem = image.name.replace(/\.jpg$/, '');
       expect(Buffer.from(zip[`${image.split}/${image.name}`]!).equals(await readFile(join(SAMPLES, image.file)))).toBe(true);
       const mask = decodeMaskPng(zip[`${image.split}/${stem}_mask.png`]!);
-      expect(Buffer.from(mask.classIds).equals(Buffer.from(decodeMaskPng(new Uint8Array(await readFile(join(SAMPLES, image.mask)))).classIds))).toBe(true);
+      expect(
+        Buffer.from(mask.classIds).equals(Buffer.from(decodeMaskPng(new Uint8Array(await readFile(join(SAMPLES, image.mask)))).classIds)),
+      ).toBe(true);
     }
     expect(names.filter((n) => n.endsWith('_mask.png'))).toHaveLength(manifest.images.length);
     expect((await client.version(WS, PROJECT, 2)).version.exports).toEqual(['png-mask-semantic']);
@@ -203,7 +243,12 @@ describe('catalog', () => {
     if (!('export' in answer)) throw new Error('expected a link');
     const zip = unzipSync(new Uint8Array(await (await fetch(answer.export.link)).arrayBuffer()));
     const coco = parseJson<Coco>(zip['valid/_annotations.coco.json']!);
-    expect(coco.categories.map((c) => [c.id, c.name])).toEqual([[1, 'circle'], [2, 'rectangle'], [3, 'triangle'], [4, 'star']]);
+    expect(coco.categories.map((c) => [c.id, c.name])).toEqual([
+      [1, 'circle'],
+      [2, 'rectangle'],
+      [3, 'triangle'],
+      [4, 'star'],
+    ]);
     const valid = manifest.images.filter((i) => i.split === 'valid');
     expect(coco.images.map((i) => i.file_name).sort()).toEqual(valid.map((i) => i.name).sort());
     // Decode every annotation's column-major RLE and compare with the mask.
@@ -214,7 +259,8 @@ describe('catalog', () => {
       for (const a of coco.annotations.filter((x) => x.image_id === img.id)) {
         let pos = 0;
         a.segmentation.counts.forEach((run, k) => {
-          if (k % 2 === 1) for (let j = pos; j < pos + run; j++) rebuilt[(j % img.height) * img.width + Math.floor(j / img.height)] = a.category_id;
+          if (k % 2 === 1)
+            for (let j = pos; j < pos + run; j++) rebuilt[(j % img.height) * img.width + Math.floor(j / img.height)] = a.category_id;
           pos += run;
         });
         expect(a.segmentation.size).toEqual([img.height, img.width]);
@@ -229,7 +275,12 @@ describe('catalog', () => {
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     try {
       const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}/api`;
-      const page = (await (await fetch(`${base}/${WS}/${PROJECT}/search?api_key=${mounted.apiKey}`, { method: 'POST', body: '{"limit": 1, "fields": ["image_url"]}' })).json()) as { results: { image_url: string }[] };
+      const page = (await (
+        await fetch(`${base}/${WS}/${PROJECT}/search?api_key=${mounted.apiKey}`, {
+          method: 'POST',
+          body: '{"limit": 1, "fields": ["image_url"]}',
+        })
+      ).json()) as { results: { image_url: string }[] };
       const url = page.results[0]!.image_url;
       expect(url.startsWith(`${base}/image-files/${WS}/${PROJECT}/`)).toBe(true);
       expect((await fetch(url)).status).toBe(200);
@@ -267,7 +318,10 @@ describe('search', () => {
   test('every filter, and total', async () => {
     const expectIds = async (query: Record<string, unknown>, keep: (i: (typeof manifest.images)[number]) => boolean) => {
       const page = await client.search(WS, PROJECT, { ...query, limit: 250 });
-      const expected = manifest.images.filter(keep).map((i) => i.id).sort();
+      const expected = manifest.images
+        .filter(keep)
+        .map((i) => i.id)
+        .sort();
       expect(page.total).toBe(expected.length);
       expect(page.results.map((r) => r.id).sort()).toEqual(expected);
     };
@@ -339,7 +393,9 @@ describe('hosted segmentation', () => {
   });
 
   test('a version without a model is a 404, a bad confidence or image URL a 400', async () => {
-    expect(await rejection(client.segmentHosted(PROJECT, 1, new Uint8Array(await readFile(join(SAMPLES, sample.file)))))).toBeInstanceOf(NotFoundError);
+    expect(await rejection(client.segmentHosted(PROJECT, 1, new Uint8Array(await readFile(join(SAMPLES, sample.file)))))).toBeInstanceOf(
+      NotFoundError,
+    );
     const cases: [string, RequestInit | undefined, number][] = [
       [`/infer/${PROJECT}/2?confidence=101&image=${encodeURIComponent(`${files.url}/samples/${sample.file}`)}`, undefined, 400],
       [`/infer/${PROJECT}/2?image=${encodeURIComponent('file:///etc/passwd')}`, undefined, 400],
@@ -372,11 +428,24 @@ describe('hosted segmentation', () => {
     });
     await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
     const at = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
-    const limited = await startPlatformServer({ port: 0, dataDir: dir, modelDir: TINY('tiny-legacy'), limits: { maxImageBytes: 50_000, fetchTimeoutMs: 300 } });
+    const limited = await startPlatformServer({
+      port: 0,
+      dataDir: dir,
+      modelDir: TINY('tiny-legacy'),
+      limits: { maxImageBytes: 50_000, fetchTimeoutMs: 300 },
+    });
     // The size cases with a timeout no machine is slow enough to reach first.
-    const patient = await startPlatformServer({ port: 0, dataDir: dir, modelDir: TINY('tiny-legacy'), limits: { maxImageBytes: 50_000, fetchTimeoutMs: 60_000 } });
+    const patient = await startPlatformServer({
+      port: 0,
+      dataDir: dir,
+      modelDir: TINY('tiny-legacy'),
+      limits: { maxImageBytes: 50_000, fetchTimeoutMs: 60_000 },
+    });
     const post = async (query: string, body?: string, on = limited) => {
-      const r = await fetch(`${on.inferenceUrl}/${PROJECT}/2?api_key=${on.apiKey}${query}`, { method: 'POST', ...(body === undefined ? {} : { body }) });
+      const r = await fetch(`${on.inferenceUrl}/${PROJECT}/2?api_key=${on.apiKey}${query}`, {
+        method: 'POST',
+        ...(body === undefined ? {} : { body }),
+      });
       return { status: r.status, error: ((await r.json()) as { error: { type: string; message: string } }).error };
     };
     try {
@@ -397,7 +466,10 @@ describe('hosted segmentation', () => {
         expect([r.status, r.error.type], String(bytes)).toEqual([413, 'PayloadTooLarge']);
       }
       // And it keeps serving.
-      const ok = await fetch(`${limited.inferenceUrl}/${PROJECT}/2?api_key=${limited.apiKey}`, { method: 'POST', body: (await readFile(join(SAMPLES, manifest.images[0]!.file))).toString('base64') });
+      const ok = await fetch(`${limited.inferenceUrl}/${PROJECT}/2?api_key=${limited.apiKey}`, {
+        method: 'POST',
+        body: (await readFile(join(SAMPLES, manifest.images[0]!.file))).toString('base64'),
+      });
       expect(ok.status).toBe(200);
     } finally {
       for (const res of stalled) res.destroy();
@@ -420,7 +492,9 @@ describe('hosted segmentation', () => {
         searches++;
       }
     })();
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => client.segmentHosted(PROJECT, 2, new Uint8Array(bytes[i % 10]!))));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => client.segmentHosted(PROJECT, 2, new Uint8Array(bytes[i % 10]!))),
+    );
     searching = false;
     await searchLoop;
     answers.forEach((a, i) => expect(a).toEqual(expected[i % 10]));
@@ -430,7 +504,8 @@ describe('hosted segmentation', () => {
 
 /** The image a vision request carried (its data URL). */
 const imageSent = (request: { body: Record<string, unknown> }) =>
-  ((request.body.messages as { content: { type: string; image_url?: { url: string } }[] }[])[0]!.content.find((c) => c.type === 'image_url')!.image_url!.url);
+  (request.body.messages as { content: { type: string; image_url?: { url: string } }[] }[])[0]!.content.find((c) => c.type === 'image_url')!
+    .image_url!.url;
 
 describe('synthetic images', () => {
   test('without a provider key: a clear 4xx, nothing stored', async () => {
@@ -443,19 +518,35 @@ describe('synthetic images', () => {
     expect(provider.requests).toHaveLength(0);
   });
 
-  test('describes the image (cached per id), builds the prompt, generates with the platform\'s defaults, stores the images', async () => {
-    const put = await raw(withKey(`/${WS}/settings`), { method: 'PUT', body: JSON.stringify({ providerApiKey: provider.key, providerBaseUrl: provider.url }) });
+  test("describes the image (cached per id), builds the prompt, generates with the platform's defaults, stores the images", async () => {
+    const put = await raw(withKey(`/${WS}/settings`), {
+      method: 'PUT',
+      body: JSON.stringify({ providerApiKey: provider.key, providerBaseUrl: provider.url }),
+    });
     expect(await put.json()).toEqual({ settings: { providerConfigured: true, providerBaseUrl: provider.url, captionModel: 'gpt-4o' } });
     const image = manifest.images[3]!.id;
-    const answer = await client.generateSyntheticImage({ prompt: 'Make the star blue.', image, image_type: 'id', project_url: PROJECT, size: '256x256' });
+    const answer = await client.generateSyntheticImage({
+      prompt: 'Make the star blue.',
+      image,
+      image_type: 'id',
+      project_url: PROJECT,
+      size: '256x256',
+    });
     const [caption, generation] = provider.requests;
     expect(caption!.path).toBe('/v1/chat/completions');
     expect(caption!.authorization).toBe(`Bearer ${provider.key}`);
     // The seeded image is a JPEG, and is sent as one, byte for byte.
-    expect(imageSent(caption!)).toBe(`data:image/jpeg;base64,${(await readFile(join(SAMPLES, manifest.images[3]!.file))).toString('base64')}`);
+    expect(imageSent(caption!)).toBe(
+      `data:image/jpeg;base64,${(await readFile(join(SAMPLES, manifest.images[3]!.file))).toString('base64')}`,
+    );
     expect(generation!.path).toBe('/v1/images/generations');
     expect(generation!.body).toEqual({
-      model: 'dall-e-3', n: 1, size: '256x256', quality: 'hd', style: 'natural', response_format: 'b64_json',
+      model: 'dall-e-3',
+      n: 1,
+      size: '256x256',
+      quality: 'hd',
+      style: 'natural',
+      response_format: 'b64_json',
       prompt: `${STAND_IN_CAPTION} Make the star blue. Photorealistic photograph, natural lighting, realistic textures, sharp focus, high detail.`,
     });
     expect(answer.caption).toBe(STAND_IN_CAPTION);
@@ -475,7 +566,15 @@ describe('synthetic images', () => {
     await client.generateSyntheticImage({ prompt: 'again', image, image_type: 'id', project_url: PROJECT, size: '256x256' });
     expect(provider.requests.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/images/generations', '/v1/images/generations']);
     // …unless asked otherwise; and an unmodified prompt goes as it is.
-    await client.generateSyntheticImage({ prompt: 'exactly this', image, image_type: 'id', project_url: PROJECT, force_caption_regenerate: true, unmodified_prompt: true, size: '256x256' });
+    await client.generateSyntheticImage({
+      prompt: 'exactly this',
+      image,
+      image_type: 'id',
+      project_url: PROJECT,
+      force_caption_regenerate: true,
+      unmodified_prompt: true,
+      size: '256x256',
+    });
     expect(provider.requests.slice(3).map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/images/generations']);
     expect(provider.requests.at(-1)!.body.prompt).toBe('exactly this');
 
@@ -484,7 +583,9 @@ describe('synthetic images', () => {
     await client.generateSyntheticImage({ prompt: 'more', image: stored.id, image_type: 'id', project_url: PROJECT, size: '256x256' });
     const described = provider.requests[before]!;
     expect(described.path).toBe('/v1/chat/completions');
-    expect(imageSent(described)).toBe(`data:image/png;base64,${Buffer.from(await (await fetch(stored.url)).arrayBuffer()).toString('base64')}`);
+    expect(imageSent(described)).toBe(
+      `data:image/png;base64,${Buffer.from(await (await fetch(stored.url)).arrayBuffer()).toString('base64')}`,
+    );
   });
 
   test('n must be a whole number in 1..10: a 400 naming it before the provider is asked', async () => {
@@ -492,12 +593,17 @@ describe('synthetic images', () => {
     for (const n of ['0', '-1', '1.5', '11', '1e30', '"2"']) {
       const r = await raw(withKey('/synthetic-image'), { method: 'POST', body: `{"prompt": "a circle", "n": ${n}}` });
       expect(r.status, n).toBe(400);
-      expect((await readJson<ErrorAnswer>(r)).error).toMatchObject({ type: 'ValidationError', code: 'ValidationError', field: 'n', message: `n must be a whole number in 1..10, got ${JSON.stringify(JSON.parse(n))}` });
+      expect((await readJson<ErrorAnswer>(r)).error).toMatchObject({
+        type: 'ValidationError',
+        code: 'ValidationError',
+        field: 'n',
+        message: `n must be a whole number in 1..10, got ${JSON.stringify(JSON.parse(n))}`,
+      });
     }
     expect(provider.requests.length).toBe(before);
   });
 
-  test('the provider\'s refusal comes back as a 4xx with its message; the key never shows', async () => {
+  test("the provider's refusal comes back as a 4xx with its message; the key never shows", async () => {
     const error = await rejection(client.generateSyntheticImage({ prompt: 'two please', n: 2, project_url: PROJECT }));
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect(error.message).toContain('You must provide n=1 for this model.');
@@ -508,13 +614,18 @@ describe('synthetic images', () => {
 });
 
 describe('errors and limits', () => {
-  test('api_key: missing or wrong is 401, another workspace\'s key is 403', async () => {
+  test("api_key: missing or wrong is 401, another workspace's key is 403", async () => {
     expect((await raw(`/${WS}`)).status).toBe(401);
     expect((await raw(`/${WS}?api_key=wrong`)).status).toBe(401);
     await server.store.update((s) => {
       s.workspaces.push({ url: 'other', name: 'Other', apiKey: 'other-key-000001', settings: {}, captions: {}, projects: [] });
     });
-    const other = new PlatformClient({ apiKey: 'other-key-000001', baseUrl: server.baseUrl, inferenceUrl: server.inferenceUrl, maxRetries: 0 });
+    const other = new PlatformClient({
+      apiKey: 'other-key-000001',
+      baseUrl: server.baseUrl,
+      inferenceUrl: server.inferenceUrl,
+      maxRetries: 0,
+    });
     expect((await other.root()).workspace).toBe('other');
     const e = await rejection(other.workspace(WS));
     expect(e).toBeInstanceOf(AuthenticationError);
@@ -522,7 +633,7 @@ describe('errors and limits', () => {
     expect((await rejection(other.segmentHosted(PROJECT, 2, 'http://127.0.0.1/x.jpg'))).status).toBe(404);
   });
 
-  test('each bad request is a clear 4xx in the platform\'s error shape, and the server keeps serving', async () => {
+  test("each bad request is a clear 4xx in the platform's error shape, and the server keeps serving", async () => {
     const cases: [string, RequestInit, number][] = [
       [withKey(`/${WS}/${PROJECT}/search`), { method: 'POST', body: '{"limit": ' }, 400],
       [withKey(`/${WS}/${PROJECT}/search`), { method: 'POST', body: '[1, 2]' }, 400],
@@ -537,13 +648,24 @@ describe('errors and limits', () => {
       const r = await raw(path, init);
       expect(r.status, path).toBe(status);
       const body = await readJson<ErrorAnswer>(r);
-      expect(body.error).toEqual({ message: anyString(), type: anyString(), code: body.error.type, ...(body.error.hint ? { hint: anyString() } : {}), ...(body.error.field ? { field: anyString() } : {}) });
+      expect(body.error).toEqual({
+        message: anyString(),
+        type: anyString(),
+        code: body.error.type,
+        ...(body.error.hint ? { hint: anyString() } : {}),
+        ...(body.error.field ? { field: anyString() } : {}),
+      });
       expect((await client.root()).workspace).toBe(WS);
     }
   });
 
   test('a path that tries to leave its folder is a 400 (sent as is, without URL normalisation)', async () => {
-    for (const path of [`/${WS}/%2e%2e/${PROJECT}`, `/${WS}/..%2F..%2Fetc%2Fpasswd`, `/model-files/${WS}/${PROJECT}/2/..%2F..%2Fplatform.json`, `/image-files/${WS}/${PROJECT}/%2e%2e`]) {
+    for (const path of [
+      `/${WS}/%2e%2e/${PROJECT}`,
+      `/${WS}/..%2F..%2Fetc%2Fpasswd`,
+      `/model-files/${WS}/${PROJECT}/2/..%2F..%2Fplatform.json`,
+      `/image-files/${WS}/${PROJECT}/%2e%2e`,
+    ]) {
       const { status, body } = await rawRequest(withKey(path));
       expect(status, path).toBe(400);
       expect(parseJson<ErrorAnswer>(body).error.type).toBe('ValidationError');
@@ -552,7 +674,8 @@ describe('errors and limits', () => {
   });
 
   test('CORS: loopback origins are granted (preflights say so), others are refused', async () => {
-    const preflight = (origin: string) => raw(`/${WS}/${PROJECT}/search`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+    const preflight = (origin: string) =>
+      raw(`/${WS}/${PROJECT}/search`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
     for (const origin of ['http://localhost:3000', 'http://127.0.0.1:8080', 'https://app.localhost', 'http://[::1]:5173']) {
       const pre = await preflight(origin);
       expect(pre.status, origin).toBe(204);
@@ -573,7 +696,10 @@ describe('errors and limits', () => {
   test('an image over the pixel limit is refused', async () => {
     const small = await startPlatformServer({ port: 0, dataDir: dir, modelDir: TINY('tiny-legacy'), limits: { maxPixels: 1000 } });
     const c = new PlatformClient({ apiKey: small.apiKey, baseUrl: small.baseUrl, inferenceUrl: small.inferenceUrl, maxRetries: 0 });
-    const e = await rejection(c.segmentHosted(PROJECT, 2, new Uint8Array(await readFile(join(SAMPLES, manifest.images[0]!.file)))), PlatformError);
+    const e = await rejection(
+      c.segmentHosted(PROJECT, 2, new Uint8Array(await readFile(join(SAMPLES, manifest.images[0]!.file)))),
+      PlatformError,
+    );
     expect(e.status).toBe(413);
     expect(e.type).toBe('IMAGE_TOO_LARGE');
     await small.close();
@@ -591,19 +717,27 @@ describe('persistence', () => {
     expect(server.apiKey).toBe('local-test-key-0001');
     expect((await client.search(WS, PROJECT, { in_dataset: false })).results.map((r) => r.id)).toEqual(before.results.map((r) => r.id));
     expect(await (await raw(withKey(`/${WS}/settings`))).json()).toMatchObject({ settings: { providerConfigured: true } });
-    expect(rawFromPayload(await client.segmentHosted(PROJECT, 2, new Uint8Array(await readFile(join(SAMPLES, manifest.images[0]!.file))))).width).toBeGreaterThan(0);
+    expect(
+      rawFromPayload(await client.segmentHosted(PROJECT, 2, new Uint8Array(await readFile(join(SAMPLES, manifest.images[0]!.file))))).width,
+    ).toBeGreaterThan(0);
     // The signing secret lives in the data directory: a URL signed before the restart still works (on the new port).
     const again = await fetch(imageUrl.replace(/^http:\/\/[^/]+/, server.baseUrl));
     expect(again.status).toBe(200);
     expect(again.headers.get('content-type')).toBe('image/png');
     // The caption of image 3 was cached before the restart: the provider's vision model is not asked again.
     const asked = provider.requests.length;
-    const answer = await client.generateSyntheticImage({ prompt: 'once more', image: manifest.images[3]!.id, image_type: 'id', project_url: PROJECT, size: '256x256' });
+    const answer = await client.generateSyntheticImage({
+      prompt: 'once more',
+      image: manifest.images[3]!.id,
+      image_type: 'id',
+      project_url: PROJECT,
+      size: '256x256',
+    });
     expect(answer.caption).toBe(STAND_IN_CAPTION);
     expect(provider.requests.slice(asked).map((r) => r.path)).toEqual(['/v1/images/generations']);
   });
 
-  test('--api-key sets the default workspace\'s key on every start, and the key is kept', async () => {
+  test("--api-key sets the default workspace's key on every start, and the key is kept", async () => {
     await server.close();
     server = await startPlatformServer({ port: 0, dataDir: dir, modelDir: TINY('tiny-legacy'), apiKey: 'local-test-key-0002' });
     expect(server.apiKey).toBe('local-test-key-0002');
@@ -618,6 +752,8 @@ describe('persistence', () => {
     expect(await root('local-test-key-0002')).toBe(200);
     expect(await root('local-test-key-0001')).toBe(401);
     // Another workspace's key cannot be taken over.
-    await expect(startPlatformServer({ port: 0, dataDir: dir, modelDir: TINY('tiny-legacy'), apiKey: 'other-key-000001' })).rejects.toThrow('already belongs to workspace other');
+    await expect(startPlatformServer({ port: 0, dataDir: dir, modelDir: TINY('tiny-legacy'), apiKey: 'other-key-000001' })).rejects.toThrow(
+      'already belongs to workspace other',
+    );
   });
 });

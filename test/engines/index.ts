@@ -64,8 +64,16 @@ export async function openEngine(engine: EngineName, options: OpenOptions = {}):
 /** Whether every binary `engine` needs is installed here. */
 export async function engineAvailable(engine: EngineName): Promise<boolean> {
   const { access } = await import('node:fs/promises');
-  const paths = engine === 'chromium' ? [CHROMIUM_PATH] : engine === 'firefox' ? [FIREFOX_PATH] : [WEBKIT_DRIVER_PATH, MINIBROWSER_PATH, XVFB_PATH];
-  const found = await Promise.all(paths.map((p) => access(p).then(() => true, () => false)));
+  const paths =
+    engine === 'chromium' ? [CHROMIUM_PATH] : engine === 'firefox' ? [FIREFOX_PATH] : [WEBKIT_DRIVER_PATH, MINIBROWSER_PATH, XVFB_PATH];
+  const found = await Promise.all(
+    paths.map((p) =>
+      access(p).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
   return found.every(Boolean);
 }
 
@@ -78,7 +86,10 @@ function callSource(fn: (...args: never[]) => unknown, args: Json[]): string {
 async function openChromium(options: OpenOptions): Promise<EnginePage> {
   const { chromium } = await import('playwright-core');
   const camera = options.fakeCamera ? ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] : [];
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...camera, ...(options.chromiumArgs ?? [])] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS, ...camera, ...(options.chromiumArgs ?? [])],
+  });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(options.scriptTimeoutMs ?? 120_000);
   const consoleErrors: string[] = [];
@@ -141,7 +152,11 @@ function freePort(): Promise<number> {
 
 /** Starts Xvfb on a display number it picks itself (`-displayfd`), so that parallel runs never collide. */
 async function startXvfb(): Promise<{ display: string; process: ChildProcess }> {
-  const xvfb = track(spawn(XVFB_PATH, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] }));
+  const xvfb = track(
+    spawn(XVFB_PATH, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    }),
+  );
   const display = await new Promise<string>((resolve, reject) => {
     let out = '';
     let err = '';
@@ -184,10 +199,12 @@ async function openWebkit(options: OpenOptions): Promise<EnginePage> {
   let driver: ChildProcess | undefined;
   try {
     const port = await freePort();
-    driver = track(spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`, '--host=local'], {
-      env: { ...process.env, DISPLAY: xvfb.display },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    }));
+    driver = track(
+      spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`, '--host=local'], {
+        env: { ...process.env, DISPLAY: xvfb.display },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      }),
+    );
     let driverLog = '';
     driver.stderr!.on('data', (d: Buffer) => (driverLog = (driverLog + d).slice(-4000)));
     const base = `http://127.0.0.1:${port}`;

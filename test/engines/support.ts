@@ -21,9 +21,39 @@ export interface EngineSupport {
 }
 
 export const SUPPORT: Record<EngineName, EngineSupport> = {
-  chromium: { label: 'Chromium', version: '156', webgpu: true, sharedArrayBuffer: true, jpegPlanes: true, videoFrameCopy: true, webLocks: true, measureMemory: true, offscreenCanvasInWorker: true },
-  firefox: { label: 'Firefox ESR', version: '153', webgpu: false, sharedArrayBuffer: true, jpegPlanes: false, videoFrameCopy: false, webLocks: true, measureMemory: false, offscreenCanvasInWorker: true },
-  webkit: { label: 'WebKitGTK (Safari\'s engine)', version: '2.50', webgpu: false, sharedArrayBuffer: false, jpegPlanes: false, videoFrameCopy: false, webLocks: true, measureMemory: false, offscreenCanvasInWorker: true },
+  chromium: {
+    label: 'Chromium',
+    version: '156',
+    webgpu: true,
+    sharedArrayBuffer: true,
+    jpegPlanes: true,
+    videoFrameCopy: true,
+    webLocks: true,
+    measureMemory: true,
+    offscreenCanvasInWorker: true,
+  },
+  firefox: {
+    label: 'Firefox ESR',
+    version: '153',
+    webgpu: false,
+    sharedArrayBuffer: true,
+    jpegPlanes: false,
+    videoFrameCopy: false,
+    webLocks: true,
+    measureMemory: false,
+    offscreenCanvasInWorker: true,
+  },
+  webkit: {
+    label: "WebKitGTK (Safari's engine)",
+    version: '2.50',
+    webgpu: false,
+    sharedArrayBuffer: false,
+    jpegPlanes: false,
+    videoFrameCopy: false,
+    webLocks: true,
+    measureMemory: false,
+    offscreenCanvasInWorker: true,
+  },
 };
 
 /** What edgeseg does where an engine lacks each of these (the README's "falls back" column). */
@@ -44,5 +74,7 @@ export function renderSupportTable(): string {
     const lacks = (Object.keys(FALLBACK) as Array<keyof typeof FALLBACK>).filter((k) => !s[k]).map((k) => FALLBACK[k]);
     return `| ${s.label} | ${s.version} | ${backends} | ${threads} | ${lacks.length ? lacks.join('; ') : 'nothing'} |`;
   });
-  return ['| Engine | Version tested | Backends | WASM threads | What falls back, and to what |', '|---|---|---|---|---|', ...rows].join('\n');
+  return ['| Engine | Version tested | Backends | WASM threads | What falls back, and to what |', '|---|---|---|---|---|', ...rows].join(
+    '\n',
+  );
 }

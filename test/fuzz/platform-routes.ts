@@ -17,12 +17,94 @@ export interface FuzzTarget {
 
 const WS = 'edgeseg-demo';
 const PROJECT = 'shapes';
-const SEGMENTS = [WS, PROJECT, 'other', 'search', 'images', 'settings', 'infer', 'ort', 'model-files', 'image-files', 'exports', 'synthetic-image', 'local-key', '1', '2', '0', '99', '-1', '1e30', '9007199254740993', 'png-mask-semantic', 'coco-segmentation', 'weights.onnx', 'environment.json', 'signed.1.00', '..', '.', '%2e%2e', '%2F', '%00', '%ff', '%', 'latest', 'sample-000'];
-const FIELDS = ['prompt', 'like_image', 'tag', 'class_name', 'in_dataset', 'batch', 'batch_id', 'fields', 'offset', 'limit', 'image', 'image_type', 'project_url', 'model', 'style', 'size', 'quality', 'n', 'force_caption_regenerate', 'unmodified_prompt', 'providerBaseUrl', 'captionModel'];
+const SEGMENTS = [
+  WS,
+  PROJECT,
+  'other',
+  'search',
+  'images',
+  'settings',
+  'infer',
+  'ort',
+  'model-files',
+  'image-files',
+  'exports',
+  'synthetic-image',
+  'local-key',
+  '1',
+  '2',
+  '0',
+  '99',
+  '-1',
+  '1e30',
+  '9007199254740993',
+  'png-mask-semantic',
+  'coco-segmentation',
+  'weights.onnx',
+  'environment.json',
+  'signed.1.00',
+  '..',
+  '.',
+  '%2e%2e',
+  '%2F',
+  '%00',
+  '%ff',
+  '%',
+  'latest',
+  'sample-000',
+];
+const FIELDS = [
+  'prompt',
+  'like_image',
+  'tag',
+  'class_name',
+  'in_dataset',
+  'batch',
+  'batch_id',
+  'fields',
+  'offset',
+  'limit',
+  'image',
+  'image_type',
+  'project_url',
+  'model',
+  'style',
+  'size',
+  'quality',
+  'n',
+  'force_caption_regenerate',
+  'unmodified_prompt',
+  'providerBaseUrl',
+  'captionModel',
+];
 const PARAMS = ['confidence', 'image', 'expires', 'sig', 'offset', 'limit', 'format', 'api_key'];
-const NUMBERS = ['0', '-0', '1', '50', '100', '101', '-1', '1.5', '1e30', '1e400', '-1e400', 'NaN', 'Infinity', '0x10', '9007199254740993', '', ' 5', '5abc'];
+const NUMBERS = [
+  '0',
+  '-0',
+  '1',
+  '50',
+  '100',
+  '101',
+  '-1',
+  '1.5',
+  '1e30',
+  '1e400',
+  '-1e400',
+  'NaN',
+  'Infinity',
+  '0x10',
+  '9007199254740993',
+  '',
+  ' 5',
+  '5abc',
+];
 
-const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom(...SEGMENTS), fc.constantFrom(...NUMBERS), fc.string({ unit: 'grapheme', maxLength: 20 }));
+const text = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom(...SEGMENTS),
+  fc.constantFrom(...NUMBERS),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+);
 const jsonValue = fc.oneof(
   { depthSize: 'small' },
   fc.jsonValue({ maxDepth: 3 }),
@@ -34,8 +116,20 @@ const jsonValue = fc.oneof(
 export function requestArbitrary(target: FuzzTarget): fc.Arbitrary<RawRequest> {
   const { host, port } = new URL(target.base);
   const segment = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...SEGMENTS) }, { weight: 1, arbitrary: text.map(encodeURIComponent) });
-  const path = fc.tuple(fc.array(segment, { maxLength: 6 }), fc.boolean()).map(([parts, slash]) => `/${parts.join('/')}${slash ? '/' : ''}`);
-  const imageUrl = fc.constantFrom(`${target.base}/`, `${target.base}/image-files/${WS}/${PROJECT}/x`, 'http://127.0.0.1:1/x.png', 'file:///etc/passwd', 'javascript:alert(1)', 'ftp://127.0.0.1/x', 'data:image/png;base64,AAAA', 'http://', '//x');
+  const path = fc
+    .tuple(fc.array(segment, { maxLength: 6 }), fc.boolean())
+    .map(([parts, slash]) => `/${parts.join('/')}${slash ? '/' : ''}`);
+  const imageUrl = fc.constantFrom(
+    `${target.base}/`,
+    `${target.base}/image-files/${WS}/${PROJECT}/x`,
+    'http://127.0.0.1:1/x.png',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'ftp://127.0.0.1/x',
+    'data:image/png;base64,AAAA',
+    'http://',
+    '//x',
+  );
   const param = fc.oneof(
     fc.tuple(fc.constantFrom(...PARAMS), fc.oneof(text, fc.constantFrom(...NUMBERS))),
     fc.tuple(fc.constant('image'), imageUrl),
@@ -48,7 +142,9 @@ export function requestArbitrary(target: FuzzTarget): fc.Arbitrary<RawRequest> {
     const s = q.toString();
     return s ? `?${s}` : '';
   });
-  const objectBody = fc.dictionary(fc.oneof(fc.constantFrom(...FIELDS), fc.string({ maxLength: 10 })), jsonValue, { maxKeys: 6 }).map((o) => JSON.stringify(o));
+  const objectBody = fc
+    .dictionary(fc.oneof(fc.constantFrom(...FIELDS), fc.string({ maxLength: 10 })), jsonValue, { maxKeys: 6 })
+    .map((o) => JSON.stringify(o));
   const body = fc.oneof(
     { weight: 3, arbitrary: fc.constant(undefined) },
     { weight: 5, arbitrary: objectBody },
@@ -57,19 +153,30 @@ export function requestArbitrary(target: FuzzTarget): fc.Arbitrary<RawRequest> {
     { weight: 1, arbitrary: fc.integer({ min: 1, max: 50_000 }).map((n) => `{"tag": ${'['.repeat(n)}${']'.repeat(n)}}`) },
     { weight: 1, arbitrary: fc.jsonValue().map((v) => JSON.stringify(v) ?? '') },
   );
-  const method = fc.oneof({ weight: 8, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD') }, { weight: 1, arbitrary: fc.stringMatching(/^[A-Z]{3,8}$/) });
+  const method = fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD') },
+    { weight: 1, arbitrary: fc.stringMatching(/^[A-Z]{3,8}$/) },
+  );
   const headerValue = fc.stringMatching(/^[\x20-\x7e]{0,60}$/).map((v) => v.trim());
   const headers = fc.record(
     {
       host: fc.constantFrom(host, host, host, `localhost:${port}`, 'attacker.example', `0.0.0.0:${port}`, '', `[::1]:${port}`),
       origin: fc.constantFrom('http://localhost:3000', 'https://attacker.example', 'null', 'http://127.0.0.1', 'garbage'),
-      'content-type': fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'),
+      'content-type': fc.constantFrom(
+        'application/json',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+      ),
       'sec-fetch-site': fc.constantFrom('same-origin', 'cross-site', 'none'),
       'x-fuzz': headerValue,
     },
     { requiredKeys: [] },
   );
-  return fc.record({ method, path: fc.tuple(path, query).map(([p, q]) => p + q), headers, body }, { requiredKeys: ['method', 'path', 'headers'] });
+  return fc.record(
+    { method, path: fc.tuple(path, query).map(([p, q]) => p + q), headers, body },
+    { requiredKeys: ['method', 'path', 'headers'] },
+  );
 }
 
 /** Upstream failures that are the gateway's to report (an image URL that timed out). */
@@ -90,7 +197,8 @@ export function answerProblems(request: RawRequest, answer: RawAnswer, target: F
   }
   if (answer.status >= 500 && UPSTREAM.get(answer.status) !== code) problems.push(`a ${answer.status}: ${answer.body.slice(0, 300)}`);
   if (STACK.test(answer.body)) problems.push(`a stack trace or source path: ${answer.body.slice(0, 300)}`);
-  for (const secret of target.secrets) if (answer.body.includes(secret) || JSON.stringify(answer.headers).includes(secret)) problems.push('a secret in the answer');
+  for (const secret of target.secrets)
+    if (answer.body.includes(secret) || JSON.stringify(answer.headers).includes(secret)) problems.push('a secret in the answer');
   return problems;
 }
 
@@ -140,7 +248,9 @@ export async function startMemoryServer(dataDir: string): Promise<MemoryServer> 
       process.send({ heap: process.memoryUsage().heapUsed });
     });
   `;
-  const child: ChildProcess = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const next = <T>() =>
     new Promise<T>((resolve, reject) => {
       child.once('message', (m) => resolve(m as T));

@@ -11,7 +11,10 @@ export function asyncListener(listener: (req: IncomingMessage, res: ServerRespon
   return (req, res) => {
     listener(req, res).catch((error: unknown) => {
       if (res.headersSent) res.destroy();
-      else res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(error instanceof Error ? error.message : 'the test server failed');
+      else
+        res
+          .writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+          .end(error instanceof Error ? error.message : 'the test server failed');
     });
   };
 }

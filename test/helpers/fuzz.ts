@@ -12,7 +12,11 @@ export const FUZZ_SEED = seedText === 'random' ? (Math.random() * 2 ** 31) | 0 :
 if (scale !== 1 || seedText) console.log(`fuzz: seed ${FUZZ_SEED}, ${scale}× the runs (replay with EDGESEG_FUZZ_SEED=${FUZZ_SEED})`);
 
 /** fast-check parameters for a property that runs `runs` times in CI. */
-export const fuzzParams = (runs: number): fc.Parameters<unknown> => ({ seed: FUZZ_SEED, numRuns: Math.max(1, Math.round(runs * scale)), endOnFailure: true });
+export const fuzzParams = (runs: number): fc.Parameters<unknown> => ({
+  seed: FUZZ_SEED,
+  numRuns: Math.max(1, Math.round(runs * scale)),
+  endOnFailure: true,
+});
 
 /** An image to throw at a decoder: one of the samples damaged, a known signature with junk, or any bytes. */
 export function corruptImage(samples: Samples): fc.Arbitrary<Uint8Array> {
@@ -20,17 +24,21 @@ export function corruptImage(samples: Samples): fc.Arbitrary<Uint8Array> {
   const table = fc.constantFrom(...badImages(samples).map((b) => b.bytes));
   const truncated = sample.chain((b) => fc.integer({ min: 0, max: b.length - 1 }).map((n) => b.slice(0, n)));
   // Bytes overwritten where the headers live (the first 64) or anywhere.
-  const garbled = fc.tuple(sample, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.boolean()), { minLength: 1, maxLength: 8 })).map(([b, edits]) => {
-    const out = b.slice();
-    for (const [at, value, inHeader] of edits) out[inHeader ? at % Math.min(64, out.length) : at % out.length] = value;
-    return out;
-  });
+  const garbled = fc
+    .tuple(sample, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.boolean()), { minLength: 1, maxLength: 8 }))
+    .map(([b, edits]) => {
+      const out = b.slice();
+      for (const [at, value, inHeader] of edits) out[inHeader ? at % Math.min(64, out.length) : at % out.length] = value;
+      return out;
+    });
   // A size field (any 2 or 4 bytes in the first 64) set to 0, 1, or its maximum: lying headers.
-  const lying = fc.tuple(sample, fc.integer({ min: 4, max: 60 }), fc.constantFrom(0x00, 0x01, 0x7f, 0x80, 0xff), fc.constantFrom(2, 4)).map(([b, at, value, width]) => {
-    const out = b.slice();
-    out.fill(value, at, at + width);
-    return out;
-  });
+  const lying = fc
+    .tuple(sample, fc.integer({ min: 4, max: 60 }), fc.constantFrom(0x00, 0x01, 0x7f, 0x80, 0xff), fc.constantFrom(2, 4))
+    .map(([b, at, value, width]) => {
+      const out = b.slice();
+      out.fill(value, at, at + width);
+      return out;
+    });
   const signatureAndJunk = fc.tuple(fc.constantFrom(...Object.values(SIGNATURES)), fc.uint8Array({ maxLength: 200 })).map(([sig, tail]) => {
     const out = new Uint8Array(sig.length + tail.length);
     out.set(sig);
@@ -47,4 +55,3 @@ export function corruptImage(samples: Samples): fc.Arbitrary<Uint8Array> {
   });
   return fc.oneof(truncated, garbled, lying, signatureAndJunk, spliced, table, fc.uint8Array({ maxLength: 300 }));
 }
-

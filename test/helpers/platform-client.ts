@@ -19,11 +19,22 @@ export function usePlatformTestServer(timeoutMs = 2000): ClientUnderTest {
   afterAll(() => under.server.close());
   beforeEach(() => {
     under.server.reset();
-    under.client = new PlatformClient({ apiKey: TEST_KEY, baseUrl: under.server.url, inferenceUrl: `${under.server.url}/infer`, retryBaseMs: 5, timeoutMs });
+    under.client = new PlatformClient({
+      apiKey: TEST_KEY,
+      baseUrl: under.server.url,
+      inferenceUrl: `${under.server.url}/infer`,
+      retryBaseMs: 5,
+      timeoutMs,
+    });
   });
   return under;
 }
 
 /** The rejection of `p`, or a failure if it resolves. */
 export const errorOf = async (p: Promise<unknown>): Promise<PlatformError> =>
-  p.then(() => { throw new Error('expected a rejection'); }, (e) => e as PlatformError);
+  p.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e) => e as PlatformError,
+  );

@@ -27,12 +27,23 @@ export function rawHttp(base: string, r: RawRequest): Promise<RawAnswer> {
   }
   if (r.body !== undefined) headers['content-length'] = String(Buffer.byteLength(r.body));
   return new Promise((resolve, reject) => {
-    const req = request({ hostname: hostname.replace(/^\[|\]$/g, ''), port, path: r.path, method: r.method ?? 'GET', headers, setHost: false, ...(r.agent ? { agent: r.agent } : {}) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      {
+        hostname: hostname.replace(/^\[|\]$/g, ''),
+        port,
+        path: r.path,
+        method: r.method ?? 'GET',
+        headers,
+        setHost: false,
+        ...(r.agent ? { agent: r.agent } : {}),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(r.body);
   });

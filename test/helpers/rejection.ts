@@ -7,7 +7,10 @@ export type Rejection = Error & { code?: unknown; status?: unknown };
  * The Error that `promise` rejects with, of class `kind` when given; throws, failing the test, if it
  * resolves or rejects with anything else.
  */
-export async function rejection<E extends Error = Rejection>(promise: Promise<unknown>, kind?: abstract new (...args: never[]) => E): Promise<E> {
+export async function rejection<E extends Error = Rejection>(
+  promise: Promise<unknown>,
+  kind?: abstract new (...args: never[]) => E,
+): Promise<E> {
   let value: unknown;
   try {
     value = await promise;

@@ -31,7 +31,9 @@ export function expectCliPayload(result: PageResult, cli: PagePayload): void {
  */
 export function expectRuntimeFilesCopied(outDir: string, appDir: string, { binariesOnly = false } = {}): void {
   const shipped = join(appDir, 'node_modules', 'edgeseg', 'dist', 'browser');
-  const outputs = readdirSync(outDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  const outputs = readdirSync(outDir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
   const names = ['segment-worker.js', ...Object.values(ORT_FILE_NAMES).flatMap((f) => [f.module, f.binary])];
   for (const name of names.filter((n) => !binariesOnly || n.endsWith('.wasm'))) {
     const bytes = readFileSync(join(shipped, name));
@@ -47,9 +49,15 @@ export function expectRuntimeFilesCopied(outDir: string, appDir: string, { binar
  * `numThreads` is the caller's choice, which edgeseg reports as given).
  */
 export function twoThreads(engine: EngineName): { query: string; expected: Partial<PageResult> } {
-  if (SUPPORT[engine].sharedArrayBuffer) return { query: 'threads=2', expected: { isolated: true, backend: 'wasm', numThreads: 2, fallbacks: [] } };
+  if (SUPPORT[engine].sharedArrayBuffer)
+    return { query: 'threads=2', expected: { isolated: true, backend: 'wasm', numThreads: 2, fallbacks: [] } };
   return {
     query: '',
-    expected: { isolated: true, backend: 'wasm', numThreads: 1, fallbacks: [{ backend: 'wasm', code: 'NO_SHARED_MEMORY', message: expect.stringContaining('no SharedArrayBuffer') }] },
+    expected: {
+      isolated: true,
+      backend: 'wasm',
+      numThreads: 1,
+      fallbacks: [{ backend: 'wasm', code: 'NO_SHARED_MEMORY', message: expect.stringContaining('no SharedArrayBuffer') }],
+    },
   };
 }

@@ -33,7 +33,8 @@ export default async function setup(project: TestProject): Promise<() => void> {
   ensureBuilt();
   if (!existsSync(join(ROOT, 'dist', 'browser', 'edgeseg.js'))) execFileSync('npm', ['run', 'build:lib'], { cwd: ROOT, stdio: 'ignore' });
   const work = mkdtempSync(join(tmpdir(), 'edgeseg-packed-'));
-  const npm = (args: string[], cwd: string) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+  const npm = (args: string[], cwd: string) =>
+    execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
   // dist/ is built already (npm test builds it first): packing needs no scripts.
   const tarball = join(work, npm(['pack', '--ignore-scripts', '--pack-destination', work], ROOT).trim().split('\n').pop()!);
 

@@ -26,10 +26,12 @@ beforeAll(async () => {
   cpSync(join(appDir, 'node_modules', 'edgeseg', 'dist', 'browser'), join(site, 'edgeseg'), { recursive: true });
   // onnxruntime-web's modules without their binaries: a WASM path that is half there.
   mkdirSync(join(site, 'half'));
-  for (const file of ['ort.wasm.bundle.min.mjs', 'ort.webgpu.bundle.min.mjs']) cpSync(join(site, 'edgeseg', file), join(site, 'half', file));
+  for (const file of ['ort.wasm.bundle.min.mjs', 'ort.webgpu.bundle.min.mjs'])
+    cpSync(join(site, 'edgeseg', file), join(site, 'half', file));
   // The WASM build's files alone: WebGPU's are missing there.
   mkdirSync(join(site, 'wasm-only'));
-  for (const file of ['ort.wasm.bundle.min.mjs', 'ort-wasm-simd-threaded.wasm']) cpSync(join(site, 'edgeseg', file), join(site, 'wasm-only', file));
+  for (const file of ['ort.wasm.bundle.min.mjs', 'ort-wasm-simd-threaded.wasm'])
+    cpSync(join(site, 'edgeseg', file), join(site, 'wasm-only', file));
   // A static host set up for single-page apps: a path it lacks answers index.html.
   isolated = await startStaticServer(site, { isolate: true, spaFallback: true });
   plain = await startStaticServer(site, { spaFallback: true });
@@ -47,7 +49,7 @@ describe('edgeseg without a bundler', () => {
     const page = (server: StaticServer, query = '', webgpu = false) => runPage(`${server.url}/?${query}`, { engine, webgpu });
     afterAll(() => closeBrowser(engine));
 
-    test('a cross-origin isolated page segments (two WASM threads where the engine has shared memory) with the model from its own host: the command line\'s payload', async () => {
+    test("a cross-origin isolated page segments (two WASM threads where the engine has shared memory) with the model from its own host: the command line's payload", async () => {
       const { query, expected } = twoThreads(engine);
       const result = await page(isolated, query);
       expectCliPayload(result, cliPayload);
@@ -61,29 +63,44 @@ describe('edgeseg without a bundler', () => {
       expect(result.error).toBeUndefined();
     });
 
-    test.runIf(SUPPORT[engine].webgpu)('WebGPU, where the browser has an adapter: onnxruntime-web\'s WebGPU build found beside the entry too', async () => {
-      const result = await page(isolated, 'backends=webgpu', true);
-      expectCliPayload(result, cliPayload);
-      expect(result).toMatchObject({ backend: 'webgpu', fallbacks: [] });
-    });
+    test.runIf(SUPPORT[engine].webgpu)(
+      "WebGPU, where the browser has an adapter: onnxruntime-web's WebGPU build found beside the entry too",
+      async () => {
+        const result = await page(isolated, 'backends=webgpu', true);
+        expectCliPayload(result, cliPayload);
+        expect(result).toMatchObject({ backend: 'webgpu', fallbacks: [] });
+      },
+    );
 
-    test.runIf(SUPPORT[engine].webgpu)('WebGPU\'s files missing where wasmPaths says: RUNTIME_FILE_MISSING in fallbacks, and the next backend (WASM) runs', async () => {
-      const result = await page(isolated, 'backends=webgpu,wasm&wasmPaths=/wasm-only/', true);
-      expectCliPayload(result, cliPayload);
-      expect(result.error).toBeUndefined();
-      expect(result.backend).toBe('wasm');
-      expect(result.fallbacks).toEqual([
-        { backend: 'webgpu', code: 'RUNTIME_FILE_MISSING', message: `onnxruntime-web's ES module at ${isolated.url}/wasm-only/ort.webgpu.bundle.min.mjs answered an HTML page (often a single-page-app fallback for a path the host lacks); serve edgeseg's browser files there, or point \`wasmPaths\` at them` },
-      ]);
-    });
+    test.runIf(SUPPORT[engine].webgpu)(
+      "WebGPU's files missing where wasmPaths says: RUNTIME_FILE_MISSING in fallbacks, and the next backend (WASM) runs",
+      async () => {
+        const result = await page(isolated, 'backends=webgpu,wasm&wasmPaths=/wasm-only/', true);
+        expectCliPayload(result, cliPayload);
+        expect(result.error).toBeUndefined();
+        expect(result.backend).toBe('wasm');
+        expect(result.fallbacks).toEqual([
+          {
+            backend: 'webgpu',
+            code: 'RUNTIME_FILE_MISSING',
+            message: `onnxruntime-web's ES module at ${isolated.url}/wasm-only/ort.webgpu.bundle.min.mjs answered an HTML page (often a single-page-app fallback for a path the host lacks); serve edgeseg's browser files there, or point \`wasmPaths\` at them`,
+          },
+        ]);
+      },
+    );
 
-    test.skipIf(SUPPORT[engine].webgpu)('no WebGPU in this engine: a page that asks for webgpu, then wasm, gets BACKEND_UNAVAILABLE in fallbacks and runs WASM', async () => {
-      const result = await page(isolated, 'backends=webgpu,wasm');
-      expectCliPayload(result, cliPayload);
-      expect(result.error).toBeUndefined();
-      expect(result.backend).toBe('wasm');
-      expect(result.fallbacks?.filter((f) => f.backend === 'webgpu')).toEqual([{ backend: 'webgpu', code: 'BACKEND_UNAVAILABLE', message: expect.any(String) }]);
-    });
+    test.skipIf(SUPPORT[engine].webgpu)(
+      'no WebGPU in this engine: a page that asks for webgpu, then wasm, gets BACKEND_UNAVAILABLE in fallbacks and runs WASM',
+      async () => {
+        const result = await page(isolated, 'backends=webgpu,wasm');
+        expectCliPayload(result, cliPayload);
+        expect(result.error).toBeUndefined();
+        expect(result.backend).toBe('wasm');
+        expect(result.fallbacks?.filter((f) => f.backend === 'webgpu')).toEqual([
+          { backend: 'webgpu', code: 'BACKEND_UNAVAILABLE', message: expect.any(String) },
+        ]);
+      },
+    );
 
     test('a page that is not cross-origin isolated runs one thread and says so (NOT_ISOLATED)', async () => {
       const result = await page(plain);
@@ -95,13 +112,17 @@ describe('edgeseg without a bundler', () => {
     test('wasmPaths where the host answers its SPA page: RUNTIME_FILE_MISSING naming the module, and the page still segments', async () => {
       const result = await page(isolated, 'wasmPaths=/nowhere/');
       expect(result.error).toMatchObject({ code: 'NO_BACKEND' });
-      expect(result.error?.message, JSON.stringify({ ...result, payload: undefined })).toContain(`wasm: [RUNTIME_FILE_MISSING] onnxruntime-web's ES module at ${isolated.url}/nowhere/ort.wasm.bundle.min.mjs answered an HTML page`);
+      expect(result.error?.message, JSON.stringify({ ...result, payload: undefined })).toContain(
+        `wasm: [RUNTIME_FILE_MISSING] onnxruntime-web's ES module at ${isolated.url}/nowhere/ort.wasm.bundle.min.mjs answered an HTML page`,
+      );
       expectCliPayload(result, cliPayload);
     });
 
     test('wasmPaths with the module but no binary: RUNTIME_FILE_MISSING naming the binary', async () => {
       const result = await page(isolated, 'wasmPaths=/half/');
-      expect(result.error?.message, JSON.stringify({ ...result, payload: undefined })).toContain(`wasm: [RUNTIME_FILE_MISSING] onnxruntime-web's WASM binary at ${isolated.url}/half/ort-wasm-simd-threaded.wasm answered an HTML page`);
+      expect(result.error?.message, JSON.stringify({ ...result, payload: undefined })).toContain(
+        `wasm: [RUNTIME_FILE_MISSING] onnxruntime-web's WASM binary at ${isolated.url}/half/ort-wasm-simd-threaded.wasm answered an HTML page`,
+      );
       expectCliPayload(result, cliPayload);
     });
   });

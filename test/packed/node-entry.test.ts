@@ -14,7 +14,8 @@ describe('the packed package installed into a web app', () => {
   });
 
   test('importing edgeseg/node there is NATIVE_MODULE_MISSING, naming the command to run', async () => {
-    const script = "import('edgeseg/node').then(() => console.log('loaded'), (e) => console.log(JSON.stringify({ name: e.name, code: e.code, message: e.message })))";
+    const script =
+      "import('edgeseg/node').then(() => console.log('loaded'), (e) => console.log(JSON.stringify({ name: e.name, code: e.code, message: e.message })))";
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: appDir });
     const error = JSON.parse(stdout);
     expect(error).toMatchObject({ name: 'BackendError', code: 'NATIVE_MODULE_MISSING' });
@@ -23,7 +24,10 @@ describe('the packed package installed into a web app', () => {
   });
 
   test('the command line there, outside npx, exits 1 with the same sentence', async () => {
-    const failure = await run(process.execPath, [join(appDir, 'node_modules', 'edgeseg', 'bin', 'edgeseg.js'), 'info'], { cwd: appDir, env: { ...process.env, npm_command: '' } }).catch((e: { code: number; stderr: string }) => e);
+    const failure = await run(process.execPath, [join(appDir, 'node_modules', 'edgeseg', 'bin', 'edgeseg.js'), 'info'], {
+      cwd: appDir,
+      env: { ...process.env, npm_command: '' },
+    }).catch((e: { code: number; stderr: string }) => e);
     expect(failure).toMatchObject({ code: 1 });
     expect((failure as { stderr: string }).stderr).toContain(INSTALL);
   });

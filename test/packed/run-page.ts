@@ -36,10 +36,17 @@ export interface RunPageOptions {
 
 const browsers = new Map<string, Promise<EnginePage>>();
 
-export async function runPage(url: string, { engine = 'chromium', webgpu = false, timeoutMs = 120_000 }: RunPageOptions = {}): Promise<PageResult> {
+export async function runPage(
+  url: string,
+  { engine = 'chromium', webgpu = false, timeoutMs = 120_000 }: RunPageOptions = {},
+): Promise<PageResult> {
   if (webgpu && engine !== 'chromium') throw new Error(`no WebGPU adapter in ${engine} here: a WebGPU page is Chromium's`);
   const key = `${engine}${webgpu ? '+webgpu' : ''}`;
-  if (!browsers.has(key)) browsers.set(key, openEngine(engine, { scriptTimeoutMs: timeoutMs + 30_000, ...(webgpu ? { chromiumArgs: CHROMIUM_WEBGPU_ARGS } : {}) }));
+  if (!browsers.has(key))
+    browsers.set(
+      key,
+      openEngine(engine, { scriptTimeoutMs: timeoutMs + 30_000, ...(webgpu ? { chromiumArgs: CHROMIUM_WEBGPU_ARGS } : {}) }),
+    );
   const page = await browsers.get(key)!;
   const seen = page.consoleErrors?.length ?? 0;
   await page.goto(url);
@@ -52,7 +59,8 @@ export async function runPage(url: string, { engine = 'chromium', webgpu = false
         const poll = () => {
           const published = (window as unknown as { edgesegResult?: Omit<PageResult, 'console'> }).edgesegResult;
           if (published && location.href === href) resolve(published);
-          else if (Date.now() - started > ms) reject(new Error(`the page published no result in ${ms} ms (status: ${document.querySelector('#status')?.textContent})`));
+          else if (Date.now() - started > ms)
+            reject(new Error(`the page published no result in ${ms} ms (status: ${document.querySelector('#status')?.textContent})`));
           else setTimeout(poll, 50);
         };
         poll();

@@ -29,7 +29,7 @@ describe('edgeseg in a Vite production build', () => {
     expect(warnings).toEqual([]);
   });
 
-  test('the build carries the worker and onnxruntime-web\'s files (WebGPU\'s too) as they were shipped', () => {
+  test("the build carries the worker and onnxruntime-web's files (WebGPU's too) as they were shipped", () => {
     expectRuntimeFilesCopied(OUT_DIR, appDir);
   });
 
@@ -37,7 +37,7 @@ describe('edgeseg in a Vite production build', () => {
     const page = (query = '') => runPage(`${site.url}/?${query}`, { engine });
     afterAll(() => closeBrowser(engine));
 
-    test('the built page segments (two WASM threads where the engine has shared memory) with the model from the app\'s host: the command line\'s payload', async () => {
+    test("the built page segments (two WASM threads where the engine has shared memory) with the model from the app's host: the command line's payload", async () => {
       const { query, expected } = twoThreads(engine);
       const result = await page(query);
       expectCliPayload(result, cliPayload);
@@ -47,7 +47,9 @@ describe('edgeseg in a Vite production build', () => {
     test('a workerUrl that the host answers with its page: RUNTIME_FILE_MISSING naming the URL, and the page still segments', async () => {
       const result = await page('workerUrl=/gone/segment-worker.js');
       expect(result.error).toMatchObject({ code: 'NO_BACKEND' });
-      expect(result.error?.message, JSON.stringify({ ...result, payload: undefined })).toContain(`wasm: [RUNTIME_FILE_MISSING] edgeseg's worker script at ${site.url}/gone/segment-worker.js answered an HTML page`);
+      expect(result.error?.message, JSON.stringify({ ...result, payload: undefined })).toContain(
+        `wasm: [RUNTIME_FILE_MISSING] edgeseg's worker script at ${site.url}/gone/segment-worker.js answered an HTML page`,
+      );
       expectCliPayload(result, cliPayload);
     });
   });

@@ -24,7 +24,11 @@ beforeAll(async () => {
     configFile: false,
     customLogger: logger,
     logLevel: 'warn',
-    server: { host: '127.0.0.1', port: 0, headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } },
+    server: {
+      host: '127.0.0.1',
+      port: 0,
+      headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
+    },
   });
   await server.listen();
   url = server.resolvedUrls!.local[0]!;
@@ -41,7 +45,7 @@ describe('edgeseg under the Vite dev server', () => {
     const page = (query = '') => runPage(`${url}?${query}`, { engine });
     afterAll(() => closeBrowser(engine));
 
-    test('the page segments (two WASM threads where the engine has shared memory) with the model from the dev server: the command line\'s payload', async () => {
+    test("the page segments (two WASM threads where the engine has shared memory) with the model from the dev server: the command line's payload", async () => {
       const { query, expected } = twoThreads(engine);
       const result = await page(query);
       expectCliPayload(result, cliPayload);
@@ -50,13 +54,17 @@ describe('edgeseg under the Vite dev server', () => {
 
     test('a workerUrl that the dev server answers with its page: RUNTIME_FILE_MISSING naming the URL, and the page still segments', async () => {
       const result = await page('workerUrl=/gone/segment-worker.js');
-      expect(result.error?.message, JSON.stringify({ ...result, payload: undefined })).toContain(`wasm: [RUNTIME_FILE_MISSING] edgeseg's worker script at ${url}gone/segment-worker.js answered an HTML page`);
+      expect(result.error?.message, JSON.stringify({ ...result, payload: undefined })).toContain(
+        `wasm: [RUNTIME_FILE_MISSING] edgeseg's worker script at ${url}gone/segment-worker.js answered an HTML page`,
+      );
       expectCliPayload(result, cliPayload);
     });
 
     test('wasmPaths on another host that answers 404: RUNTIME_FILE_MISSING naming the module, and the page still segments (not yet in WebKitGTK)', async () => {
       const result = await page(`wasmPaths=${encodeURIComponent(`${elsewhere.url}/nowhere/`)}`);
-      expect(result.error?.message, JSON.stringify({ ...result, payload: undefined })).toContain(`wasm: [RUNTIME_FILE_MISSING] onnxruntime-web's ES module at ${elsewhere.url}/nowhere/ort.wasm.bundle.min.mjs answered 404`);
+      expect(result.error?.message, JSON.stringify({ ...result, payload: undefined })).toContain(
+        `wasm: [RUNTIME_FILE_MISSING] onnxruntime-web's ES module at ${elsewhere.url}/nowhere/ort.wasm.bundle.min.mjs answered 404`,
+      );
       if (engine !== 'webkit') return expectCliPayload(result, cliPayload);
       // A known defect, asserted so that its fix shows: in WebKitGTK 2.50 under Vite's dev server, after a
       // worker's import of a cross-origin module answered 404, the page's next worker never runs its script

@@ -18,7 +18,9 @@ let stats: Stats;
 let site: StaticServer;
 
 beforeAll(async () => {
-  stats = await new Promise<Stats>((resolve, reject) => webpack(config, (error, result) => (error || !result ? reject(error) : resolve(result))));
+  stats = await new Promise<Stats>((resolve, reject) =>
+    webpack(config, (error, result) => (error || !result ? reject(error) : resolve(result))),
+  );
   cpSync(join(appDir, 'index.html'), join(OUT_DIR, 'index.html'));
   cpSync(join(appDir, 'public'), OUT_DIR, { recursive: true });
   site = await startStaticServer(OUT_DIR, { isolate: true, spaFallback: true });
@@ -29,23 +31,26 @@ afterAll(async () => {
 });
 
 describe('edgeseg in a webpack production build', () => {
-  test('the build has no error and no warning but webpack\'s size hints', () => {
+  test("the build has no error and no warning but webpack's size hints", () => {
     expect(stats.hasErrors() ? stats.toString('errors-only') : '').toBe('');
     expect(warningsOf(stats)).toEqual([]);
   });
 
-  test('the build carries onnxruntime-web\'s WASM binaries (WebGPU\'s too) as they were shipped', () => {
+  test("the build carries onnxruntime-web's WASM binaries (WebGPU's too) as they were shipped", () => {
     expectRuntimeFilesCopied(OUT_DIR, appDir, { binariesOnly: true });
   });
 
-  test.each(ENGINES)('in %s, the built page segments (two WASM threads where the engine has shared memory) with the model from the app\'s host: the command line\'s payload', async (engine) => {
-    const { query, expected } = twoThreads(engine);
-    try {
-      const result = await runPage(`${site.url}/?${query}`, { engine });
-      expectCliPayload(result, cliPayload);
-      expect(result).toMatchObject(expected);
-    } finally {
-      await closeBrowser(engine);
-    }
-  });
+  test.each(ENGINES)(
+    "in %s, the built page segments (two WASM threads where the engine has shared memory) with the model from the app's host: the command line's payload",
+    async (engine) => {
+      const { query, expected } = twoThreads(engine);
+      try {
+        const result = await runPage(`${site.url}/?${query}`, { engine });
+        expectCliPayload(result, cliPayload);
+        expect(result).toMatchObject(expected);
+      } finally {
+        await closeBrowser(engine);
+      }
+    },
+  );
 });

@@ -38,19 +38,22 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe('edgeseg under webpack\'s dev server', () => {
-  test.each(ENGINES)('in %s, the page segments (two WASM threads where the engine has shared memory) with the model from the dev server: the command line\'s payload', async (engine) => {
-    const { query, expected } = twoThreads(engine);
-    try {
-      const result = await runPage(`${url}/?${query}`, { engine });
-      expectCliPayload(result, cliPayload);
-      expect(result).toMatchObject(expected);
-    } finally {
-      await closeBrowser(engine);
-    }
-  });
+describe("edgeseg under webpack's dev server", () => {
+  test.each(ENGINES)(
+    "in %s, the page segments (two WASM threads where the engine has shared memory) with the model from the dev server: the command line's payload",
+    async (engine) => {
+      const { query, expected } = twoThreads(engine);
+      try {
+        const result = await runPage(`${url}/?${query}`, { engine });
+        expectCliPayload(result, cliPayload);
+        expect(result).toMatchObject(expected);
+      } finally {
+        await closeBrowser(engine);
+      }
+    },
+  );
 
-  test('the compilation has no warning but webpack\'s size hints', () => {
+  test("the compilation has no warning but webpack's size hints", () => {
     expect(warnings).toEqual([]);
   });
 });

@@ -55,11 +55,24 @@ export function retryAfterSeconds(headers: Headers | undefined, now = Date.now()
   return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
 }
 
-export function errorFromResponse(status: number, body: unknown, headers: Headers | undefined, request: { method: string; url: string }): PlatformError {
+export function errorFromResponse(
+  status: number,
+  body: unknown,
+  headers: Headers | undefined,
+  request: { method: string; url: string },
+): PlatformError {
   const { message, type, hint } = errorDetails(body);
-  const options: PlatformErrorOptions = { status, method: request.method, url: request.url, body, ...(type ? { type } : {}), ...(hint ? { hint } : {}) };
+  const options: PlatformErrorOptions = {
+    status,
+    method: request.method,
+    url: request.url,
+    body,
+    ...(type ? { type } : {}),
+    ...(hint ? { hint } : {}),
+  };
   const text = `${request.method} ${request.url} answered ${status}${message ? `: ${message}` : ''}${hint ? ` (${hint})` : ''}`;
-  if (status === 401 || status === 403 || (status === 404 && type === 'GraphMethodException')) return new AuthenticationError(text, options);
+  if (status === 401 || status === 403 || (status === 404 && type === 'GraphMethodException'))
+    return new AuthenticationError(text, options);
   if (status === 404) return new NotFoundError(text, options);
   if (status === 400 || status === 422) return new InvalidRequestError(text, options);
   if (status === 402 || status === 423) return new PaymentRequiredError(text, options);

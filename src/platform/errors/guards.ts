@@ -4,12 +4,23 @@ import { PlatformError } from './platform-error.js';
 import type { RateLimitError } from './rate-limit-error.js';
 
 const NAMES = new Set([
-  'PlatformError', 'AuthenticationError', 'NotFoundError', 'InvalidRequestError', 'PaymentRequiredError',
-  'RateLimitError', 'ServerError', 'ConnectionError', 'TimeoutError', 'AbortedError', 'InvalidResponseError',
+  'PlatformError',
+  'AuthenticationError',
+  'NotFoundError',
+  'InvalidRequestError',
+  'PaymentRequiredError',
+  'RateLimitError',
+  'ServerError',
+  'ConnectionError',
+  'TimeoutError',
+  'AbortedError',
+  'InvalidResponseError',
 ]);
 
 const named = (value: unknown, name?: string) =>
-  typeof value === 'object' && value !== null && (name ? (value as { name?: unknown }).name === name : NAMES.has((value as { name?: unknown }).name as string));
+  typeof value === 'object' &&
+  value !== null &&
+  (name ? (value as { name?: unknown }).name === name : NAMES.has((value as { name?: unknown }).name as string));
 
 export function isPlatformError(value: unknown): value is PlatformError {
   return value instanceof PlatformError || named(value);

@@ -54,6 +54,15 @@ export class PlatformError extends Error {
   }
 
   toJSON(): Record<string, unknown> {
-    return { name: this.name, code: this.code, message: this.message, status: this.status, method: this.method, url: this.url, type: this.type, hint: this.hint };
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      status: this.status,
+      method: this.method,
+      url: this.url,
+      type: this.type,
+      hint: this.hint,
+    };
   }
 }

@@ -5,7 +5,11 @@ import { createSegmenter } from 'edgeseg';
 const query = new URLSearchParams(location.search);
 
 async function segmentOnce(options) {
-  const seg = await createSegmenter({ model: query.get('model') ?? new URL('model/', document.baseURI).href, backends: ['wasm'], ...options });
+  const seg = await createSegmenter({
+    model: query.get('model') ?? new URL('model/', document.baseURI).href,
+    backends: ['wasm'],
+    ...options,
+  });
   try {
     const image = await (await fetch(new URL('image.jpg', document.baseURI))).blob();
     const payload = await seg.segment(image);

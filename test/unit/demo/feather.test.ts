@@ -6,21 +6,11 @@ import { boxBlur, boxRadiusFor, CHOKE_TABLE, subjectCoverage } from '../../../de
 describe('subjectCoverage', () => {
   test('counts the subject in each 2×2 block, background id from the caller, edges copied into the padding', () => {
     // Background is class 3 here: every other class is subject.
-    const ids = Uint8Array.from([
-      3, 3, 0, 3,
-      3, 3, 3, 1,
-      2, 2, 3, 3,
-      2, 2, 3, 3,
-    ]);
+    const ids = Uint8Array.from([3, 3, 0, 3, 3, 3, 3, 1, 2, 2, 3, 3, 2, 2, 3, 3]);
     const { data, width, height } = subjectCoverage(ids, 4, 4, 3, 2, 1);
     expect([width, height]).toEqual([4, 4]);
     // Blocks: top left 0/4, top right 2/4, bottom left 4/4, bottom right 0/4; padding repeats the edges.
-    expect(Array.from(data)).toEqual([
-      0, 0, 128, 128,
-      0, 0, 128, 128,
-      255, 255, 0, 0,
-      255, 255, 0, 0,
-    ]);
+    expect(Array.from(data)).toEqual([0, 0, 128, 128, 0, 0, 128, 128, 255, 255, 0, 0, 255, 255, 0, 0]);
   });
 
   test('a block cut by an odd size counts only the pixels it has', () => {

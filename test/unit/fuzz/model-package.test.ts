@@ -13,12 +13,20 @@ import { fuzzParams } from '../../helpers/fuzz.js';
 import { ROOT, TINY } from '../../helpers/paths.js';
 
 const MODEL_CODES = [
-  'MODEL_FILE_MISSING', 'MODEL_JSON_MALFORMED', 'MODEL_CONFIG_INVALID', 'MODEL_NO_CLASSES', 'MODEL_TOO_MANY_CLASSES',
-  'MODEL_INPUT_SHAPE', 'MODEL_OUTPUT_SHAPE', 'MODEL_LOAD_FAILED',
+  'MODEL_FILE_MISSING',
+  'MODEL_JSON_MALFORMED',
+  'MODEL_CONFIG_INVALID',
+  'MODEL_NO_CLASSES',
+  'MODEL_TOO_MANY_CLASSES',
+  'MODEL_INPUT_SHAPE',
+  'MODEL_OUTPUT_SHAPE',
+  'MODEL_LOAD_FAILED',
 ];
 const read = (dir: string, file: string) => new Uint8Array(readFileSync(join(dir, file)));
 const weights = read(TINY('tiny-legacy'), 'weights.onnx');
-const legacyEnvs = [TINY('tiny-legacy'), join(ROOT, 'models', 'shapes', 'package')].map((d) => JSON.parse(new TextDecoder().decode(read(d, 'environment.json'))) as Record<string, unknown>);
+const legacyEnvs = [TINY('tiny-legacy'), join(ROOT, 'models', 'shapes', 'package')].map(
+  (d) => JSON.parse(new TextDecoder().decode(read(d, 'environment.json'))) as Record<string, unknown>,
+);
 const currentConfig = JSON.parse(new TextDecoder().decode(read(TINY('tiny-current'), 'inference_config.json'))) as Record<string, unknown>;
 const classNames = read(TINY('tiny-legacy'), 'class_names.txt');
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -26,7 +34,8 @@ const enc = (s: string) => new TextEncoder().encode(s);
 /** Every path to a value inside a JSON value (objects and arrays), the root included. */
 function paths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
   const out = [prefix];
-  if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...prefix, Array.isArray(value) ? Number(k) : k]));
+  if (typeof value === 'object' && value !== null)
+    for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...prefix, Array.isArray(value) ? Number(k) : k]));
   return out;
 }
 
@@ -43,23 +52,57 @@ function replaced(value: unknown, path: (string | number)[], by: unknown): unkno
 /** Values packages have been seen to hold where numbers or names belong, and values no package should. */
 const oddValue = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
-  fc.constantFrom(undefined, null, '', '560', ' 64 ', '-1', '0', '1e309', 'NaN', '0x40', 1e308, -0, 0.5, 2 ** 53, '100000', 8193, 'Stretch to', 'Fit (grey edges) in', 'bgr', 'letterbox', { enabled: true }, { enabled: 'true' }),
+  fc.constantFrom(
+    undefined,
+    null,
+    '',
+    '560',
+    ' 64 ',
+    '-1',
+    '0',
+    '1e309',
+    'NaN',
+    '0x40',
+    1e308,
+    -0,
+    0.5,
+    2 ** 53,
+    '100000',
+    8193,
+    'Stretch to',
+    'Fit (grey edges) in',
+    'bgr',
+    'letterbox',
+    { enabled: true },
+    { enabled: 'true' },
+  ),
 );
 
 /** A configuration with one value somewhere replaced by an odd one, or deleted; several times. */
 function mutatedJson(base: Record<string, unknown>, expand = (v: Record<string, unknown>) => v): fc.Arbitrary<unknown> {
   const expanded = expand(base);
   const all = paths(expanded);
-  return fc.array(fc.tuple(fc.constantFrom(...all), oddValue), { minLength: 1, maxLength: 4 }).map((edits) => edits.reduce<unknown>((v, [p, by]) => replaced(v, p, by), expanded));
+  return fc
+    .array(fc.tuple(fc.constantFrom(...all), oddValue), { minLength: 1, maxLength: 4 })
+    .map((edits) => edits.reduce<unknown>((v, [p, by]) => replaced(v, p, by), expanded));
 }
 
 /** The legacy PREPROCESSING is a JSON string: mutate inside it, then write it back as a string or an object. */
 const legacyEnv = fc.constantFrom(...legacyEnvs).chain((env) =>
-  fc.tuple(mutatedJson(env, (e) => ({ ...e, PREPROCESSING: typeof e.PREPROCESSING === 'string' ? JSON.parse(e.PREPROCESSING) : e.PREPROCESSING })), fc.boolean()).map(([m, asString]) => {
-    const e = m as Record<string, unknown> | null;
-    if (asString && typeof e === 'object' && e !== null && !Array.isArray(e) && 'PREPROCESSING' in e) return { ...e, PREPROCESSING: JSON.stringify(e.PREPROCESSING) };
-    return e;
-  }),
+  fc
+    .tuple(
+      mutatedJson(env, (e) => ({
+        ...e,
+        PREPROCESSING: typeof e.PREPROCESSING === 'string' ? JSON.parse(e.PREPROCESSING) : e.PREPROCESSING,
+      })),
+      fc.boolean(),
+    )
+    .map(([m, asString]) => {
+      const e = m as Record<string, unknown> | null;
+      if (asString && typeof e === 'object' && e !== null && !Array.isArray(e) && 'PREPROCESSING' in e)
+        return { ...e, PREPROCESSING: JSON.stringify(e.PREPROCESSING) };
+      return e;
+    }),
 );
 
 /** JSON text: as written, cut short, or with a byte that is not UTF-8. */
@@ -74,9 +117,15 @@ const asBytes = (value: fc.Arbitrary<unknown>) =>
 
 const oddClassNames = fc.oneof(
   fc.constant(classNames),
-  fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.constantFrom('background', 'Background', ' background\r', '', '\t', '\u0000', '﻿background')), { maxLength: 300 }).chain((names) =>
-    fc.constantFrom('\n', '\r\n', '\r').map((sep) => enc(names.join(sep))),
-  ),
+  fc
+    .array(
+      fc.oneof(
+        fc.string({ unit: 'grapheme', maxLength: 12 }),
+        fc.constantFrom('background', 'Background', ' background\r', '', '\t', '\u0000', '﻿background'),
+      ),
+      { maxLength: 300 },
+    )
+    .chain((names) => fc.constantFrom('\n', '\r\n', '\r').map((sep) => enc(names.join(sep)))),
   fc.uint8Array({ maxLength: 200 }),
 );
 
@@ -126,8 +175,20 @@ describe('the package parser never throws an uncoded error', () => {
   test('odd class_names.txt and model_type.json', () => {
     fc.assert(
       fc.property(oddClassNames, fc.option(asBytes(fc.jsonValue({ maxDepth: 2 }))), (names, type) => {
-        const result = load({ 'weights.onnx': weights, 'environment.json': read(TINY('tiny-legacy'), 'environment.json'), 'class_names.txt': names, ...(type ? { 'model_type.json': type } : {}) });
-        if (result === 'ok') expect(parseModelPackage({ 'weights.onnx': weights, 'environment.json': read(TINY('tiny-legacy'), 'environment.json'), 'class_names.txt': names }).spec.classNames.length).toBeGreaterThan(0);
+        const result = load({
+          'weights.onnx': weights,
+          'environment.json': read(TINY('tiny-legacy'), 'environment.json'),
+          'class_names.txt': names,
+          ...(type ? { 'model_type.json': type } : {}),
+        });
+        if (result === 'ok')
+          expect(
+            parseModelPackage({
+              'weights.onnx': weights,
+              'environment.json': read(TINY('tiny-legacy'), 'environment.json'),
+              'class_names.txt': names,
+            }).spec.classNames.length,
+          ).toBeGreaterThan(0);
       }),
       fuzzParams(500),
     );
@@ -140,14 +201,21 @@ describe('the package parser never throws an uncoded error', () => {
       return out;
     });
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 400 }), damaged, fc.nat({ max: weights.length }).map((n) => weights.slice(0, n))), (bytes) => {
-        try {
-          checkOnnxModel(bytes);
-        } catch (error) {
-          expect(error).toBeInstanceOf(ModelPackageError);
-          expect((error as ModelPackageError).code).toBe('MODEL_LOAD_FAILED');
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 400 }),
+          damaged,
+          fc.nat({ max: weights.length }).map((n) => weights.slice(0, n)),
+        ),
+        (bytes) => {
+          try {
+            checkOnnxModel(bytes);
+          } catch (error) {
+            expect(error).toBeInstanceOf(ModelPackageError);
+            expect((error as ModelPackageError).code).toBe('MODEL_LOAD_FAILED');
+          }
+        },
+      ),
       fuzzParams(3000),
     );
   });

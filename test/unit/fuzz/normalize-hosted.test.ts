@@ -15,12 +15,16 @@ const maskBytes = base64ToBytes(good.segmentation_mask);
 /** The mask's PNG damaged: cut, bytes overwritten, or its IHDR size rewritten (CRC kept right) to any size. */
 const damagedMask = fc.oneof(
   fc.nat({ max: maskBytes.length }).map((n) => maskBytes.slice(0, n)),
-  fc.array(fc.tuple(fc.nat({ max: maskBytes.length - 1 }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 }).map((edits) => {
-    const out = maskBytes.slice();
-    for (const [at, v] of edits) out[at] = v;
-    return out;
-  }),
-  fc.tuple(fc.constantFrom(0, 1, 39, 40, 41, 65535, 0x7fffffff, 0xffffffff), fc.constantFrom(0, 1, 30, 65535, 0x7fffffff, 0xffffffff)).map(([w, h]) => pngSized(maskBytes, w, h)),
+  fc
+    .array(fc.tuple(fc.nat({ max: maskBytes.length - 1 }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 })
+    .map((edits) => {
+      const out = maskBytes.slice();
+      for (const [at, v] of edits) out[at] = v;
+      return out;
+    }),
+  fc
+    .tuple(fc.constantFrom(0, 1, 39, 40, 41, 65535, 0x7fffffff, 0xffffffff), fc.constantFrom(0, 1, 30, 65535, 0x7fffffff, 0xffffffff))
+    .map(([w, h]) => pngSized(maskBytes, w, h)),
 );
 
 const field = fc.constantFrom('segmentation_mask', 'class_map', 'image', 'predictions');

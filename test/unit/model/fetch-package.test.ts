@@ -24,12 +24,14 @@ beforeEach(() => server.reset());
 
 const weights = 'x'.repeat(5000);
 
-
 describe('fetchPackageFiles', () => {
   test('the weights download starts at once, while slow small files are still on their way', { timeout: 10_000 }, async () => {
     // Each file is answered only once the other two have been asked for: a loader that waited on one
     // answer before asking for the next would never finish (no clock is involved, so no machine is too slow).
-    const others = (file: string) => Promise.all(['environment.json', 'class_names.txt', 'weights.onnx'].filter((f) => f !== file).map((f) => server.requested(`GET /pkg/${f}`)));
+    const others = (file: string) =>
+      Promise.all(
+        ['environment.json', 'class_names.txt', 'weights.onnx'].filter((f) => f !== file).map((f) => server.requested(`GET /pkg/${f}`)),
+      );
     server.script('GET /pkg/environment.json', { text: legacy['environment.json'], after: others('environment.json') });
     server.script('GET /pkg/class_names.txt', { text: legacy['class_names.txt'], after: others('class_names.txt') });
     server.script('GET /pkg/weights.onnx', { text: weights, after: others('weights.onnx') });

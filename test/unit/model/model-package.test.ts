@@ -30,9 +30,13 @@ describe('legacy packages (environment.json)', () => {
     expect(spec.generation).toBe('legacy');
     expect(spec.classNames).toEqual(['background', 'circle', 'rectangle', 'triangle', 'star']);
     expect(spec.preprocess).toEqual({
-      staticCrop: null, grayscale: false, contrast: null,
+      staticCrop: null,
+      grayscale: false,
+      contrast: null,
       resize: { mode: 'letterbox', width: 64, height: 48, paddingValue: 0 },
-      colorMode: 'rgb', scalingFactor: 255, normalization: IMAGENET,
+      colorMode: 'rgb',
+      scalingFactor: 255,
+      normalization: IMAGENET,
     });
     expect(spec.colors.circle).toBe('#e6194b');
   });
@@ -70,7 +74,9 @@ describe('legacy packages (environment.json)', () => {
   });
 
   test('disabled steps are skipped', () => {
-    const { spec } = parseModelPackage(legacy({ grayscale: { enabled: false }, contrast: { enabled: false, type: 'x' }, 'static-crop': { enabled: false } }));
+    const { spec } = parseModelPackage(
+      legacy({ grayscale: { enabled: false }, contrast: { enabled: false, type: 'x' }, 'static-crop': { enabled: false } }),
+    );
     expect([spec.preprocess.grayscale, spec.preprocess.contrast, spec.preprocess.staticCrop]).toEqual([false, null, null]);
   });
 
@@ -86,15 +92,31 @@ describe('current packages (inference_config.json)', () => {
     const { spec } = parseModelPackage(await readPackageDir(TINY('tiny-current')));
     expect(spec.generation).toBe('current');
     expect(spec.preprocess).toEqual({
-      staticCrop: { xMin: 10, xMax: 95, yMin: 5, yMax: 90 }, grayscale: false, contrast: null,
+      staticCrop: { xMin: 10, xMax: 95, yMin: 5, yMax: 90 },
+      grayscale: false,
+      contrast: null,
       resize: { mode: 'stretch', width: 56, height: 40, paddingValue: 0 },
-      colorMode: 'bgr', scalingFactor: 255, normalization: { mean: [0.5, 0.45, 0.4], std: [0.25, 0.25, 0.3] },
+      colorMode: 'bgr',
+      scalingFactor: 255,
+      normalization: { mean: [0.5, 0.45, 0.4], std: [0.25, 0.25, 0.3] },
     });
   });
 
   test('fit-longer-edge runs as a black letterbox, as the reference ONNX model does', () => {
-    const config = { network_input: { training_input_size: { width: 64, height: 64 }, resize_mode: 'fit-longer-edge', padding_value: 114, color_mode: 'rgb', input_channels: 3 } };
-    const { spec } = parseModelPackage({ 'weights.onnx': weights, 'class_names.txt': classes, 'inference_config.json': enc(JSON.stringify(config)) });
+    const config = {
+      network_input: {
+        training_input_size: { width: 64, height: 64 },
+        resize_mode: 'fit-longer-edge',
+        padding_value: 114,
+        color_mode: 'rgb',
+        input_channels: 3,
+      },
+    };
+    const { spec } = parseModelPackage({
+      'weights.onnx': weights,
+      'class_names.txt': classes,
+      'inference_config.json': enc(JSON.stringify(config)),
+    });
     expect(spec.preprocess.resize).toEqual({ mode: 'letterbox', width: 64, height: 64, paddingValue: 0 });
     expect([spec.preprocess.scalingFactor, spec.preprocess.normalization]).toEqual([null, null]);
   });
@@ -135,39 +157,54 @@ describe('bad packages are coded errors', () => {
     delete files['weights.onnx'];
     expect(codeOf(() => parseModelPackage(files))).toBe('MODEL_FILE_MISSING');
   });
-  test('no configuration at all', () => expect(codeOf(() => parseModelPackage({ 'weights.onnx': weights, 'class_names.txt': classes }))).toBe('MODEL_FILE_MISSING'));
+  test('no configuration at all', () =>
+    expect(codeOf(() => parseModelPackage({ 'weights.onnx': weights, 'class_names.txt': classes }))).toBe('MODEL_FILE_MISSING'));
   test('a missing folder', async () => expect((await rejection(readPackageDir('/nonexistent/pkg'))).code).toBe('MODEL_FILE_MISSING'));
   test('malformed environment.json', () =>
     expect(codeOf(() => parseModelPackage({ ...legacy({}), 'environment.json': enc('{"PREPROCESSING": ') }))).toBe('MODEL_JSON_MALFORMED'));
   test('malformed PREPROCESSING string', () => expect(codeOf(() => parseModelPackage(legacy('{"resize": ')))).toBe('MODEL_JSON_MALFORMED'));
-  test('no class names', () => expect(codeOf(() => parseModelPackage({ ...legacy({}), 'class_names.txt': enc('\n \n') }))).toBe('MODEL_NO_CLASSES'));
+  test('no class names', () =>
+    expect(codeOf(() => parseModelPackage({ ...legacy({}), 'class_names.txt': enc('\n \n') }))).toBe('MODEL_NO_CLASSES'));
   test('more than 256 classes', () => {
     const names = ['background', ...Array.from({ length: 256 }, (_, i) => `c${i}`)].join('\n');
     expect(codeOf(() => parseModelPackage({ ...legacy({}), 'class_names.txt': enc(names) }))).toBe('MODEL_TOO_MANY_CLASSES');
   });
-  test('no background class', () => expect(codeOf(() => parseModelPackage({ ...legacy({}), 'class_names.txt': enc('cat\ndog') }))).toBe('MODEL_CONFIG_INVALID'));
-  test('a size that is not a number', () => expect(codeOf(() => parseModelPackage(legacy({ resize: { format: 'Stretch to', width: 'big', height: 5 } })))).toBe('MODEL_CONFIG_INVALID'));
-  test('an unknown contrast type', () => expect(codeOf(() => parseModelPackage(legacy({ contrast: { enabled: true, type: 'Sharpen' } })))).toBe('MODEL_CONFIG_INVALID'));
+  test('no background class', () =>
+    expect(codeOf(() => parseModelPackage({ ...legacy({}), 'class_names.txt': enc('cat\ndog') }))).toBe('MODEL_CONFIG_INVALID'));
+  test('a size that is not a number', () =>
+    expect(codeOf(() => parseModelPackage(legacy({ resize: { format: 'Stretch to', width: 'big', height: 5 } })))).toBe(
+      'MODEL_CONFIG_INVALID',
+    ));
+  test('an unknown contrast type', () =>
+    expect(codeOf(() => parseModelPackage(legacy({ contrast: { enabled: true, type: 'Sharpen' } })))).toBe('MODEL_CONFIG_INVALID'));
 });
 
 describe('checkModelShapes', () => {
   const { spec } = parseModelPackage(legacy({ resize: { format: 'Stretch to', width: 64, height: 48 } }));
   test('accepts [1, 3, H, W] → [1, C, h, w] and C = classes, classes − 1, 1', () => {
-    for (const c of [3, 2, 1]) expect(checkModelShapes(spec, { input: [1, 3, 48, 64], output: [1, c, 12, 16] }).preprocess.resize.width).toBe(64);
+    for (const c of [3, 2, 1])
+      expect(checkModelShapes(spec, { input: [1, 3, 48, 64], output: [1, c, 12, 16] }).preprocess.resize.width).toBe(64);
   });
   test('takes the size from the model when the package has none', () => {
     const { spec: noSize } = parseModelPackage(legacy({}));
-    expect(checkModelShapes(noSize, { input: ['batch', 3, 100, 80], output: [1, 3, 25, 20] }).preprocess.resize).toMatchObject({ width: 80, height: 100 });
+    expect(checkModelShapes(noSize, { input: ['batch', 3, 100, 80], output: [1, 3, 25, 20] }).preprocess.resize).toMatchObject({
+      width: 80,
+      height: 100,
+    });
   });
   test.each([
     [[1, 1, 48, 64], 'MODEL_INPUT_SHAPE'],
     [[1, 3, 48], 'MODEL_INPUT_SHAPE'],
     [[1, 3, 64, 64], 'MODEL_INPUT_SHAPE'],
   ])('refuses input %j', (input, code) => expect(codeOf(() => checkModelShapes(spec, { input, output: [1, 3, 12, 16] }))).toBe(code));
-  test('refuses 7 output channels for 3 classes', () => expect(codeOf(() => checkModelShapes(spec, { input: [1, 3, 48, 64], output: [1, 7, 12, 16] }))).toBe('MODEL_OUTPUT_SHAPE'));
+  test('refuses 7 output channels for 3 classes', () =>
+    expect(codeOf(() => checkModelShapes(spec, { input: [1, 3, 48, 64], output: [1, 7, 12, 16] }))).toBe('MODEL_OUTPUT_SHAPE'));
   test('a real ONNX model with a gray input is refused at load time', async () => {
     const { createSegmenter } = await import('../../../src/node/index.js');
-    const files = { ...(await readPackageDir(TINY('tiny-legacy'))), 'weights.onnx': new Uint8Array(await readFile(join(ROOT, 'test', 'fixtures', 'models', 'bad-input.onnx'))) };
+    const files = {
+      ...(await readPackageDir(TINY('tiny-legacy'))),
+      'weights.onnx': new Uint8Array(await readFile(join(ROOT, 'test', 'fixtures', 'models', 'bad-input.onnx'))),
+    };
     expect((await rejection(createSegmenter({ model: { files } }))).code).toBe('MODEL_INPUT_SHAPE');
   });
 });

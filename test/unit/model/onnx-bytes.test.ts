@@ -20,7 +20,12 @@ const messageOf = (bytes: Uint8Array) => {
 };
 
 describe('checkOnnxModel', () => {
-  test.each(['test/fixtures/models/tiny-legacy', 'test/fixtures/models/tiny-current', 'test/fixtures/models/tiny-upsample', 'models/shapes/package'])('%s: accepted', (dir) => {
+  test.each([
+    'test/fixtures/models/tiny-legacy',
+    'test/fixtures/models/tiny-current',
+    'test/fixtures/models/tiny-upsample',
+    'models/shapes/package',
+  ])('%s: accepted', (dir) => {
     expect(messageOf(readFileSync(join(ROOT, dir, 'weights.onnx')))).toBe('accepted');
   });
 

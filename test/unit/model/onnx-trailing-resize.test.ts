@@ -23,13 +23,16 @@ describe('cutTrailingResize', () => {
     expect(session.outputNames).toEqual(['/smooth/Conv_output_0']);
     // onnxruntime infers the cut output's shape from the graph.
     expect(outputShape(session)).toEqual([1, 5, 12, 16]);
-    const out = (await session.run({ input: new ort.Tensor('float32', new Float32Array(3 * 48 * 64), [1, 3, 48, 64]) }))['/smooth/Conv_output_0']!;
+    const out = (await session.run({ input: new ort.Tensor('float32', new Float32Array(3 * 48 * 64), [1, 3, 48, 64]) }))[
+      '/smooth/Conv_output_0'
+    ]!;
     expect(out.dims).toEqual([1, 5, 12, 16]);
     await session.release();
   });
 
   test('models that do not end in a Resize are left alone', async () => {
-    for (const name of ['tiny-legacy', 'tiny-current', 'tiny-nobg', 'tiny-binary']) expect(cutTrailingResize(await weightsOf(name))).toBeNull();
+    for (const name of ['tiny-legacy', 'tiny-current', 'tiny-nobg', 'tiny-binary'])
+      expect(cutTrailingResize(await weightsOf(name))).toBeNull();
     expect(cutTrailingResize(new Uint8Array([1, 2, 3]))).toBeNull();
   });
 
@@ -48,7 +51,11 @@ describe('cutTrailingResize', () => {
     const want = (await a.run(feeds)).logits!.data as Float32Array;
     const low = (await b.run(feeds))[cut.outputName]!;
     const [, channels, height, width] = low.dims as number[];
-    const got = new VirtualUpsampledLogits({ data: low.data as Float32Array, channels: channels!, height: height!, width: width! }, 48, 64).materialise();
+    const got = new VirtualUpsampledLogits(
+      { data: low.data as Float32Array, channels: channels!, height: height!, width: width! },
+      48,
+      64,
+    ).materialise();
     expect(got.data.length).toBe(want.length);
     let differing = 0;
     for (let i = 0; i < want.length; i++) if (got.data[i] !== want[i]) differing++;

@@ -63,12 +63,16 @@ describe('optional files that a host answers oddly count as absent', () => {
     ['empty', 'tiny-legacy', ['model_type.json']],
     ['empty', 'tiny-current', []],
   ];
-  test.each(cases)('%s host, %s (hidden: %j): loads and gives the folder\'s payload', async (habit, name, hide) => {
-    await withHost(habit, async (host) => {
-      expect(await payloadFrom(`${host.url}/${name}/`)).toEqual(expected[name]);
-      // The legacy configuration is asked for only where the current one is absent.
-      expect(host.requests.includes(`/${name}/environment.json`)).toBe(name === 'tiny-legacy');
-    }, hide);
+  test.each(cases)("%s host, %s (hidden: %j): loads and gives the folder's payload", async (habit, name, hide) => {
+    await withHost(
+      habit,
+      async (host) => {
+        expect(await payloadFrom(`${host.url}/${name}/`)).toEqual(expected[name]);
+        // The legacy configuration is asked for only where the current one is absent.
+        expect(host.requests.includes(`/${name}/environment.json`)).toBe(name === 'tiny-legacy');
+      },
+      hide,
+    );
   });
 
   test('what an absent optional file answered does not reach the package', async () => {
@@ -101,7 +105,10 @@ describe('content types are not looked at: the bytes decide', () => {
 describe('required files that answer an HTML page', () => {
   test('a model URL whose every file is an HTML page: MODEL_FILE_MISSING, naming the URL and the fallback, key masked', async () => {
     await withHost('all-html', async (host) => {
-      const error = await rejection(createSegmenter({ model: { url: `${host.url}/tiny-legacy/?api_key=sekret-key-123` }, cacheDir: freshCache() }), ModelPackageError);
+      const error = await rejection(
+        createSegmenter({ model: { url: `${host.url}/tiny-legacy/?api_key=sekret-key-123` }, cacheDir: freshCache() }),
+        ModelPackageError,
+      );
       expect(error).toBeInstanceOf(ModelPackageError);
       expect(error.code).toBe('MODEL_FILE_MISSING');
       const message = error.message;
@@ -112,27 +119,41 @@ describe('required files that answer an HTML page', () => {
   });
 
   test('a missing weights.onnx on a single-page-app host: MODEL_FILE_MISSING for that file', async () => {
-    await withHost('spa-fallback', async (host) => {
-      const error = await rejection(payloadFrom(`${host.url}/tiny-legacy/`));
-      expect(error.code).toBe('MODEL_FILE_MISSING');
-      expect(error.message).toMatch(/^weights\.onnx is missing at http:\/\/127\.0\.0\.1:\d+\/tiny-legacy\/weights\.onnx: the host answered an HTML page/);
-    }, ['weights.onnx']);
+    await withHost(
+      'spa-fallback',
+      async (host) => {
+        const error = await rejection(payloadFrom(`${host.url}/tiny-legacy/`));
+        expect(error.code).toBe('MODEL_FILE_MISSING');
+        expect(error.message).toMatch(
+          /^weights\.onnx is missing at http:\/\/127\.0\.0\.1:\d+\/tiny-legacy\/weights\.onnx: the host answered an HTML page/,
+        );
+      },
+      ['weights.onnx'],
+    );
   });
 
   test('a missing class_names.txt in the current layout says what the host answered', async () => {
-    await withHost('spa-fallback', async (host) => {
-      const error = await rejection(payloadFrom(`${host.url}/tiny-current/`));
-      expect(error.code).toBe('MODEL_FILE_MISSING');
-      expect(error.message).toContain('class_names.txt is missing under');
-      expect(error.message).toContain('the host answered an HTML page');
-    }, ['class_names.txt']);
+    await withHost(
+      'spa-fallback',
+      async (host) => {
+        const error = await rejection(payloadFrom(`${host.url}/tiny-current/`));
+        expect(error.code).toBe('MODEL_FILE_MISSING');
+        expect(error.message).toContain('class_names.txt is missing under');
+        expect(error.message).toContain('the host answered an HTML page');
+      },
+      ['class_names.txt'],
+    );
   });
 
   test('a required file that answers 403 is a download failure, with its status', async () => {
-    await withHost('forbidden', async (host) => {
-      const error = await rejection(payloadFrom(`${host.url}/tiny-legacy/`));
-      expect(error.code).toBe('MODEL_DOWNLOAD_FAILED');
-      expect(error.message).toContain('answered 403');
-    }, ['weights.onnx']);
+    await withHost(
+      'forbidden',
+      async (host) => {
+        const error = await rejection(payloadFrom(`${host.url}/tiny-legacy/`));
+        expect(error.code).toBe('MODEL_DOWNLOAD_FAILED');
+        expect(error.message).toContain('answered 403');
+      },
+      ['weights.onnx'],
+    );
   });
 });

@@ -21,7 +21,10 @@ let samples: SampleImage[];
 let legacy: NodeSegmenter;
 let current: NodeSegmenter;
 beforeAll(async () => {
-  const manifest = JSON.parse(await readFile(join(SHAPES, 'samples', 'manifest.json'), 'utf8')) as { classes: string[]; images: SampleImage[] };
+  const manifest = JSON.parse(await readFile(join(SHAPES, 'samples', 'manifest.json'), 'utf8')) as {
+    classes: string[];
+    images: SampleImage[];
+  };
   expect(manifest.classes).toEqual(CLASSES);
   // Held-out images of several sizes (landscape and portrait), not ones the model was trained on.
   samples = manifest.images.filter((i) => i.split === 'test');

@@ -11,7 +11,14 @@ import { codeOf } from '../../helpers/rejection.js';
 const s = samples();
 
 describe('Node decodes each allowed format', () => {
-  const cases = [['PNG', s.png], ['JPEG', s.jpeg], ['WebP', s.webp], ['GIF', s.gif], ['AVIF', s.avif], ['TIFF', s.tiff]] as const;
+  const cases = [
+    ['PNG', s.png],
+    ['JPEG', s.jpeg],
+    ['WebP', s.webp],
+    ['GIF', s.gif],
+    ['AVIF', s.avif],
+    ['TIFF', s.tiff],
+  ] as const;
   test.each(cases)('%s: 24×16, the disc red at its centre', async (_, bytes) => {
     const image = await decodeImage(bytes);
     expect([image.width, image.height, image.channels]).toEqual([24, 16, 3]);
@@ -25,7 +32,10 @@ describe('Node decodes each allowed format', () => {
 describe('Node refuses bad images with their code', () => {
   for (const { name, bytes, code } of badImages(s)) {
     test(`${name}: ${code}`, async () => {
-      const error = await decodeImage(bytes).then(() => null, (e: unknown) => e);
+      const error = await decodeImage(bytes).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(InvalidInputError);
       expect((error as InvalidInputError).code).toBe(code);
     });

@@ -37,7 +37,9 @@ function harness(n: number) {
     started.push(item);
     signals.push(signal);
     // Work that stops when told to, as the segmenter's does.
-    const stopped = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new EdgesegAbortError(undefined, { cause: signal.reason })), { once: true }));
+    const stopped = new Promise<never>((_, reject) =>
+      signal.addEventListener('abort', () => reject(new EdgesegAbortError(undefined, { cause: signal.reason })), { once: true }),
+    );
     return Promise.race([gates[item]!.promise, stopped]);
   };
   return { gates, started, signals, items, fn, pulled: () => pulled, returned: () => returned };
@@ -126,9 +128,11 @@ describe('orderedPool', () => {
     h.gates[0]!.reject(new Error('boom'));
     h.gates[1]!.resolve('b');
     const seen: string[] = [];
-    const error = await rejection((async () => {
-      for await (const v of orderedPool(h.items, h.fn, { concurrency: 2 })) seen.push(v);
-    })());
+    const error = await rejection(
+      (async () => {
+        for await (const v of orderedPool(h.items, h.fn, { concurrency: 2 })) seen.push(v);
+      })(),
+    );
     expect(error.message).toBe('boom');
     expect(seen).toEqual([]);
     expect(h.signals[1]!.aborted).toBe(true);

@@ -5,8 +5,12 @@ describe('the batch progress bar', () => {
   test('bar, count, percent, failures, rate and time left', () => {
     expect(progressLine({ done: 0, total: 40, failed: 0, elapsedMs: 0 }, 80)).toBe(`[${'-'.repeat(30)}]  0/40 ·   0%`);
     // The text takes 56 columns here, leaving 21 for the bar.
-    expect(progressLine({ done: 10, total: 40, failed: 2, elapsedMs: 5000 }, 80)).toBe(`[${'#'.repeat(5)}${'-'.repeat(16)}] 10/40 ·  25% · 2 failed · 2.0 images/s · about 15 s left`);
-    expect(progressLine({ done: 40, total: 40, failed: 0, elapsedMs: 20000 }, 80)).toBe(`[${'#'.repeat(30)}] 40/40 · 100% · 2.0 images/s · 20 s`);
+    expect(progressLine({ done: 10, total: 40, failed: 2, elapsedMs: 5000 }, 80)).toBe(
+      `[${'#'.repeat(5)}${'-'.repeat(16)}] 10/40 ·  25% · 2 failed · 2.0 images/s · about 15 s left`,
+    );
+    expect(progressLine({ done: 40, total: 40, failed: 0, elapsedMs: 20000 }, 80)).toBe(
+      `[${'#'.repeat(30)}] 40/40 · 100% · 2.0 images/s · 20 s`,
+    );
   });
 
   test('fits the terminal: a narrow one loses the bar first, then parts from the end', () => {
@@ -23,7 +27,10 @@ describe('the batch progress bar', () => {
 
   test('redraws in place and clears itself', () => {
     let out = '';
-    const bar = createProgressBar((s) => (out += s), () => 60);
+    const bar = createProgressBar(
+      (s) => (out += s),
+      () => 60,
+    );
     bar.clear();
     expect(out).toBe('');
     bar.update({ done: 1, total: 2, failed: 0, elapsedMs: 1000 });

@@ -18,12 +18,26 @@ describe('segmentMany', () => {
   test('yields each source in order: the payload segment() gives, or the coded error, and goes on', async () => {
     const bytes = await readFile(files[0]!);
     // A folder where a file is expected fails even for root, whom file modes do not stop.
-    const sources: NodeImageSource[] = [files[0]!, '/nonexistent/photo.jpg', ...files.slice(1), new TextEncoder().encode('not an image'), tmpdir(), bytes];
+    const sources: NodeImageSource[] = [
+      files[0]!,
+      '/nonexistent/photo.jpg',
+      ...files.slice(1),
+      new TextEncoder().encode('not an image'),
+      tmpdir(),
+      bytes,
+    ];
     const results = [];
     for await (const r of seg.segmentMany(sources, { concurrency: 3, confidence: 40 })) results.push(r);
     expect(results.map((r) => r.index)).toEqual(sources.map((_, i) => i));
     expect(results.map((r) => r.source)).toEqual(sources);
-    expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['ok', 'IMAGE_SOURCE_INVALID', ...files.slice(1).map(() => 'ok'), 'IMAGE_FORMAT_UNSUPPORTED', 'IMAGE_SOURCE_INVALID', 'ok']);
+    expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual([
+      'ok',
+      'IMAGE_SOURCE_INVALID',
+      ...files.slice(1).map(() => 'ok'),
+      'IMAGE_FORMAT_UNSUPPORTED',
+      'IMAGE_SOURCE_INVALID',
+      'ok',
+    ]);
     for (const r of results) {
       if (!r.ok) {
         expect(r.error).toBeInstanceOf(InvalidInputError);
@@ -45,12 +59,14 @@ describe('segmentMany', () => {
   test('an abort stops the batch with ABORTED, and the segmenter keeps working', async () => {
     const controller = new AbortController();
     const seen: number[] = [];
-    const error = await rejection((async () => {
-      for await (const r of seg.segmentMany([...files, ...files], { concurrency: 2, signal: controller.signal })) {
-        seen.push(r.index);
-        controller.abort();
-      }
-    })());
+    const error = await rejection(
+      (async () => {
+        for await (const r of seg.segmentMany([...files, ...files], { concurrency: 2, signal: controller.signal })) {
+          seen.push(r.index);
+          controller.abort();
+        }
+      })(),
+    );
     expect(error.code).toBe('ABORTED');
     expect(seen).toEqual([0]);
     expect((await seg.segment(files[0]!)).image.width).toBeGreaterThan(0);

@@ -10,11 +10,19 @@ import { thrown } from '../../helpers/rejection.js';
 const idsOf = (w: number, h: number) => new Uint8Array(w * h).map((_, i) => ((i * 7919) % 13) + (((i / w) | 0) % 3));
 
 describe('masks written by libpng (sharp), every filter', () => {
-  test.each([[97, 61], [1, 1], [300, 7], [5, 200]])('%i×%i', async (w, h) => {
+  test.each([
+    [97, 61],
+    [1, 1],
+    [300, 7],
+    [5, 200],
+  ])('%i×%i', async (w, h) => {
     const ids = idsOf(w, h);
     for (const adaptiveFiltering of [true, false]) {
       for (const progressive of [false, true]) {
-        const png = await sharp(Buffer.from(ids), { raw: { width: w, height: h, channels: 1 } }).toColourspace('b-w').png({ adaptiveFiltering, progressive, compressionLevel: 9, palette: false }).toBuffer();
+        const png = await sharp(Buffer.from(ids), { raw: { width: w, height: h, channels: 1 } })
+          .toColourspace('b-w')
+          .png({ adaptiveFiltering, progressive, compressionLevel: 9, palette: false })
+          .toBuffer();
         const decoded = decodeMaskPng(new Uint8Array(png));
         expect([decoded.width, decoded.height]).toEqual([w, h]);
         expect(decoded.classIds).toEqual(ids);
@@ -25,7 +33,13 @@ describe('masks written by libpng (sharp), every filter', () => {
 
 describe('sizes that lie', () => {
   const png = encodeMaskPng(idsOf(40, 30), 40, 30);
-  test.each([[41, 30, 'truncated'], [40, 31, 'truncated'], [1, 1, 'more data than 1×1'], [39, 30, 'more data'], [0, 30, 'says it is 0×30']])('header %i×%i: %s', (w, h, says) => {
+  test.each([
+    [41, 30, 'truncated'],
+    [40, 31, 'truncated'],
+    [1, 1, 'more data than 1×1'],
+    [39, 30, 'more data'],
+    [0, 30, 'says it is 0×30'],
+  ])('header %i×%i: %s', (w, h, says) => {
     const error = thrown(() => decodeMaskPng(pngSized(png, w, h)));
     expect(error.code).toBe('PAYLOAD_INVALID');
     expect(error.message).toContain(says);

@@ -11,7 +11,7 @@ describe('normalizeHostedPayload', () => {
     expect(normalizeHostedPayload(flat)).toEqual(flat);
   });
 
-  test('unwraps the open-source server\'s nested form and drops its extra fields', () => {
+  test("unwraps the open-source server's nested form and drops its extra fields", () => {
     const nested = {
       predictions: { ...flat, confidence_mask: flat.segmentation_mask, present_class_ids: [0, 1, 2] },
       image: flat.image,

@@ -8,7 +8,13 @@ import { regionMask } from '../../helpers/masks.js';
 import { ROOT } from '../../helpers/paths.js';
 import { runPython } from '../../helpers/python.js';
 
-const sizes: [number, number][] = [[1, 1], [7, 3], [97, 61], [640, 480], [333, 1]];
+const sizes: [number, number][] = [
+  [1, 1],
+  [7, 3],
+  [97, 61],
+  [640, 480],
+  [333, 1],
+];
 
 describe('encodeMaskPng writes a real 8-bit grayscale PNG', () => {
   for (const [w, h] of sizes) {
@@ -70,13 +76,16 @@ describe('decodeMaskPng refuses what is not a grayscale mask', () => {
     const png = encodeMaskPng(regionMask(50, 50), 50, 50);
     expect(code(() => decodeMaskPng(png.subarray(0, png.length - 30)))).toBe('PAYLOAD_INVALID');
   });
-  test('a size that does not match the class ids', () => expect(code(() => encodeMaskPng(new Uint8Array(5), 2, 2))).toBe('PAYLOAD_INVALID'));
+  test('a size that does not match the class ids', () =>
+    expect(code(() => encodeMaskPng(new Uint8Array(5), 2, 2))).toBe('PAYLOAD_INVALID'));
 });
 
 describe('decodeMaskPng reads masks written by other encoders', () => {
-  test('OpenCV\'s masks (libpng, zlib): the bytes upng reads', () => {
+  test("OpenCV's masks (libpng, zlib): the bytes upng reads", () => {
     const dir = join(ROOT, 'models', 'shapes', 'samples');
-    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { images: Array<{ mask: string; width: number; height: number }> };
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as {
+      images: Array<{ mask: string; width: number; height: number }>;
+    };
     for (const image of manifest.images.slice(0, 4)) {
       const png = new Uint8Array(readFileSync(join(dir, image.mask)));
       const ours = decodeMaskPng(png);
@@ -87,7 +96,7 @@ describe('decodeMaskPng reads masks written by other encoders', () => {
     }
   });
 
-  test('Pillow\'s adaptive row filters (Sub, Up, Average, Paeth): the bytes it was given', () => {
+  test("Pillow's adaptive row filters (Sub, Up, Average, Paeth): the bytes it was given", () => {
     const [w, h] = [97, 61];
     const ids = new Uint8Array(w * h);
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) ids[y * w + x] = (x * 3 + y * 5 + ((x * y) % 7)) % 200;

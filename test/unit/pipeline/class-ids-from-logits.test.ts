@@ -22,7 +22,12 @@ describe('classIdsFromLogits matches the reference postprocessing', () => {
     const c = manifest.postprocess[0]!;
     const [channels, height, width] = c.logits.shape;
     const out = new Uint8Array(c.meta.originalWidth * c.meta.originalHeight).fill(99);
-    const ids = classIdsFromLogits({ data: loadFloat32(c.logits), channels, height, width }, c.meta, { confidence: c.confidence, classCount: c.classCount, backgroundClassId: 0 }, out);
+    const ids = classIdsFromLogits(
+      { data: loadFloat32(c.logits), channels, height, width },
+      c.meta,
+      { confidence: c.confidence, classCount: c.classCount, backgroundClassId: 0 },
+      out,
+    );
     expect(ids).toBe(out);
     expect(out.includes(99)).toBe(false);
   });
@@ -31,7 +36,11 @@ describe('classIdsFromLogits matches the reference postprocessing', () => {
     const c = manifest.postprocess[0]!;
     const [channels, height, width] = c.logits.shape;
     expect(() =>
-      classIdsFromLogits({ data: loadFloat32(c.logits), channels, height, width }, c.meta, { confidence: 50, classCount: 9, backgroundClassId: 0 }),
+      classIdsFromLogits({ data: loadFloat32(c.logits), channels, height, width }, c.meta, {
+        confidence: 50,
+        classCount: 9,
+        backgroundClassId: 0,
+      }),
     ).toThrow(expect.objectContaining({ code: 'MODEL_OUTPUT_SHAPE' }));
   });
 });
@@ -39,8 +48,18 @@ describe('classIdsFromLogits matches the reference postprocessing', () => {
 describe('classIdsFromLogits with 256 classes (the 8-bit mask limit)', () => {
   const C = 256;
   const meta = (w: number, h: number, inW: number, inH: number) => ({
-    originalWidth: w, originalHeight: h, cropX: 0, cropY: 0, cropWidth: w, cropHeight: h,
-    inputWidth: inW, inputHeight: inH, padLeft: 0, padTop: 0, padRight: 0, padBottom: 0,
+    originalWidth: w,
+    originalHeight: h,
+    cropX: 0,
+    cropY: 0,
+    cropWidth: w,
+    cropHeight: h,
+    inputWidth: inW,
+    inputHeight: inH,
+    padLeft: 0,
+    padTop: 0,
+    padRight: 0,
+    padBottom: 0,
   });
   // Winning class per logit pixel; -1: every logit 0, a pixel far below any threshold. The top channels
   // are the ones that once collided with the shortcut's markers (254 and 255).
@@ -53,7 +72,11 @@ describe('classIdsFromLogits with 256 classes (the 8-bit mask limit)', () => {
   const h = winners.length;
   const w = winners[0]!.length;
   const logits = new Float32Array(C * h * w);
-  winners.forEach((row, y) => row.forEach((c, x) => { if (c >= 0) logits[c * h * w + y * w + x] = 12; }));
+  winners.forEach((row, y) =>
+    row.forEach((c, x) => {
+      if (c >= 0) logits[c * h * w + y * w + x] = 12;
+    }),
+  );
 
   /** The unfused reference: torch's bilinear upsampling (align_corners=False) of every channel, softmax, argmax, threshold. */
   function naive(outW: number, outH: number, confidence: number): { ids: Uint8Array; tie: Uint8Array } {
@@ -84,7 +107,11 @@ describe('classIdsFromLogits with 256 classes (the 8-bit mask limit)', () => {
   }
 
   test('confident pixels of classes 254 and 255 keep their class at the logits’ own size', () => {
-    const ids = classIdsFromLogits({ data: logits, channels: C, height: h, width: w }, meta(w, h, w, h), { confidence: 50, classCount: C, backgroundClassId: 0 });
+    const ids = classIdsFromLogits({ data: logits, channels: C, height: h, width: w }, meta(w, h, w, h), {
+      confidence: 50,
+      classCount: C,
+      backgroundClassId: 0,
+    });
     expect(Array.from(ids)).toEqual(winners.flat().map((c) => Math.max(c, 0)));
     expect(Array.from(ids)).toEqual(Array.from(naive(w, h, 50).ids));
   });
@@ -93,9 +120,15 @@ describe('classIdsFromLogits with 256 classes (the 8-bit mask limit)', () => {
     const outW = 17;
     const outH = 11;
     for (const confidence of [0, 50, 90]) {
-      const ids = classIdsFromLogits({ data: logits, channels: C, height: h, width: w }, meta(outW, outH, w, h), { confidence, classCount: C, backgroundClassId: 0 });
+      const ids = classIdsFromLogits({ data: logits, channels: C, height: h, width: w }, meta(outW, outH, w, h), {
+        confidence,
+        classCount: C,
+        backgroundClassId: 0,
+      });
       const ref = naive(outW, outH, confidence);
-      const differing = Array.from(ids).flatMap((id, p) => (ref.tie[p] === 0 && id !== ref.ids[p] ? [{ p, id, expected: ref.ids[p] }] : []));
+      const differing = Array.from(ids).flatMap((id, p) =>
+        ref.tie[p] === 0 && id !== ref.ids[p] ? [{ p, id, expected: ref.ids[p] }] : [],
+      );
       expect(differing).toEqual([]);
       // The comparison covers the classes at issue, not only background.
       expect(ids.filter((id, p) => id === 254 && ref.tie[p] === 0).length).toBeGreaterThan(10);
@@ -142,7 +175,7 @@ describe('classIdsFromLogits, fused, equals the unfused float32 computation', ()
   // Seeded logits whose leads sit around the softmax's threshold lead, so that the fused path's exits
   // (sure taps, the clear-lead exit, the full decision) all meet pixels on both sides of their bounds.
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const cases = [
     { C: 2, h: 5, w: 6, outW: 61, outH: 47, spread: 3 },
     { C: 5, h: 4, w: 4, outW: 250, outH: 190, spread: 2.5 },
@@ -153,12 +186,26 @@ describe('classIdsFromLogits, fused, equals the unfused float32 computation', ()
     test(`${C} classes, ${w}×${h} → ${outW}×${outH}`, () => {
       const logits = Float32Array.from({ length: C * h * w }, () => (random() - 0.5) * 2 * spread);
       const meta = {
-        originalWidth: outW, originalHeight: outH, cropX: 0, cropY: 0, cropWidth: outW, cropHeight: outH,
-        inputWidth: w, inputHeight: h, padLeft: 0, padTop: 0, padRight: 0, padBottom: 0,
+        originalWidth: outW,
+        originalHeight: outH,
+        cropX: 0,
+        cropY: 0,
+        cropWidth: outW,
+        cropHeight: outH,
+        inputWidth: w,
+        inputHeight: h,
+        padLeft: 0,
+        padTop: 0,
+        padRight: 0,
+        padBottom: 0,
       };
       let mixed = 0;
       for (const confidence of [0, 20, 33.3, 50, 75, 99.9]) {
-        const ids = classIdsFromLogits({ data: logits, channels: C, height: h, width: w }, meta, { confidence, classCount: C, backgroundClassId: 0 });
+        const ids = classIdsFromLogits({ data: logits, channels: C, height: h, width: w }, meta, {
+          confidence,
+          classCount: C,
+          backgroundClassId: 0,
+        });
         const expected = unfused(logits, C, h, w, outW, outH, confidence);
         let differing = 0;
         for (let p = 0; p < ids.length; p++) if (ids[p] !== expected[p]) differing++;

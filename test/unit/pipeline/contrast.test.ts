@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { equalizeAdaptive, equalizeHistogram, planeOf, stretchContrast, toGrayscale, type ContrastType, type ImagePlane } from '../../../src/pipeline/index.js';
+import {
+  equalizeAdaptive,
+  equalizeHistogram,
+  planeOf,
+  stretchContrast,
+  toGrayscale,
+  type ContrastType,
+  type ImagePlane,
+} from '../../../src/pipeline/index.js';
 import { loadUint8, manifest } from '../../fixtures/reference/fixtures.js';
 
 const steps: Record<ContrastType, (p: ImagePlane) => ImagePlane> = {

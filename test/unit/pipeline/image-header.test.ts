@@ -11,7 +11,13 @@ const s = samples();
 
 describe('the allowed formats', () => {
   const cases = [
-    ['png', s.png], ['jpeg', s.jpeg], ['webp', s.webp], ['webp', s.webpLossy], ['gif', s.gif], ['avif', s.avif], ['tiff', s.tiff],
+    ['png', s.png],
+    ['jpeg', s.jpeg],
+    ['webp', s.webp],
+    ['webp', s.webpLossy],
+    ['gif', s.gif],
+    ['avif', s.avif],
+    ['tiff', s.tiff],
   ] as const;
   test.each(cases)('%s: format and size (24×16) from the header', (format, bytes) => {
     expect(readImageHeader(bytes)).toMatchObject({ format, width: 24, height: 16 });
@@ -23,7 +29,9 @@ describe('the allowed formats', () => {
 
   test('a big-endian TIFF reads the same', () => {
     // The same directory written big-endian by hand: II → MM, every field swapped.
-    const be = new Uint8Array([0x4d, 0x4d, 0, 0x2a, 0, 0, 0, 8, 0, 2, 1, 0, 0, 3, 0, 0, 0, 1, 0, 24, 0, 0, 1, 1, 0, 4, 0, 0, 0, 1, 0, 0, 0, 16, 0, 0, 0, 0]);
+    const be = new Uint8Array([
+      0x4d, 0x4d, 0, 0x2a, 0, 0, 0, 8, 0, 2, 1, 0, 0, 3, 0, 0, 0, 1, 0, 24, 0, 0, 1, 1, 0, 4, 0, 0, 0, 1, 0, 0, 0, 16, 0, 0, 0, 0,
+    ]);
     expect(readImageHeader(be)).toEqual({ format: 'tiff', width: 24, height: 16 });
   });
 });

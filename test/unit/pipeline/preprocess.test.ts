@@ -28,7 +28,12 @@ describe('preprocess matches the reference input tensor', () => {
 
 describe('bad input is a coded error', () => {
   const spec = manifest.preprocess[0]!.spec;
-  const image = (width: number, height: number) => ({ data: new Uint8Array(Math.max(0, width * height * 3)), width, height, channels: 3 as const });
+  const image = (width: number, height: number) => ({
+    data: new Uint8Array(Math.max(0, width * height * 3)),
+    width,
+    height,
+    channels: 3 as const,
+  });
   const codeOf = (f: () => unknown) => {
     try {
       f();
@@ -42,9 +47,13 @@ describe('bad input is a coded error', () => {
   test('pixel data shorter than the size says', () =>
     expect(codeOf(() => preprocess({ ...image(10, 10), data: new Uint8Array(10) }, spec))).toBe('IMAGE_SOURCE_INVALID'));
   test('a static crop that leaves nothing', () =>
-    expect(codeOf(() => preprocess(image(10, 10), { ...spec, staticCrop: { xMin: 50, xMax: 50, yMin: 0, yMax: 100 } }))).toBe('IMAGE_EMPTY'));
+    expect(codeOf(() => preprocess(image(10, 10), { ...spec, staticCrop: { xMin: 50, xMax: 50, yMin: 0, yMax: 100 } }))).toBe(
+      'IMAGE_EMPTY',
+    ));
   test('an image too thin to letterbox', () =>
-    expect(codeOf(() => preprocess(image(1000, 1), { ...spec, resize: { mode: 'letterbox', width: 64, height: 48, paddingValue: 0 } }))).toBe('IMAGE_EMPTY'));
+    expect(
+      codeOf(() => preprocess(image(1000, 1), { ...spec, resize: { mode: 'letterbox', width: 64, height: 48, paddingValue: 0 } })),
+    ).toBe('IMAGE_EMPTY'));
   test('an output buffer of the wrong size', () =>
     expect(codeOf(() => preprocess(image(10, 10), spec, new Float32Array(5)))).toBe('OPTION_INVALID'));
 });

@@ -25,7 +25,8 @@ function rgbAt(img: YCbCrImage, x: number, y: number): [number, number, number] 
   const { h, v } = img.chroma;
   const cw = Math.ceil(img.width / h);
   const ch = Math.ceil(img.height / v);
-  const sample = (p: YCbCrImage['cb'], cx: number, cy: number) => p.data[p.offset + Math.min(Math.max(cy, 0), ch - 1) * p.stride + Math.min(Math.max(cx, 0), cw - 1)]!;
+  const sample = (p: YCbCrImage['cb'], cx: number, cy: number) =>
+    p.data[p.offset + Math.min(Math.max(cy, 0), ch - 1) * p.stride + Math.min(Math.max(cx, 0), cw - 1)]!;
   const upsampled = (p: YCbCrImage['cb']) => {
     if (h === 1) return sample(p, x, y);
     const cx = x >> 1;
@@ -49,9 +50,17 @@ function rgbAt(img: YCbCrImage, x: number, y: number): [number, number, number] 
 }
 
 describe('YCbCr planes to RGB as libjpeg-turbo converts them', () => {
-  const layouts: YCbCrImage['chroma'][] = [{ h: 2, v: 2 }, { h: 2, v: 1 }, { h: 1, v: 1 }];
+  const layouts: YCbCrImage['chroma'][] = [
+    { h: 2, v: 2 },
+    { h: 2, v: 1 },
+    { h: 1, v: 1 },
+  ];
   for (const chroma of layouts) {
-    for (const [w, hgt] of [[37, 23], [16, 16], [40, 31]] as const) {
+    for (const [w, hgt] of [
+      [37, 23],
+      [16, 16],
+      [40, 31],
+    ] as const) {
       test(`h${chroma.h}v${chroma.v}, ${w}×${hgt}: every pixel`, () => {
         const img = planes(w, hgt, chroma);
         const rgb = ycbcrToRgb(img);
@@ -74,7 +83,8 @@ describe('YCbCr planes to RGB as libjpeg-turbo converts them', () => {
     for (const p of [img.cb, img.cr]) for (let i = p.offset; i < p.offset + p.stride * 9; i++) p.data[i] = 128;
     const row = ycbcrRows(img);
     const first = Array.from(row(5));
-    for (let x = 0; x < 20; x++) expect(first.slice(x * 3, x * 3 + 3)).toEqual(Array(3).fill(img.y.data[img.y.offset + 5 * img.y.stride + x]));
+    for (let x = 0; x < 20; x++)
+      expect(first.slice(x * 3, x * 3 + 3)).toEqual(Array(3).fill(img.y.data[img.y.offset + 5 * img.y.stride + x]));
     row(17);
     row(0);
     expect(Array.from(row(5))).toEqual(first);
@@ -83,8 +93,13 @@ describe('YCbCr planes to RGB as libjpeg-turbo converts them', () => {
 
 describe('preprocessing converts only the rows the resize reads, to the same tensor', () => {
   const base: PreprocessSpec = {
-    staticCrop: null, grayscale: false, contrast: null, resize: { mode: 'stretch', width: 24, height: 20, paddingValue: 0 },
-    colorMode: 'rgb', scalingFactor: 255, normalization: { mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225] },
+    staticCrop: null,
+    grayscale: false,
+    contrast: null,
+    resize: { mode: 'stretch', width: 24, height: 20, paddingValue: 0 },
+    colorMode: 'rgb',
+    scalingFactor: 255,
+    normalization: { mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225] },
   };
   const specs: [string, PreprocessSpec][] = [
     ['stretch', base],
@@ -95,7 +110,11 @@ describe('preprocessing converts only the rows the resize reads, to the same ten
     ['histogram equalisation', { ...base, contrast: 'histogram-equalization' }],
     ['centre crop', { ...base, resize: { ...base.resize, mode: 'center-crop' } }],
   ];
-  for (const chroma of [{ h: 2, v: 2 }, { h: 2, v: 1 }, { h: 1, v: 1 }] as const) {
+  for (const chroma of [
+    { h: 2, v: 2 },
+    { h: 2, v: 1 },
+    { h: 1, v: 1 },
+  ] as const) {
     const img = planes(83, 61, chroma);
     const whole = ycbcrToRgb(img);
     for (const [label, spec] of specs) {

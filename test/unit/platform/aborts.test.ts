@@ -8,7 +8,10 @@ const t = usePlatformTestServer(5000);
 const KEY = TEST_KEY;
 
 /** The rejection, and how long after the abort it came; the abort comes once `when` settles. */
-async function abortWhen(when: Promise<unknown>, call: (signal: AbortSignal) => Promise<unknown>): Promise<{ error: PlatformError; lagMs: number }> {
+async function abortWhen(
+  when: Promise<unknown>,
+  call: (signal: AbortSignal) => Promise<unknown>,
+): Promise<{ error: PlatformError; lagMs: number }> {
   const controller = new AbortController();
   let abortedAt = 0;
   void when.then(() => {
@@ -16,7 +19,9 @@ async function abortWhen(when: Promise<unknown>, call: (signal: AbortSignal) => 
     controller.abort();
   });
   const error = await call(controller.signal).then(
-    () => { throw new Error('expected a rejection'); },
+    () => {
+      throw new Error('expected a rejection');
+    },
     (e: unknown) => e as PlatformError,
   );
   return { error, lagMs: Date.now() - abortedAt };
@@ -36,7 +41,9 @@ function answeredClient(retryBaseMs?: number) {
   let handedOver!: () => void;
   const answered = new Promise<void>((resolve) => (handedOver = resolve));
   const client = new PlatformClient({
-    apiKey: KEY, baseUrl: t.server.url, ...(retryBaseMs ? { retryBaseMs } : {}),
+    apiKey: KEY,
+    baseUrl: t.server.url,
+    ...(retryBaseMs ? { retryBaseMs } : {}),
     fetch: async (input, init) => {
       const response = await fetch(input, init);
       const buffered = new Response(await response.arrayBuffer(), response);
@@ -50,7 +57,9 @@ function answeredClient(retryBaseMs?: number) {
 describe('aborts', () => {
   test('search, while the server is still answering', async () => {
     t.server.script('POST /ws/shapes/search', { delayMs: 3000, json: { offset: 0, total: 0, results: [] } });
-    const { error, lagMs } = await abortWhen(t.server.requested('POST /ws/shapes/search'), (signal) => t.client.search('ws', 'shapes', { tag: 't' }, { signal }));
+    const { error, lagMs } = await abortWhen(t.server.requested('POST /ws/shapes/search'), (signal) =>
+      t.client.search('ws', 'shapes', { tag: 't' }, { signal }),
+    );
     expect(error).toBeInstanceOf(AbortedError);
     expect(error.code).toBe('ABORTED');
     expect(error.url).toContain('api_key=***');
@@ -62,7 +71,9 @@ describe('aborts', () => {
 
   test('segmentHosted, while the server is still answering', async () => {
     t.server.script('POST /infer/shapes/2', { delayMs: 3000, json: {} });
-    const { error, lagMs } = await abortWhen(t.server.requested('POST /infer/shapes/2'), (signal) => t.client.segmentHosted('shapes', 2, new Uint8Array([1, 2, 3]), { signal }));
+    const { error, lagMs } = await abortWhen(t.server.requested('POST /infer/shapes/2'), (signal) =>
+      t.client.segmentHosted('shapes', 2, new Uint8Array([1, 2, 3]), { signal }),
+    );
     expect(error).toBeInstanceOf(AbortedError);
     expect(lagMs).toBeLessThan(promptFor(3000));
   });
@@ -101,7 +112,9 @@ describe('aborts', () => {
         controller.abort();
       }
     })().then(
-      () => { throw new Error('expected a rejection'); },
+      () => {
+        throw new Error('expected a rejection');
+      },
       (e: unknown) => e as PlatformError,
     );
     expect(error).toBeInstanceOf(AbortedError);
@@ -110,7 +123,10 @@ describe('aborts', () => {
   });
 
   test('searchAll while a later page is in flight', async () => {
-    const full = (offset: number, delayMs = 0) => ({ delayMs, json: { offset, total: 100, results: [{ id: `i${offset}` }, { id: `i${offset + 1}` }] } });
+    const full = (offset: number, delayMs = 0) => ({
+      delayMs,
+      json: { offset, total: 100, results: [{ id: `i${offset}` }, { id: `i${offset + 1}` }] },
+    });
     t.server.script('POST /ws/shapes/search', full(0), full(2, 3000));
     const pages: unknown[] = [];
     // Aborted once the second page has been asked for (not after a guess at how long the first takes).

@@ -1,8 +1,19 @@
 import { inspect } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import {
-  AbortedError, AuthenticationError, ConnectionError, InvalidRequestError, InvalidResponseError, NotFoundError,
-  PaymentRequiredError, PlatformClient, PlatformError, RateLimitError, ServerError, TimeoutError, isPlatformError,
+  AbortedError,
+  AuthenticationError,
+  ConnectionError,
+  InvalidRequestError,
+  InvalidResponseError,
+  NotFoundError,
+  PaymentRequiredError,
+  PlatformClient,
+  PlatformError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  isPlatformError,
 } from '../../../src/platform/index.js';
 import { buildPayload } from '../../../src/payload/index.js';
 import { regionMask } from '../../helpers/masks.js';
@@ -10,7 +21,6 @@ import { errorOf, TEST_KEY, usePlatformTestServer } from '../../helpers/platform
 
 const t = usePlatformTestServer();
 const KEY = TEST_KEY;
-
 
 describe('catalog routes', () => {
   test('each route GETs its path with the key as the api_key query parameter only', async () => {
@@ -26,7 +36,14 @@ describe('catalog routes', () => {
     expect((await t.client.version('ws', 'shapes', 2)).version.id).toBe('ws/shapes/2');
     expect(await t.client.exportFormat('ws', 'shapes', '2', 'png-mask-semantic')).toEqual({ export: { link: 'http://x/zip' } });
     expect((await t.client.ort('shapes', 2)).ort.classes).toEqual(['background']);
-    expect(t.server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /', 'GET /ws', 'GET /ws/shapes', 'GET /ws/shapes/2', 'GET /ws/shapes/2/png-mask-semantic', 'GET /ort/shapes/2']);
+    expect(t.server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /',
+      'GET /ws',
+      'GET /ws/shapes',
+      'GET /ws/shapes/2',
+      'GET /ws/shapes/2/png-mask-semantic',
+      'GET /ort/shapes/2',
+    ]);
     for (const r of t.server.requests) {
       expect(r.query.get('api_key')).toBe(KEY);
       expect(JSON.stringify(r.headers)).not.toContain(KEY);
@@ -45,12 +62,30 @@ describe('catalog routes', () => {
 
 describe('one mapping from HTTP answers to errors, for every body shape', () => {
   const cases: [number, unknown, new (...a: never[]) => PlatformError, string, string | undefined][] = [
-    [401, { error: { message: 'This API key does not exist', type: 'OAuthException', hint: 'check the key' } }, AuthenticationError, 'This API key does not exist', 'OAuthException'],
+    [
+      401,
+      { error: { message: 'This API key does not exist', type: 'OAuthException', hint: 'check the key' } },
+      AuthenticationError,
+      'This API key does not exist',
+      'OAuthException',
+    ],
     [403, { error: 'Forbidden here' }, AuthenticationError, 'Forbidden here', undefined],
-    [404, { error: { message: 'Unsupported get request', type: 'GraphMethodException' } }, AuthenticationError, 'Unsupported get request', 'GraphMethodException'],
+    [
+      404,
+      { error: { message: 'Unsupported get request', type: 'GraphMethodException' } },
+      AuthenticationError,
+      'Unsupported get request',
+      'GraphMethodException',
+    ],
     [404, { error: 'not_found', message: 'No such project' }, NotFoundError, 'No such project', 'not_found'],
     [400, { message: 'limit out of range' }, InvalidRequestError, 'limit out of range', undefined],
-    [422, { detail: [{ loc: ['body', 'limit'], msg: 'value is not a valid integer' }] }, InvalidRequestError, 'body.limit: value is not a valid integer', 'ValidationError'],
+    [
+      422,
+      { detail: [{ loc: ['body', 'limit'], msg: 'value is not a valid integer' }] },
+      InvalidRequestError,
+      'body.limit: value is not a valid integer',
+      'ValidationError',
+    ],
     [402, { error: { message: 'Upgrade your plan' } }, PaymentRequiredError, 'Upgrade your plan', undefined],
     [423, { message: 'locked' }, PaymentRequiredError, 'locked', undefined],
     [500, '<html>Internal Server Error</html>', ServerError, '<html>Internal Server Error</html>', undefined],
@@ -58,7 +93,10 @@ describe('one mapping from HTTP answers to errors, for every body shape', () => 
   ];
   for (const [status, body, cls, message, type] of cases) {
     test(`${status} ${JSON.stringify(body).slice(0, 60)}`, async () => {
-      t.server.script('GET /ws', typeof body === 'string' ? { status, text: body, headers: { 'content-type': 'text/html' } } : { status, json: body });
+      t.server.script(
+        'GET /ws',
+        typeof body === 'string' ? { status, text: body, headers: { 'content-type': 'text/html' } } : { status, json: body },
+      );
       const e = await errorOf(t.client.workspace('ws'));
       expect(e).toBeInstanceOf(cls);
       expect(e.status).toBe(status);
@@ -69,7 +107,12 @@ describe('one mapping from HTTP answers to errors, for every body shape', () => 
   }
 
   test('{error: {message, type, hint}}: the hint is kept on the error and shown in its message', async () => {
-    t.server.script('GET /ws', { status: 401, json: { error: { message: 'This API key does not exist', type: 'OAuthException', hint: 'Find your key at app.roboflow.com/settings/api' } } });
+    t.server.script('GET /ws', {
+      status: 401,
+      json: {
+        error: { message: 'This API key does not exist', type: 'OAuthException', hint: 'Find your key at app.roboflow.com/settings/api' },
+      },
+    });
     const e = await errorOf(t.client.workspace('ws'));
     expect(e).toBeInstanceOf(AuthenticationError);
     expect([e.type, e.hint]).toEqual(['OAuthException', 'Find your key at app.roboflow.com/settings/api']);
@@ -174,29 +217,45 @@ describe('the API key never shows', () => {
 });
 
 describe('search', () => {
-  test('sends the query with the platform\'s field names, as given', async () => {
+  test("sends the query with the platform's field names, as given", async () => {
     t.server.script('POST /ws/shapes/search', { json: { offset: 0, total: 0, results: [] } });
-    const query = { prompt: 'red star', like_image: 'img1', tag: 'crowded', class_name: 'star', in_dataset: true, batch: true, batch_id: 'b1', fields: ['id', 'tags'] as ('id' | 'tags')[], limit: 10, offset: 20 };
+    const query = {
+      prompt: 'red star',
+      like_image: 'img1',
+      tag: 'crowded',
+      class_name: 'star',
+      in_dataset: true,
+      batch: true,
+      batch_id: 'b1',
+      fields: ['id', 'tags'] as ('id' | 'tags')[],
+      limit: 10,
+      offset: 20,
+    };
     await t.client.search('ws', 'shapes', query);
     expect(JSON.parse(t.server.requests[0]!.body)).toEqual(query);
     await t.client.search('ws', 'shapes', { in_dataset: 'true' });
     expect(JSON.parse(t.server.requests[1]!.body)).toEqual({ in_dataset: 'true' });
   });
 
-  test.each([
-    [{ limit: 0 }], [{ limit: 251 }], [{ limit: 2.5 }], [{ offset: -1 }], [{ fields: ['id', 'password'] }], [{ in_dataset: 3 }],
-  ])('%j is refused before sending', async (q) => {
-    expect(await errorOf(t.client.search('ws', 'shapes', q as never))).toBeInstanceOf(InvalidRequestError);
-    expect(t.server.requests).toHaveLength(0);
-  });
+  test.each([[{ limit: 0 }], [{ limit: 251 }], [{ limit: 2.5 }], [{ offset: -1 }], [{ fields: ['id', 'password'] }], [{ in_dataset: 3 }]])(
+    '%j is refused before sending',
+    async (q) => {
+      expect(await errorOf(t.client.search('ws', 'shapes', q as never))).toBeInstanceOf(InvalidRequestError);
+      expect(t.server.requests).toHaveLength(0);
+    },
+  );
 
   test('searchAll advances offset by limit and stops at total', async () => {
-    const page = (offset: number, n: number) => ({ json: { offset, total: 7, results: Array.from({ length: n }, (_, i) => ({ id: `i${offset + i}` })) } });
+    const page = (offset: number, n: number) => ({
+      json: { offset, total: 7, results: Array.from({ length: n }, (_, i) => ({ id: `i${offset + i}` })) },
+    });
     t.server.script('POST /ws/shapes/search', page(0, 3), page(3, 3), page(6, 1));
     const pages = [];
     for await (const p of t.client.searchAll('ws', 'shapes', { limit: 3, tag: 't' })) pages.push(p);
     expect(pages.map((p) => p.results.map((r) => r.id))).toEqual([['i0', 'i1', 'i2'], ['i3', 'i4', 'i5'], ['i6']]);
-    expect(t.server.requests.map((r) => JSON.parse(r.body) as unknown)).toEqual([0, 3, 6].map((offset) => ({ limit: 3, tag: 't', offset })));
+    expect(t.server.requests.map((r) => JSON.parse(r.body) as unknown)).toEqual(
+      [0, 3, 6].map((offset) => ({ limit: 3, tag: 't', offset })),
+    );
   });
 
   test('searchAll stops on a short page even when total says more', async () => {
@@ -250,7 +309,13 @@ describe('synthetic images', () => {
   test('bytes are sent as base64 with image_type base64', async () => {
     t.server.script('POST /synthetic-image', { json: { prompt: 'p', images: [] } });
     await t.client.generateSyntheticImage({ prompt: 'like this', image: new Uint8Array([1, 2, 3, 250]), style: 'vivid', n: 2 });
-    expect(JSON.parse(t.server.requests[0]!.body)).toEqual({ prompt: 'like this', image: 'AQID+g==', image_type: 'base64', style: 'vivid', n: 2 });
+    expect(JSON.parse(t.server.requests[0]!.body)).toEqual({
+      prompt: 'like this',
+      image: 'AQID+g==',
+      image_type: 'base64',
+      style: 'vivid',
+      n: 2,
+    });
   });
 
   test.each([
@@ -280,7 +345,9 @@ describe('hosted segmentation', () => {
   });
 
   test('bytes go as a base64 body, and a nested answer comes back flat', async () => {
-    t.server.script('POST /infer/shapes/2', { json: { predictions: { ...payload, confidence_mask: 'x', present_class_ids: [0, 1] }, image: payload.image } });
+    t.server.script('POST /infer/shapes/2', {
+      json: { predictions: { ...payload, confidence_mask: 'x', present_class_ids: [0, 1] }, image: payload.image },
+    });
     const bytes = new Uint8Array([255, 216, 255, 224, 1, 2, 3]);
     expect(await t.client.segmentHosted('shapes', 2, bytes)).toEqual(payload);
     const r = t.server.requests[0]!;

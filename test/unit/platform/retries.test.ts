@@ -9,7 +9,12 @@ const t = usePlatformTestServer();
 const KEY = TEST_KEY;
 
 const page = { json: { offset: 0, total: 1, results: [{ id: 'a' }] } };
-const payload = buildPayload({ classIds: regionMask(12, 8, 3), width: 12, height: 8, class_map: { '0': 'background', '1': 'circle', '2': 'star' } });
+const payload = buildPayload({
+  classIds: regionMask(12, 8, 3),
+  width: 12,
+  height: 8,
+  class_map: { '0': 'background', '1': 'circle', '2': 'star' },
+});
 const gaps = () => t.server.requests.slice(1).map((r, i) => r.at - t.server.requests[i]!.at);
 
 describe('search and hosted segmentation are retried like catalog reads', () => {
@@ -25,7 +30,10 @@ describe('search and hosted segmentation are retried like catalog reads', () => 
     t.server.script('POST /infer/shapes/2', { status, json: { message: 'busy' } }, { json: payload });
     expect(await t.client.segmentHosted('shapes', 2, new Uint8Array([1, 2, 3]), { confidence: 30 })).toEqual(payload);
     expect(t.server.requests).toHaveLength(2);
-    expect(t.server.requests.map((r) => [r.body, r.query.get('confidence')])).toEqual([['AQID', '30'], ['AQID', '30']]);
+    expect(t.server.requests.map((r) => [r.body, r.query.get('confidence')])).toEqual([
+      ['AQID', '30'],
+      ['AQID', '30'],
+    ]);
   });
 
   test('search gives up after maxRetries with the last error', async () => {
@@ -82,7 +90,11 @@ describe('Retry-After', () => {
   test('the HTTP-date form: the retry comes no earlier than that date', async () => {
     // A whole second at least one second ahead, since HTTP dates have one-second resolution.
     const due = Math.ceil((Date.now() + 1000) / 1000) * 1000;
-    t.server.script('POST /infer/shapes/2', { status: 503, json: {}, headers: { 'retry-after': new Date(due).toUTCString() } }, { json: payload });
+    t.server.script(
+      'POST /infer/shapes/2',
+      { status: 503, json: {}, headers: { 'retry-after': new Date(due).toUTCString() } },
+      { json: payload },
+    );
     await t.client.segmentHosted('shapes', 2, 'https://example.com/a.jpg');
     expect(t.server.requests).toHaveLength(2);
     expect(t.server.requests[1]!.at).toBeGreaterThanOrEqual(due - 20);
@@ -101,7 +113,14 @@ describe('Retry-After', () => {
 
 describe('timeouts are not retried', () => {
   test('one attempt, then TimeoutError: timeoutMs bounds the call, the slow server gets the work once', async () => {
-    const impatient = new PlatformClient({ apiKey: KEY, baseUrl: t.server.url, inferenceUrl: `${t.server.url}/infer`, timeoutMs: 150, maxRetries: 2, retryBaseMs: 5 });
+    const impatient = new PlatformClient({
+      apiKey: KEY,
+      baseUrl: t.server.url,
+      inferenceUrl: `${t.server.url}/infer`,
+      timeoutMs: 150,
+      maxRetries: 2,
+      retryBaseMs: 5,
+    });
     t.server.script('POST /infer/shapes/2', { delayMs: 600, json: payload });
     // A TimeoutError, not the payload the server sends after 600 ms: timeoutMs bounded the call.
     expect(await errorOf(impatient.segmentHosted('shapes', 2, new Uint8Array([1, 2, 3])))).toBeInstanceOf(TimeoutError);

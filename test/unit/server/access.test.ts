@@ -9,11 +9,26 @@ const request = (host: string | undefined, localAddress = '127.0.0.1', headers: 
 describe('Host', () => {
   const policy = createAccessPolicy({ publicUrl: 'https://seg.example/base' });
   test.each([
-    ['127.0.0.1:8787', true], ['localhost', true], ['LocalHost:1', true], ['localhost.:8787', true], ['a.b.localhost:8787', true],
-    ['127.255.0.9', true], ['[::1]:8787', true], ['seg.example', true], ['seg.example:443', true],
-    ['attacker.example', false], ['localhost.attacker.example', false], ['0.0.0.0:8787', false], ['[::]:8787', false],
-    ['127.0.0.1.attacker.example', false], ['user@localhost', false], ['localhost/x', false], ['', false], [undefined, false],
-    ['10.0.0.5:8787', false], ['[::ffff:7f00:1]:8787', false],
+    ['127.0.0.1:8787', true],
+    ['localhost', true],
+    ['LocalHost:1', true],
+    ['localhost.:8787', true],
+    ['a.b.localhost:8787', true],
+    ['127.255.0.9', true],
+    ['[::1]:8787', true],
+    ['seg.example', true],
+    ['seg.example:443', true],
+    ['attacker.example', false],
+    ['localhost.attacker.example', false],
+    ['0.0.0.0:8787', false],
+    ['[::]:8787', false],
+    ['127.0.0.1.attacker.example', false],
+    ['user@localhost', false],
+    ['localhost/x', false],
+    ['', false],
+    [undefined, false],
+    ['10.0.0.5:8787', false],
+    ['[::ffff:7f00:1]:8787', false],
   ])('%s → %s', (host, allowed) => {
     expect(policy.hostAllowed(request(host))).toBe(allowed);
   });
@@ -30,14 +45,23 @@ describe('Origin', () => {
   const policy = createAccessPolicy({ allowOrigins: ['https://App.example:443/'] });
   const req = request('127.0.0.1:8787');
   test.each([
-    ['http://localhost:3000', true], ['https://127.0.0.1', true], ['http://[::1]:5173', true], ['http://x.localhost', true],
-    ['https://app.example', true], ['http://app.example', false], ['https://app.example:8443', false],
-    ['null', false], ['https://attacker.example', false], ['http://localhost.attacker.example', false], ['file://', false], ['garbage', false],
+    ['http://localhost:3000', true],
+    ['https://127.0.0.1', true],
+    ['http://[::1]:5173', true],
+    ['http://x.localhost', true],
+    ['https://app.example', true],
+    ['http://app.example', false],
+    ['https://app.example:8443', false],
+    ['null', false],
+    ['https://attacker.example', false],
+    ['http://localhost.attacker.example', false],
+    ['file://', false],
+    ['garbage', false],
   ])('%s → %s', (origin, allowed) => {
     expect(policy.originAllowed(origin, req)).toBe(allowed);
   });
 
-  test('a page of the server\'s own origin, reached by its address', () => {
+  test("a page of the server's own origin, reached by its address", () => {
     const lan = request('10.0.0.5:5173', '10.0.0.5');
     expect(policy.originAllowed('http://10.0.0.5:5173', lan)).toBe(true);
     expect(policy.originAllowed('http://10.0.0.5:9999', lan)).toBe(false);
@@ -46,7 +70,9 @@ describe('Origin', () => {
   test('sameOrigin: no page, or a page of this origin; never another, loopback or not', () => {
     expect(policy.sameOrigin(request('127.0.0.1:5173'))).toBe(true);
     expect(policy.sameOrigin(request('127.0.0.1:5173', '127.0.0.1', { 'sec-fetch-site': 'same-origin' }))).toBe(true);
-    expect(policy.sameOrigin(request('127.0.0.1:5173', '127.0.0.1', { 'sec-fetch-site': 'same-origin', origin: 'http://127.0.0.1:5173' }))).toBe(true);
+    expect(
+      policy.sameOrigin(request('127.0.0.1:5173', '127.0.0.1', { 'sec-fetch-site': 'same-origin', origin: 'http://127.0.0.1:5173' })),
+    ).toBe(true);
     expect(policy.sameOrigin(request('127.0.0.1:5173', '127.0.0.1', { 'sec-fetch-site': 'same-site' }))).toBe(false);
     expect(policy.sameOrigin(request('127.0.0.1:5173', '127.0.0.1', { origin: 'http://localhost:5173' }))).toBe(false);
     expect(policy.sameOrigin(request('127.0.0.1:5173', '127.0.0.1', { origin: 'https://app.example' }))).toBe(false);

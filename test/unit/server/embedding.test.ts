@@ -40,12 +40,31 @@ describe('imageEmbedding, as the README documents it', () => {
 describe('prompt ranking', () => {
   const classes = ['background', 'circle', 'star'];
   const image = (id: string, created: number, embedding: number[]): ImageState => ({
-    id, name: `${id}.jpg`, file: `${id}.jpg`, width: 2, height: 2, split: 'train', tags: [], batch: null, created, owner: 'test', classes: [], embedding,
+    id,
+    name: `${id}.jpg`,
+    file: `${id}.jpg`,
+    width: 2,
+    height: 2,
+    split: 'train',
+    tags: [],
+    batch: null,
+    created,
+    owner: 'test',
+    classes: [],
+    embedding,
   });
   const dims = (circle: number, star: number) => [circle, star, ...new Array<number>(COLOR_BINS).fill(0)];
   // Created out of order, and the oldest is the most star-like: only the fallback can put it last.
   const project: ProjectState = {
-    url: 'p', name: 'P', type: 'semantic-segmentation', created: 0, updated: 0, annotation: 'shapes', classes, colors: {}, versions: [],
+    url: 'p',
+    name: 'P',
+    type: 'semantic-segmentation',
+    created: 0,
+    updated: 0,
+    annotation: 'shapes',
+    classes,
+    colors: {},
+    versions: [],
     images: [image('middle', 2000, dims(1, 0)), image('oldest', 1000, dims(0, 1)), image('newest', 3000, dims(0.6, 0.8))],
   };
   const url = (i: ImageState) => `/files/${i.id}`;
@@ -59,11 +78,19 @@ describe('prompt ranking', () => {
       { id: 'oldest', image_url: '/files/oldest', score: null },
     ]);
     // Without the extensions named, only the fields asked for.
-    expect(search(project, { prompt: 'zebra crossing at dawn', fields: ['id'] }, url).results).toEqual([{ id: 'newest' }, { id: 'middle' }, { id: 'oldest' }]);
+    expect(search(project, { prompt: 'zebra crossing at dawn', fields: ['id'] }, url).results).toEqual([
+      { id: 'newest' },
+      { id: 'middle' },
+      { id: 'oldest' },
+    ]);
   });
 
   test('a known word ranks by cosine similarity instead, whatever the age', () => {
     const answer = search(project, { prompt: 'zebra with stars', fields: ['id', 'score'] }, url);
-    expect(answer.results.map((r) => [r.id, r.score])).toEqual([['oldest', 1], ['newest', 0.8], ['middle', 0]]);
+    expect(answer.results.map((r) => [r.id, r.score])).toEqual([
+      ['oldest', 1],
+      ['newest', 0.8],
+      ['middle', 0],
+    ]);
   });
 });

@@ -22,13 +22,18 @@ test('a signature is the HMAC-SHA256 of scope and expiry, valid until it expires
   const { expires, sig } = signer.sign('/image-files/ws/p/1');
   expect(expires).toBe(1_700_000_060);
   expect(sig).toBe(createHmac('sha256', secret).update('/image-files/ws/p/1\n1700000060').digest('hex'));
-  expect(signer.signUrl('http://h/image-files/ws/p/1', '/image-files/ws/p/1')).toBe(`http://h/image-files/ws/p/1?expires=1700000060&sig=${sig}`);
+  expect(signer.signUrl('http://h/image-files/ws/p/1', '/image-files/ws/p/1')).toBe(
+    `http://h/image-files/ws/p/1?expires=1700000060&sig=${sig}`,
+  );
   expect(refusal(() => signer.verify('/image-files/ws/p/1', String(expires), sig))).toBeNull();
   expect(refusal(() => signer.verify('/image-files/ws/p/2', String(expires), sig))).toEqual([403, 'InvalidSignature']);
   expect(refusal(() => signer.verify('/image-files/ws/p/1', String(expires + 1), sig))).toEqual([403, 'InvalidSignature']);
   expect(refusal(() => signer.verify('/image-files/ws/p/1', null, null))).toEqual([403, 'SignatureRequired']);
   expect(refusal(() => signer.verify('/image-files/ws/p/1', String(expires), 'abc'))).toEqual([403, 'InvalidSignature']);
-  expect(refusal(() => new UrlSigner(Buffer.alloc(32, 1), 60, () => now).verify('/image-files/ws/p/1', String(expires), sig))).toEqual([403, 'InvalidSignature']);
+  expect(refusal(() => new UrlSigner(Buffer.alloc(32, 1), 60, () => now).verify('/image-files/ws/p/1', String(expires), sig))).toEqual([
+    403,
+    'InvalidSignature',
+  ]);
   now += 60_000;
   expect(refusal(() => signer.verify('/image-files/ws/p/1', String(expires), sig))).toBeNull();
   now += 1000;

@@ -21,9 +21,11 @@ test('a failed write rejects its caller only: later writes succeed and carry its
   // A non-empty directory where the state file goes: the rename of the next write fails (even as root).
   await rm(join(dir, 'platform.json'));
   await mkdir(join(dir, 'platform.json', 'blocker'), { recursive: true });
-  await expect(store.update((s) => {
-    s.exports.b = { file: 'b.zip', created: 2 };
-  })).rejects.toThrow();
+  await expect(
+    store.update((s) => {
+      s.exports.b = { file: 'b.zip', created: 2 };
+    }),
+  ).rejects.toThrow();
   // …and its temporary file is gone.
   expect((await readdir(dir)).sort()).toEqual(['platform.json']);
   await rm(join(dir, 'platform.json'), { recursive: true });
@@ -32,13 +34,17 @@ test('a failed write rejects its caller only: later writes succeed and carry its
   });
   expect(Object.keys((await saved()).exports)).toEqual(['a', 'b', 'c']);
   // Queued writes after a failure go through too.
-  await Promise.all([1, 2, 3].map((n) => store.update((s) => {
-    s.exports[`q${n}`] = { file: `${n}.zip`, created: n };
-  })));
+  await Promise.all(
+    [1, 2, 3].map((n) =>
+      store.update((s) => {
+        s.exports[`q${n}`] = { file: `${n}.zip`, created: n };
+      }),
+    ),
+  );
   expect(Object.keys((await saved()).exports)).toEqual(['a', 'b', 'c', 'q1', 'q2', 'q3']);
 });
 
-test('open removes temporary files left by a dead writer, and keeps a live writer\'s', async () => {
+test("open removes temporary files left by a dead writer, and keeps a live writer's", async () => {
   await Store.open(dir, seed);
   // Above Linux's largest pid: no such process.
   const dead = 99_999_999;
