@@ -85,7 +85,7 @@ const judge = (target: string, measured: string, pass: boolean | 'NOT MEASURED')
 };
 
 const call = <T>(p: Page, fn: string, config: Record<string, unknown>) =>
-  p.evaluate(([f, c]) => (window as unknown as { bench: Record<string, (c: unknown) => Promise<unknown>> }).bench[f as string]!(c), [
+  p.evaluate(([f, c]) => (window as unknown as { bench: Record<string, (c: unknown) => Promise<unknown>> }).bench[f]!(c), [
     fn,
     config,
   ] as const) as Promise<T>;
@@ -199,7 +199,7 @@ async function engineSection(origin: string): Promise<EngineResults> {
         if (engine === 'chromium') masks.set(image.label, e.mask);
         row.equalToChromium[engine] = equalShare(e.mask, masks.get(image.label)!);
         line(
-          `${engine} ${page.version} ${image.label}: ${spread(row.times[engine]!)} ms, mask = Chromium's on ${pct(row.equalToChromium[engine]!)} of pixels`,
+          `${engine} ${page.version} ${image.label}: ${spread(row.times[engine])} ms, mask = Chromium's on ${pct(row.equalToChromium[engine])} of pixels`,
         );
       }
     } finally {
@@ -227,7 +227,7 @@ function engineReport(e: EngineResults): string {
       ['image', ...head, "mask = Chromium's (Firefox, WebKit)"],
       e.rows.map((r) => [
         r.image,
-        ...ENGINES.map((n) => (r.times[n] ? spread(r.times[n]!) : '—')),
+        ...ENGINES.map((n) => (r.times[n] ? spread(r.times[n]) : '—')),
         `${pct(r.equalToChromium.firefox ?? 0)}, ${pct(r.equalToChromium.webkit ?? 0)}`,
       ]),
     ),
@@ -655,7 +655,7 @@ const stageTable = (rows: Array<{ model: string; image: string; stages: Stages; 
     rows.map((r) => [
       r.model,
       r.image,
-      ...STAGES.map((s) => (r.stages[s] ? ms(r.stages[s]!.median) : '—')),
+      ...STAGES.map((s) => (r.stages[s] ? ms(r.stages[s].median) : '—')),
       (r.edgeseg.median / r.ortAlone.median).toFixed(2),
     ]),
   );
@@ -895,7 +895,7 @@ async function peopleSection(origin: string): Promise<PeopleResults> {
       runs: 0,
       warmup: 0,
     });
-    line(`people stream, ${label}: ${streams[label]!.fps.toFixed(1)} frames/s`);
+    line(`people stream, ${label}: ${streams[label].fps.toFixed(1)} frames/s`);
   }
   await browser.close();
   return { alone, rows, streams };

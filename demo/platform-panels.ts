@@ -217,7 +217,7 @@ function thumbnail(r: Shown, ctx: PanelContext, known?: string): HTMLElement {
   const url = known === undefined ? imageUrlOf(ctx, r.id) : Promise.resolve(known);
   const button = document.createElement('button');
   button.type = 'button';
-  button.title = `${r.name ?? r.id}${Array.isArray(r.tags) ? ` — ${(r.tags as string[]).join(', ')}` : ''}${typeof r.score === 'number' ? ` — score ${r.score.toFixed(3)}` : ''}`;
+  button.title = `${r.name ?? r.id}${Array.isArray(r.tags) ? ` — ${r.tags.join(', ')}` : ''}${typeof r.score === 'number' ? ` — score ${r.score.toFixed(3)}` : ''}`;
   button.setAttribute('role', 'listitem');
   button.dataset.id = r.id;
   const img = document.createElement('img');

@@ -51,7 +51,7 @@ export class ComputePass {
         bytes = new Uint8Array(size);
         bytes.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
       }
-      device.queue.writeBuffer(buffer, 0, bytes.buffer as ArrayBuffer, bytes.byteOffset, Math.ceil(data.byteLength / 4) * 4);
+      device.queue.writeBuffer(buffer, 0, bytes.buffer, bytes.byteOffset, Math.ceil(data.byteLength / 4) * 4);
       made.push(buffer);
       return buffer;
     };

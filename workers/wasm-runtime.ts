@@ -25,7 +25,7 @@ let started: Promise<OrtWasm> | null = null;
  */
 export function wasmRuntime(numThreads: number, files: OrtFiles | undefined): Promise<OrtWasm> {
   started ??= importOrt('wasm', files).then(async (module) => {
-    const m = module as unknown as OrtWasm;
+    const m = module as OrtWasm;
     // Explicit: onnxruntime-web otherwise guesses, and silently drops to one thread without isolation.
     m.env.wasm.numThreads = numThreads;
     m.env.wasm.proxy = false;

@@ -101,11 +101,7 @@ export async function createWebgpuRunner(
         try {
           const ids =
             output.location === 'gpu-buffer'
-              ? await post.classIds(
-                  { buffer: output.gpuBuffer as GPUBuffer, channels: channels!, height: height!, width: width! },
-                  meta,
-                  options,
-                )
+              ? await post.classIds({ buffer: output.gpuBuffer, channels: channels!, height: height!, width: width! }, meta, options)
               : null;
           if (ids) return ids;
           // The rare case the shader leaves to the CPU (a centre crop that cut the image).

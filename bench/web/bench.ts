@@ -168,7 +168,7 @@ const api = {
     let full: OffscreenCanvasRenderingContext2D | null = null;
     let person = 0;
     const times = await repeat(c.runs, c.warmup, async () => {
-      const bitmap = await createImageBitmap(new Blob([image as BlobPart]));
+      const bitmap = await createImageBitmap(new Blob([image]));
       const { width, height } = bitmap;
       small.drawImage(bitmap, 0, 0, c.width, c.height);
       bitmap.close();
@@ -197,11 +197,11 @@ const api = {
     const onnx = env.backends.onnx as { wasm: { numThreads: number; wasmPaths: unknown; proxy: boolean } };
     onnx.wasm.numThreads = c.threads;
     onnx.wasm.wasmPaths = __TRANSFORMERS_WASM__;
-    const segmenter = await pipeline('image-segmentation', c.hfModel!, { device: 'wasm', dtype: 'fp32' });
+    const segmenter = await pipeline('image-segmentation', c.hfModel, { device: 'wasm', dtype: 'fp32' });
     const image = await bytes(c.image);
     const times = await repeat(c.runs, c.warmup, async () => {
       // Encoded image in, as for edgeseg: transformers.js decodes it itself.
-      const url = URL.createObjectURL(new Blob([image as BlobPart], { type: 'image/jpeg' }));
+      const url = URL.createObjectURL(new Blob([image], { type: 'image/jpeg' }));
       try {
         await segmenter(url);
       } finally {
@@ -245,7 +245,7 @@ const api = {
 
   /** Frames per second on a stream of distinct 640×480 frames, with segmentRaw. */
   async stream(c: Config & { seconds: number; inFlight: number; workers: number }) {
-    const source = await createImageBitmap(new Blob([(await bytes(c.image)) as BlobPart]));
+    const source = await createImageBitmap(new Blob([await bytes(c.image)]));
     const canvas = new OffscreenCanvas(640, 480);
     const ctx = canvas.getContext('2d')!;
     const frame = (i: number) => {

@@ -184,7 +184,7 @@ export class WebglCompositor implements Compositor {
     }
     const texture = this.#texture(gl.LINEAR);
     gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, width, height, 0, gl.RGBA, gl.UNSIGNED_BYTE, null);
-    const framebuffer = gl.createFramebuffer()!;
+    const framebuffer = gl.createFramebuffer();
     gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
     gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
     const target = { texture, framebuffer, width, height };
@@ -194,7 +194,7 @@ export class WebglCompositor implements Compositor {
 
   #texture(filter: number): WebGLTexture {
     const gl = this.#gl;
-    const texture = gl.createTexture()!;
+    const texture = gl.createTexture();
     gl.bindTexture(gl.TEXTURE_2D, texture);
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, filter);
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, filter);
@@ -205,7 +205,7 @@ export class WebglCompositor implements Compositor {
 
   #program(fragment: string): WebGLProgram {
     const gl = this.#gl;
-    const program = gl.createProgram()!;
+    const program = gl.createProgram();
     for (const [type, source] of [
       [gl.VERTEX_SHADER, FULLSCREEN_VERTEX],
       [gl.FRAGMENT_SHADER, fragment],

@@ -320,18 +320,18 @@ async function serve(args: string[], io: Io): Promise<number> {
   ]);
   let allowOrigins: string[];
   try {
-    allowOrigins = ((values['allow-origin'] as string[] | undefined) ?? []).map(normalizeOrigin);
-    if (values['public-url'] !== undefined) normalizeOrigin(values['public-url'] as string);
+    allowOrigins = (values['allow-origin'] ?? []).map(normalizeOrigin);
+    if (values['public-url'] !== undefined) normalizeOrigin(values['public-url']);
   } catch (error) {
     throw new UsageError(`--allow-origin and --public-url take http(s) URLs: ${(error as Error).message}`);
   }
   const server = await startPlatformServer({
     port,
-    host: (values.host as string | undefined) ?? '127.0.0.1',
-    ...(values.data ? { dataDir: values.data as string } : {}),
-    ...(values['api-key'] ? { apiKey: values['api-key'] as string } : {}),
+    host: values.host ?? '127.0.0.1',
+    ...(values.data ? { dataDir: values.data } : {}),
+    ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
     ...(allowOrigins.length ? { allowOrigins } : {}),
-    ...(values['public-url'] ? { publicUrl: values['public-url'] as string } : {}),
+    ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
     ...(values.quiet ? {} : { log: (line: string) => io.err(`${line}\n`) }),
   });
   // Listening for the signals before the banner says the server is up: whoever reads the banner may stop
@@ -364,7 +364,7 @@ function report(error: unknown, io: Io): number {
     return EXIT.usage;
   }
   if (isEdgesegError(error)) {
-    const e = error as EdgesegError;
+    const e = error;
     io.err(`edgeseg: ${e.message} [${e.code}]\n`);
     if (e.name === 'InvalidInputError') return EXIT.badInput;
     if (e.name === 'ModelPackageError') return EXIT.model;

@@ -86,5 +86,5 @@ export function installErrorTransfer(): void {
       throw deserializeError(s);
     },
   };
-  transferHandlers.set('throw', handler as TransferHandler<unknown, unknown>);
+  transferHandlers.set('throw', handler);
 }

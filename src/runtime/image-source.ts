@@ -48,7 +48,7 @@ export async function toWorkerImage(source: ImageSource): Promise<{ image: Worke
   if (has('ImageData') && source instanceof ImageData) {
     return {
       image: { kind: 'pixels', data: source.data, width: source.width, height: source.height },
-      transfer: [source.data.buffer as ArrayBuffer],
+      transfer: [source.data.buffer],
     };
   }
   if (has('ImageBitmap') && source instanceof ImageBitmap) return { image: { kind: 'bitmap', bitmap: source }, transfer: [source] };
@@ -71,7 +71,7 @@ export async function toWorkerImage(source: ImageSource): Promise<{ image: Worke
     // The browser has decoded (and oriented) these already; a bitmap moves to the worker without a copy.
     let bitmap: ImageBitmap;
     try {
-      bitmap = await createImageBitmap(source as ImageBitmapSource);
+      bitmap = await createImageBitmap(source);
     } catch (cause) {
       throw new InvalidInputError('IMAGE_DECODE_FAILED', 'the element has no image to read (not loaded, or cross-origin without CORS)', {
         cause,
@@ -145,5 +145,5 @@ function checkAttached<T extends ArrayBufferLike>(buffer: T): T {
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (typeof value !== 'object') return typeof value;
-  return (value as object).constructor?.name ?? 'object';
+  return value.constructor?.name ?? 'object';
 }

@@ -109,7 +109,7 @@ describe("a JPEG decoded to its planes gives the bytes of the browser's RGB deco
     test(`${label}: every RGB byte equal`, async () => {
       const bytes = await jpeg(file);
       const planes = await jpegPlanes(bytes, readImageHeader(bytes));
-      const bitmap = await createImageBitmap(new Blob([bytes as BlobPart]), options);
+      const bitmap = await createImageBitmap(new Blob([bytes]), options);
       const canvas = draw(bitmap, bitmap.width, bitmap.height);
       bitmap.close();
       // Firefox's ImageDecoder gives BGRX frames, WebKitGTK has none: createImageBitmap decodes there.

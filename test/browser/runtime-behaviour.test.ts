@@ -120,7 +120,7 @@ describe('worker lifecycle, aborts, concurrency', () => {
       const [first, ...queued] = await Promise.allSettled([seg.segment(a), seg.segment(b), seg.segmentRaw(c)]);
       // Settled by the worker's death, not by a ping timeout or the test's.
       expect(performance.now() - t0).toBeLessThan(20_000);
-      expect(first!.status).toBe('rejected');
+      expect(first.status).toBe('rejected');
       const error = (first as PromiseRejectedResult).reason;
       expect(error).toBeInstanceOf(BackendError);
       expect([error.code, error.backend]).toEqual(['WORKER_CRASHED', 'wasm']);
@@ -172,7 +172,7 @@ describe('worker lifecycle, aborts, concurrency', () => {
 
   test('100 concurrent calls on different images each get their own mask', async () => {
     const seg = await open({ model: MODEL, backends: ['wasm'] });
-    const base = await createImageBitmap(new Blob([(await bytesOf()) as BlobPart]));
+    const base = await createImageBitmap(new Blob([await bytesOf()]));
     // 100 different crops of the fixture image, each encoded as PNG.
     const crops = await Promise.all(
       Array.from({ length: 100 }, async (_, i) => {

@@ -154,7 +154,7 @@ async function expectPickerRoundTrip(
   const shapes = (await demoState(page)).payload!;
   expect(classNamesOf(shapes)).toEqual(SHAPES_CLASSES);
   expect(shapes.image).toEqual(people.image);
-  expect(await page.$$eval('#legend tr', (trs) => trs.map((tr) => (tr as HTMLTableRowElement).cells[0]!.textContent!.trim()))).toEqual(
+  expect(await page.$$eval('#legend tr', (trs) => trs.map((tr) => (tr as HTMLTableRowElement).cells[0]!.textContent.trim()))).toEqual(
     SHAPES_CLASSES,
   );
   await expectOverlayMatchesPayload(page);
@@ -372,7 +372,7 @@ describe('the demo on the dev server (npm start)', () => {
     // Legend: one row a class, in class_map order, with its share of the mask's pixels.
     const counts = names.map((_, id) => mask.classIds.filter((c) => c === id).length);
     const rows = await page.$$eval('#legend tr', (trs) =>
-      trs.map((tr) => [(tr as HTMLTableRowElement).cells[0]!.textContent!.trim(), tr.querySelector('.share')!.textContent!]),
+      trs.map((tr) => [(tr as HTMLTableRowElement).cells[0]!.textContent.trim(), tr.querySelector('.share')!.textContent]),
     );
     expect(rows).toEqual(names.map((name, id) => [name, `${((100 * counts[id]!) / mask.classIds.length).toFixed(1)}%`]));
 
@@ -398,9 +398,9 @@ describe('the demo on the dev server (npm start)', () => {
 
     // Downloads: the payload JSON and the mask PNG, byte for byte what the page holds.
     const [json] = await Promise.all([page.waitForEvent('download'), page.click('#download-json')]);
-    expect(JSON.parse(await readFile((await json.path())!, 'utf8'))).toEqual(payload);
+    expect(JSON.parse(await readFile(await json.path(), 'utf8'))).toEqual(payload);
     const [png] = await Promise.all([page.waitForEvent('download'), page.click('#download-png')]);
-    expect(decodeMaskPng(new Uint8Array(await readFile((await png.path())!))).classIds).toEqual(mask.classIds);
+    expect(decodeMaskPng(new Uint8Array(await readFile(await png.path()))).classIds).toEqual(mask.classIds);
 
     // File picker: a sample picked from disk is segmented at its own size.
     const manifest = JSON.parse(await readFile(join(ROOT, 'models', 'shapes', 'samples', 'manifest.json'), 'utf8')) as {
