@@ -14,7 +14,8 @@ import { createCompositor, type Compositor, type CompositorChoice, type FrameSou
 import { EffectControls } from './effects/effect-controls.js';
 import { startLive, type LiveSession } from './live-camera.js';
 import { bundledModels, ModelPicker, platformModels, type ModelChoice } from './model-picker.js';
-import { describeError, imageUrlOf, setUpCatalog, setUpKeyPanel, setUpSearch, setUpSynthetic, setUpTabs } from './platform-panels.js';
+import { imageUrlOf, setUpCatalog, setUpKeyPanel, setUpSearch, setUpSynthetic, setUpTabs } from './platform-panels.js';
+import { describeError, onAsync, showError, status } from './status.js';
 import { escapeHtml, paintClassIds, Viewer, type ShownResult } from './viewer.js';
 
 const WORKSPACE = 'edgeseg-demo';
@@ -37,9 +38,10 @@ async function localPlatformKey(): Promise<string> {
   }
   return 'no-local-platform';
 }
-let platform = makePlatform();
-function makePlatform(): PlatformClient {
-  return new PlatformClient({ apiKey: settings.apiKey, baseUrl: settings.baseUrl, inferenceUrl: `${settings.baseUrl}/infer` });
+let platform = makePlatform(settings);
+/** Throws on settings no client takes (an empty key). */
+function makePlatform({ baseUrl, apiKey }: typeof settings): PlatformClient {
+  return new PlatformClient({ apiKey, baseUrl, inferenceUrl: `${baseUrl}/infer` });
 }
 
 const viewer = new Viewer();
@@ -51,8 +53,8 @@ let lastPayload: SegmentationPayload | null = null;
 let runId = 0;
 let live: { stream: MediaStream; session: LiveSession } | null = null;
 /** The model in use: a project's version on the platform, or a package bundled with a static build. */
-const picker = new ModelPicker($('#project-select'), $('#version-select'), (choice) => void switchModel(choice));
-const effects = new EffectControls(() => void presentEffect());
+const picker = new ModelPicker($('#project-select'), $('#version-select'), onAsync(switchModel));
+const effects = new EffectControls(() => presentEffect());
 let compositor: Compositor | null = null;
 /** `?compositor=webgl2|canvas2d` forces one (tests, comparisons); by default WebGL2 on a GPU, else the CPU's. */
 const compositorChoice = (new URLSearchParams(location.search).get('compositor') ?? 'auto') as CompositorChoice;
@@ -83,15 +85,6 @@ const state = {
   frames: 0,
 };
 (window as unknown as { edgesegDemo: typeof state }).edgesegDemo = state;
-
-function status(text: string, badge?: string, kind?: string): void {
-  $('#status-text').textContent = text;
-  if (badge !== undefined) {
-    const b = $('#backend-badge');
-    b.textContent = badge;
-    b.className = `badge ${kind ?? ''}`;
-  }
-}
 
 function backendsFor(choice: string): RuntimeBackendName[] {
   return choice === 'auto' ? ['webgpu', 'wasm', 'hosted'] : [choice as RuntimeBackendName];
@@ -160,7 +153,7 @@ async function startSegmenter(): Promise<Segmenter | null> {
  * segments from any static server (without the hosted route, the gallery and the panels).
  */
 async function offerModels(): Promise<void> {
-  let choices: ModelChoice[] | null = null;
+  let choices: ModelChoice[] | null;
   try {
     choices = await platformModels(platform, WORKSPACE, AbortSignal.timeout(5000));
   } catch (error) {
@@ -308,7 +301,13 @@ async function openUrl(url: string, id?: string): Promise<void> {
 // Sources: file, drag and drop, paste, the camera.
 function setUpSources(): void {
   const input = $<HTMLInputElement>('#file-input');
-  input.addEventListener('change', () => input.files?.[0] && void show(input.files[0]));
+  input.addEventListener(
+    'change',
+    onAsync(async () => {
+      const file = input.files?.[0];
+      if (file) await show(file);
+    }),
+  );
   $('label[for=file-input]').addEventListener(
     'keydown',
     (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), input.click()),
@@ -316,29 +315,49 @@ function setUpSources(): void {
   const drop = $('#drop-zone');
   drop.addEventListener('dragover', (e) => (e.preventDefault(), drop.classList.add('over')));
   drop.addEventListener('dragleave', () => drop.classList.remove('over'));
-  drop.addEventListener('drop', (e) => {
-    e.preventDefault();
-    drop.classList.remove('over');
-    const file = e.dataTransfer?.files[0];
-    if (file) void show(file);
-  });
+  drop.addEventListener(
+    'drop',
+    onAsync(async (e: DragEvent) => {
+      e.preventDefault();
+      drop.classList.remove('over');
+      const file = e.dataTransfer?.files[0];
+      if (file) await show(file);
+    }),
+  );
   drop.addEventListener('keydown', (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), input.click()));
-  document.addEventListener('paste', (e) => {
-    const file = [...(e.clipboardData?.items ?? [])].find((i) => i.type.startsWith('image/'))?.getAsFile();
-    if (file) void show(file);
-  });
-  $('#paste-button').addEventListener('click', async () => {
-    try {
-      for (const item of await navigator.clipboard.read()) {
-        const type = item.types.find((t) => t.startsWith('image/'));
-        if (type) return void show(await item.getType(type));
+  document.addEventListener(
+    'paste',
+    onAsync(async (e: ClipboardEvent) => {
+      const file = [...(e.clipboardData?.items ?? [])].find((i) => i.type.startsWith('image/'))?.getAsFile();
+      if (file) await show(file);
+    }),
+  );
+  $('#paste-button').addEventListener(
+    'click',
+    onAsync(async () => {
+      let image: Blob | null = null;
+      try {
+        for (const item of await navigator.clipboard.read()) {
+          const type = item.types.find((t) => t.startsWith('image/'));
+          if (type) {
+            image = await item.getType(type);
+            break;
+          }
+        }
+      } catch {
+        return status('Paste with Ctrl/⌘+V (this browser does not let the page read the clipboard directly).');
       }
-      status('The clipboard holds no image.');
-    } catch {
-      status('Paste with Ctrl/⌘+V (this browser does not let the page read the clipboard directly).');
-    }
-  });
-  $('#camera-button').addEventListener('click', () => (live ? stopCamera() : void startCamera()));
+      if (image) await show(image);
+      else status('The clipboard holds no image.');
+    }),
+  );
+  $('#camera-button').addEventListener(
+    'click',
+    onAsync(async () => {
+      if (live) stopCamera();
+      else await startCamera();
+    }),
+  );
 }
 
 async function startCamera(): Promise<void> {
@@ -414,27 +433,30 @@ function setUpResultActions(): void {
     'click',
     () => lastPayload && download('mask.png', new Blob([base64ToBytes(lastPayload.segmentation_mask) as BlobPart], { type: 'image/png' })),
   );
-  $('#compare-button').addEventListener('click', async () => {
-    if (!current || !viewer.result) return;
-    const text = $('#compare-text');
-    $('#compare').hidden = false;
-    text.textContent = 'Asking the hosted route…';
-    try {
-      const hosted = rawFromPayload(
-        await platform.segmentHosted(picker.current!.project, picker.current!.version, current.blob, {
-          confidence: Number($<HTMLInputElement>('#confidence').value),
-        }),
-      );
-      const local = viewer.result;
-      paintClassIds($<HTMLCanvasElement>('#compare-local'), local.classIds, local.width, local.height, local.colors);
-      paintClassIds($<HTMLCanvasElement>('#compare-hosted'), hosted.classIds, hosted.width, hosted.height, local.colors);
-      let equal = 0;
-      for (let i = 0; i < hosted.classIds.length; i++) if (hosted.classIds[i] === local.classIds[i]) equal++;
-      text.textContent = `${((100 * equal) / hosted.classIds.length).toFixed(3)}% of ${hosted.classIds.length} pixels are the same class on ${segmenter?.backend ?? 'local'} and on the hosted route.`;
-    } catch (error) {
-      text.textContent = describeError(error);
-    }
-  });
+  $('#compare-button').addEventListener(
+    'click',
+    onAsync(async () => {
+      if (!current || !viewer.result) return;
+      const text = $('#compare-text');
+      $('#compare').hidden = false;
+      text.textContent = 'Asking the hosted route…';
+      try {
+        const hosted = rawFromPayload(
+          await platform.segmentHosted(picker.current!.project, picker.current!.version, current.blob, {
+            confidence: Number($<HTMLInputElement>('#confidence').value),
+          }),
+        );
+        const local = viewer.result;
+        paintClassIds($<HTMLCanvasElement>('#compare-local'), local.classIds, local.width, local.height, local.colors);
+        paintClassIds($<HTMLCanvasElement>('#compare-hosted'), hosted.classIds, hosted.width, hosted.height, local.colors);
+        let equal = 0;
+        for (let i = 0; i < hosted.classIds.length; i++) if (hosted.classIds[i] === local.classIds[i]) equal++;
+        text.textContent = `${((100 * equal) / hosted.classIds.length).toFixed(3)}% of ${hosted.classIds.length} pixels are the same class on ${segmenter?.backend ?? 'local'} and on the hosted route.`;
+      } catch (error) {
+        text.textContent = describeError(error);
+      }
+    }),
+  );
 }
 
 let galleryRun = 0;
@@ -463,7 +485,10 @@ async function loadGallery(project: string): Promise<void> {
           () => (img.alt = `${r.name} (unavailable)`),
         );
         b.append(img);
-        b.addEventListener('click', () => void url.then((u) => openUrl(u, r.id)));
+        b.addEventListener(
+          'click',
+          onAsync(async () => openUrl(await url, r.id)),
+        );
         gallery.append(b);
       }
       more.hidden = gallery.children.length >= value.total;
@@ -473,7 +498,7 @@ async function loadGallery(project: string): Promise<void> {
       if (run === galleryRun) gallery.replaceChildren(note);
     }
   };
-  more.onclick = () => void next();
+  more.onclick = onAsync(next);
   await next();
 }
 
@@ -483,7 +508,7 @@ function setUpControls(): void {
   confidence.addEventListener('input', () => {
     $('#confidence-out').textContent = confidence.value;
     clearTimeout(timer);
-    timer = window.setTimeout(() => void run(), 120);
+    timer = window.setTimeout(onAsync(run), 120);
   });
   const opacity = $<HTMLInputElement>('#opacity');
   const setOpacity = () => {
@@ -492,13 +517,16 @@ function setUpControls(): void {
   };
   opacity.addEventListener('input', setOpacity);
   setOpacity();
-  $('#backend-select').addEventListener('change', async () => {
-    state.ready = false;
-    starting = startSegmenter();
-    await starting;
-    starting = null;
-    await run();
-  });
+  $('#backend-select').addEventListener(
+    'change',
+    onAsync(async () => {
+      state.ready = false;
+      starting = startSegmenter();
+      await starting;
+      starting = null;
+      await run();
+    }),
+  );
 }
 
 // Start.
@@ -514,20 +542,24 @@ const panelContext = {
   get project() {
     return picker.current?.project ?? '';
   },
-  openImage: (url: string, id: string) => void openUrl(url, id),
+  openImage: onAsync(openUrl),
   classNames: () => segmenter?.spec?.classNames ?? [],
 };
 setUpKeyPanel(panelContext, (baseUrl, apiKey) => {
+  // The client first: settings it refuses (an empty key) are shown by the key panel and never stored,
+  // since a stored one would break the page at its next load.
+  platform = makePlatform({ baseUrl, apiKey });
   Object.assign(settings, { baseUrl, apiKey });
   localStorage.setItem('edgeseg.baseUrl', baseUrl);
   localStorage.setItem('edgeseg.apiKey', apiKey);
-  platform = makePlatform();
 });
 setUpCatalog(panelContext);
 setUpSearch(panelContext);
 setUpSynthetic(panelContext);
 starting = offerModels().then(startSegmenter);
-void starting.then(() => {
-  starting = null;
-  void loadGallery(picker.current?.project ?? '');
-});
+void starting
+  .then(() => {
+    starting = null;
+    return loadGallery(picker.current?.project ?? '');
+  })
+  .catch(showError);

@@ -1,6 +1,7 @@
 // The platform panels: key check, catalog (workspace → project → version → export link), search (with
 // filters and paging through searchAll), synthetic images.
-import { isPlatformError, type PlatformClient, type SearchQuery, type SearchResult } from 'edgeseg';
+import type { PlatformClient, SearchQuery, SearchResult } from 'edgeseg';
+import { describeError, onAsync } from './status.js';
 import { escapeHtml } from './viewer.js';
 
 export interface PanelContext {
@@ -13,12 +14,6 @@ export interface PanelContext {
 }
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
-
-export function describeError(error: unknown): string {
-  if (isPlatformError(error))
-    return `${error.name} (${error.code}${error.status ? `, HTTP ${error.status}` : ''}): ${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}`;
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
 
 function showResult(el: HTMLElement, text: string, isError = false): void {
   el.textContent = text;
@@ -50,17 +45,20 @@ export function setUpTabs(): void {
 }
 
 export function setUpKeyPanel(ctx: PanelContext, onChange: (baseUrl: string, apiKey: string) => void): void {
-  $('#key-form').addEventListener('submit', async (e) => {
-    e.preventDefault();
-    onChange($<HTMLInputElement>('#base-url').value.trim(), $<HTMLInputElement>('#api-key').value.trim());
-    const out = $('#key-result');
-    try {
-      const info = await ctx.platform().root();
-      showResult(out, `✓ ${info.instructions}\nworkspace: ${info.workspace}`);
-    } catch (error) {
-      showResult(out, describeError(error), true);
-    }
-  });
+  const out = $('#key-result');
+  $('#key-form').addEventListener(
+    'submit',
+    // onChange throws on settings that no client takes (an empty key): shown here like a refused key.
+    onAsync(
+      async (e: SubmitEvent) => {
+        e.preventDefault();
+        onChange($<HTMLInputElement>('#base-url').value.trim(), $<HTMLInputElement>('#api-key').value.trim());
+        const info = await ctx.platform().root();
+        showResult(out, `✓ ${info.instructions}\nworkspace: ${info.workspace}`);
+      },
+      (error) => showResult(out, describeError(error), true),
+    ),
+  );
 }
 
 export function setUpCatalog(ctx: PanelContext): void {
@@ -71,60 +69,67 @@ export function setUpCatalog(ctx: PanelContext): void {
     for (const b of list.querySelectorAll('button')) b.removeAttribute('aria-current');
     button.setAttribute('aria-current', 'true');
   };
-  $('#cat-load').addEventListener('click', async () => {
-    projects.replaceChildren();
-    versions.replaceChildren();
-    detail.textContent = 'Loading…';
-    const ws = $<HTMLInputElement>('#cat-workspace').value.trim();
-    try {
+  const inDetail = (error: unknown) => (detail.textContent = describeError(error));
+  $('#cat-load').addEventListener(
+    'click',
+    onAsync(async () => {
+      projects.replaceChildren();
+      versions.replaceChildren();
+      detail.textContent = 'Loading…';
+      const ws = $<HTMLInputElement>('#cat-workspace').value.trim();
       const answer = await ctx.platform().workspace(ws);
       detail.textContent = `${answer.workspace.name}: ${answer.workspace.projects.length} project(s)`;
       for (const p of answer.workspace.projects) {
         const button = document.createElement('button');
         button.textContent = `${p.name} · ${p.type} · ${p.images} images`;
-        button.addEventListener('click', async () => {
-          current(projects, button);
-          const slug = p.id.split('/')[1]!;
-          const { versions: list, project } = await ctx.platform().project(ws, slug);
-          detail.innerHTML = `<b>${escapeHtml(project.name)}</b><br>classes: ${escapeHtml(
-            Object.entries(project.classes)
-              .map(([c, n]) => `${c} (${n})`)
-              .join(', '),
-          )}<br>splits: ${escapeHtml(JSON.stringify(project.splits))}`;
-          versions.replaceChildren(
-            ...list.map((v) => {
-              const li = document.createElement('li');
-              const vb = document.createElement('button');
-              const n = v.id.split('/').pop()!;
-              vb.textContent = `v${n} ${v.name}${v.model && 'endpoint' in v.model ? ' · model' : ''}`;
-              vb.addEventListener('click', () => showVersion(ctx, ws, slug, n, vb));
-              li.append(vb);
-              return li;
-            }),
-          );
-        });
+        button.addEventListener(
+          'click',
+          onAsync(async () => {
+            current(projects, button);
+            const slug = p.id.split('/')[1]!;
+            const { versions: list, project } = await ctx.platform().project(ws, slug);
+            detail.innerHTML = `<b>${escapeHtml(project.name)}</b><br>classes: ${escapeHtml(
+              Object.entries(project.classes)
+                .map(([c, n]) => `${c} (${n})`)
+                .join(', '),
+            )}<br>splits: ${escapeHtml(JSON.stringify(project.splits))}`;
+            versions.replaceChildren(
+              ...list.map((v) => {
+                const li = document.createElement('li');
+                const vb = document.createElement('button');
+                const n = v.id.split('/').pop()!;
+                vb.textContent = `v${n} ${v.name}${v.model && 'endpoint' in v.model ? ' · model' : ''}`;
+                vb.addEventListener(
+                  'click',
+                  onAsync(() => showVersion(ctx, ws, slug, n, vb), inDetail),
+                );
+                li.append(vb);
+                return li;
+              }),
+            );
+          }, inDetail),
+        );
         const li = document.createElement('li');
         li.append(button);
         projects.append(li);
       }
-    } catch (error) {
-      detail.textContent = describeError(error);
-    }
-  });
+    }, inDetail),
+  );
 
   async function showVersion(c: PanelContext, ws: string, project: string, n: string, button: HTMLButtonElement) {
     current(versions, button);
     detail.textContent = 'Loading…';
-    try {
-      const { version } = await c.platform().version(ws, project, n);
-      const model = version.model && 'endpoint' in version.model ? version.model : null;
-      detail.innerHTML = `<b>${escapeHtml(version.id)}</b> — ${version.images} images, splits ${escapeHtml(JSON.stringify(version.splits))}<br>model: ${model ? `${escapeHtml(model.modelType ?? model.type)} at <code>${escapeHtml(model.endpoint)}</code>` : 'none'}<br><br>`;
-      for (const format of ['png-mask-semantic', 'coco-segmentation']) {
-        const b = document.createElement('button');
-        b.textContent = `Export ${format}`;
-        b.addEventListener('click', async () => {
-          b.disabled = true;
-          try {
+    const { version } = await c.platform().version(ws, project, n);
+    const model = version.model && 'endpoint' in version.model ? version.model : null;
+    detail.innerHTML = `<b>${escapeHtml(version.id)}</b> — ${version.images} images, splits ${escapeHtml(JSON.stringify(version.splits))}<br>model: ${model ? `${escapeHtml(model.modelType ?? model.type)} at <code>${escapeHtml(model.endpoint)}</code>` : 'none'}<br><br>`;
+    for (const format of ['png-mask-semantic', 'coco-segmentation']) {
+      const b = document.createElement('button');
+      b.textContent = `Export ${format}`;
+      b.addEventListener(
+        'click',
+        onAsync(
+          async () => {
+            b.disabled = true;
             const answer = await c.platform().exportFormat(ws, project, n, format);
             const a = document.createElement('a');
             if ('export' in answer) {
@@ -132,14 +137,11 @@ export function setUpCatalog(ctx: PanelContext): void {
               a.textContent = `download ${format}.zip`;
               b.replaceWith(a);
             }
-          } catch (error) {
-            b.textContent = describeError(error);
-          }
-        });
-        detail.append(b, ' ');
-      }
-    } catch (error) {
-      detail.textContent = describeError(error);
+          },
+          (error) => (b.textContent = describeError(error)),
+        ),
+      );
+      detail.append(b, ' ');
     }
   }
 }
@@ -148,7 +150,7 @@ export function setUpSearch(ctx: PanelContext): { search: (query: SearchQuery) =
   const results = $('#search-results');
   const summary = $('#search-summary');
   const more = $<HTMLButtonElement>('#search-more');
-  let pages: AsyncGenerator<{ offset: number; total: number; results: Shown[] }> | null = null;
+  let pages: AsyncGenerator<{ offset: number; total: number; results: Shown[] }, void> | null = null;
 
   const classSelect = $<HTMLSelectElement>('#s-class');
   const fillClasses = () => {
@@ -229,37 +231,42 @@ function thumbnail(r: Shown, ctx: PanelContext, known?: string): HTMLElement {
     () => (img.alt = `${img.alt} (unavailable)`),
   );
   button.append(img);
-  button.addEventListener('click', () => void url.then((u) => ctx.openImage(u, r.id)));
+  button.addEventListener(
+    'click',
+    onAsync(async () => ctx.openImage(await url, r.id)),
+  );
   return button;
 }
 
 export function setUpSynthetic(ctx: PanelContext): void {
   const out = $('#synthetic-result');
-  $('#synthetic-form').addEventListener('submit', async (e) => {
-    e.preventDefault();
-    const v = (id: string) => $<HTMLInputElement>(id).value.trim();
-    // Only what the user gave is sent: the platform applies its own defaults.
-    const request = {
-      prompt: v('#g-prompt'),
-      project_url: ctx.project,
-      ...(v('#g-image') ? { image: v('#g-image'), image_type: 'id' as const } : {}),
-      ...(v('#g-model') ? { model: v('#g-model') } : {}),
-      ...(v('#g-style') ? { style: v('#g-style') as 'natural' | 'vivid' } : {}),
-      ...(v('#g-size') ? { size: v('#g-size') } : {}),
-      ...(v('#g-quality') ? { quality: v('#g-quality') as 'standard' | 'hd' } : {}),
-      ...(v('#g-n') ? { n: Number(v('#g-n')) } : {}),
-      ...($<HTMLInputElement>('#g-unmodified').checked ? { unmodified_prompt: true } : {}),
-    };
-    showResult(out, 'Generating…');
-    try {
-      const answer = await ctx.platform().generateSyntheticImage(request);
-      out.classList.remove('error');
-      out.replaceChildren(
-        document.createTextNode(`prompt sent: ${answer.prompt}\n`),
-        ...answer.images.map((i) => thumbnail({ id: i.id, name: i.name }, ctx, i.url)),
-      );
-    } catch (error) {
-      showResult(out, describeError(error), true);
-    }
-  });
+  $('#synthetic-form').addEventListener(
+    'submit',
+    onAsync(
+      async (e: SubmitEvent) => {
+        e.preventDefault();
+        const v = (id: string) => $<HTMLInputElement>(id).value.trim();
+        // Only what the user gave is sent: the platform applies its own defaults.
+        const request = {
+          prompt: v('#g-prompt'),
+          project_url: ctx.project,
+          ...(v('#g-image') ? { image: v('#g-image'), image_type: 'id' as const } : {}),
+          ...(v('#g-model') ? { model: v('#g-model') } : {}),
+          ...(v('#g-style') ? { style: v('#g-style') as 'natural' | 'vivid' } : {}),
+          ...(v('#g-size') ? { size: v('#g-size') } : {}),
+          ...(v('#g-quality') ? { quality: v('#g-quality') as 'standard' | 'hd' } : {}),
+          ...(v('#g-n') ? { n: Number(v('#g-n')) } : {}),
+          ...($<HTMLInputElement>('#g-unmodified').checked ? { unmodified_prompt: true } : {}),
+        };
+        showResult(out, 'Generating…');
+        const answer = await ctx.platform().generateSyntheticImage(request);
+        out.classList.remove('error');
+        out.replaceChildren(
+          document.createTextNode(`prompt sent: ${answer.prompt}\n`),
+          ...answer.images.map((i) => thumbnail({ id: i.id, name: i.name }, ctx, i.url)),
+        );
+      },
+      (error) => showResult(out, describeError(error), true),
+    ),
+  );
 }

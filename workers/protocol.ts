@@ -94,6 +94,7 @@ export interface WorkerApi {
   segment(request: SegmentRequest): Promise<SegmentOutcome>;
   /** Answers at once when the worker is alive and idle. */
   ping(): Promise<'pong'>;
-  injectFault(fault: Fault): Promise<void>;
+  /** Arms a fault (tests); synchronous in the worker, a promise through comlink. */
+  injectFault(fault: Fault): void;
   dispose(): Promise<void>;
 }

@@ -229,7 +229,7 @@ const api: WorkerApi = {
     return 'pong';
   },
 
-  async injectFault(fault: Fault) {
+  injectFault(fault: Fault) {
     pendingFault = fault;
   },
 

@@ -15,7 +15,8 @@ type OrtWebgpu = {
   Tensor: (new (type: 'float32', data: Float32Array, dims: readonly number[]) => Tensor) & {
     fromGpuBuffer(buffer: GPUBuffer, options: { dataType: 'float32'; dims: readonly number[] }): Tensor;
   };
-  env: { wasm: { numThreads: number; proxy: boolean }; webgpu: { device: GPUDevice | Promise<GPUDevice> } };
+  // As onnxruntime-common declares it: set a device, get a promise of the one in use.
+  env: { wasm: { numThreads: number; proxy: boolean }; webgpu: { get device(): Promise<GPUDevice>; set device(value: GPUDevice) } };
 };
 
 export async function createWebgpuRunner(

@@ -100,7 +100,12 @@ const api = {
     const times = await repeat(c.runs, c.warmup, async (i) => {
       if (c.raw) await seg.segmentRaw(image.slice());
       else mask = (await seg.segment(image.slice())).segmentation_mask;
-      if (i >= 0) for (const [k, v] of Object.entries(seg.lastTimings ?? {})) (stages[k] ??= []).push(v);
+      const timings = seg.lastTimings;
+      if (i >= 0 && timings)
+        for (const k of ['decode', 'preprocess', 'run', 'postprocess', 'encode', 'total'] as const) {
+          const ms = timings[k];
+          if (ms !== undefined) (stages[k] ??= []).push(ms);
+        }
     });
     // The last payload's mask, which run.ts compares with the hosted route's (the reference).
     return { times, stages, mask };

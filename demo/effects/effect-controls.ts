@@ -1,4 +1,5 @@
 // The effect controls: which effect, the replacement colour, the replacement image (a file, or a default backdrop).
+import { onAsync } from '../status.js';
 import { parseHexColor, type Effect, type EffectKind } from './effect.js';
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
@@ -17,16 +18,16 @@ export class EffectControls {
     };
     this.#kind.addEventListener('change', update);
     this.#color.addEventListener('input', update);
-    this.#file.addEventListener('change', async () => {
-      const file = this.#file.files?.[0];
-      if (!file) return;
-      try {
+    // A file that is no image this browser reads is said so on the status line; the effect stays as it was.
+    this.#file.addEventListener(
+      'change',
+      onAsync(async () => {
+        const file = this.#file.files?.[0];
+        if (!file) return;
         this.#image = await createImageBitmap(file);
-      } catch {
-        return;
-      }
-      update();
-    });
+        update();
+      }),
+    );
     this.#showSettings();
   }
 

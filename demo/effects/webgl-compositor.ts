@@ -168,7 +168,7 @@ export class WebglCompositor implements Compositor {
 
   #uniform(program: WebGLProgram, name: string): WebGLUniformLocation | null {
     let table = this.#uniforms.get(program);
-    if (!table) this.#uniforms.set(program, (table = new Map()));
+    if (!table) this.#uniforms.set(program, (table = new Map<string, WebGLUniformLocation | null>()));
     if (!table.has(name)) table.set(name, this.#gl.getUniformLocation(program, name));
     return table.get(name)!;
   }

@@ -3,7 +3,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { sharp } from './native-modules.js';
-import { isEdgesegError, type EdgesegError } from '../errors/index.js';
+import { isEdgesegError } from '../errors/index.js';
 import { classColors } from '../model/index.js';
 import { encodeMaskPng } from '../payload/index.js';
 import { validateConfidence } from '../pipeline/index.js';
@@ -189,11 +189,9 @@ async function segment(args: string[], io: Io): Promise<number> {
       await writeImage(values.cutout, cutoutRgba(image, raw.classIds, seg.spec.backgroundClassId, feather), raw.width, raw.height, 4);
     }
     if (values.timings) {
-      io.err(
-        `${Object.entries(timings)
-          .map(([k, v]) => `${k} ${v.toFixed(1)} ms`)
-          .join(' · ')} (${seg.backend})\n`,
-      );
+      // The stages in the pipeline's order, by name (Object.entries would type the numbers any).
+      const stages = (['decode', 'preprocess', 'run', 'postprocess', 'encode'] as const).map((k) => `${k} ${timings[k].toFixed(1)} ms`);
+      io.err(`${stages.join(' · ')} (${seg.backend})\n`);
     }
     if (!values.quiet) io.out(`${JSON.stringify(payload)}\n`);
     return EXIT.ok;

@@ -41,16 +41,22 @@ export function formatSeconds(seconds: number): string {
   return m < 60 ? `${m} min ${Math.round(seconds % 60)} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
+/** Function properties, not methods: `update` is handed on as a batch's `onProgress`, unbound. */
+export interface ProgressBar {
+  update: (progress: Progress) => void;
+  clear: () => void;
+}
+
 /** Redraws the line in place with a carriage return; `clear()` leaves the terminal as it was for the summary. */
-export function createProgressBar(write: (text: string) => void, columns: () => number | undefined) {
+export function createProgressBar(write: (text: string) => void, columns: () => number | undefined): ProgressBar {
   let shown = false;
   return {
-    update(progress: Progress) {
+    update: (progress) => {
       // \x1b[K clears what a longer previous line left to the right.
       write(`\r${progressLine(progress, (columns() ?? 80) - 1)}\x1b[K`);
       shown = true;
     },
-    clear() {
+    clear: () => {
       if (shown) write('\r\x1b[K');
       shown = false;
     },

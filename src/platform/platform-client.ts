@@ -131,7 +131,7 @@ export class PlatformClient {
     project: string,
     query: SearchQuery<F> = {},
     options: CallOptions = {},
-  ): AsyncGenerator<SearchPage<F>> {
+  ): AsyncGenerator<SearchPage<F>, void, undefined> {
     const limit = query.limit ?? 50;
     let offset = query.offset ?? 0;
     for (;;) {

@@ -80,7 +80,8 @@ export function installErrorTransfer(): void {
   installed = true;
   const original = transferHandlers.get('throw')!;
   const handler: TransferHandler<{ value: unknown }, SerializedError> = {
-    canHandle: original.canHandle as (v: unknown) => v is { value: unknown },
+    // Called on comlink's own handler, so that it keeps its `this`.
+    canHandle: (v): v is { value: unknown } => original.canHandle(v),
     serialize: ({ value }) => [serializeError(value), []],
     deserialize: (s) => {
       throw deserializeError(s);

@@ -63,7 +63,7 @@ const specs: [string, PreprocessSpec][] = [
   ],
 ];
 const images: [string, () => Promise<PixelImage | YCbCrImage>][] = [
-  ['RGBA 97×61', async () => rgba(97, 61)],
+  ['RGBA 97×61', () => Promise.resolve(rgba(97, 61))],
   ['JPEG 4:2:0 97×61', () => jpeg('ycc420-97x61.jpg')],
   ['JPEG 4:2:2 97×61', () => jpeg('ycc422-97x61.jpg')],
   ['JPEG 4:4:4 64×47', () => jpeg('ycc444-64x47.jpg')],

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSegmenter, INJECT_FAULT, rawFromPayload, type Segmenter } from '../../src/index.js';
 import manifest from '../fixtures/reference/manifest.json';
+import { stringMatching } from '../helpers/matchers.js';
 
 // SwiftShader's WebGPU adapter: correct but slow, so tiny models only.
 const files = [...new Set(manifest.endToEnd.map((c) => c.file))];
@@ -54,6 +55,6 @@ test('a WebGPU failure while running moves the call to wasm', async () => {
   await seg[INJECT_FAULT]('run');
   expect(await seg.segment(await bytesOf(files[0]!))).toEqual(expected);
   expect(seg.backend).toBe('wasm');
-  expect(seg.fallbacks).toEqual([{ backend: 'webgpu', code: 'BACKEND_FAILED', message: expect.stringMatching(/webgpu backend failed/) }]);
+  expect(seg.fallbacks).toEqual([{ backend: 'webgpu', code: 'BACKEND_FAILED', message: stringMatching(/webgpu backend failed/) }]);
   await seg.dispose();
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { commands } from 'vitest/browser';
 import { createSegmenter, InvalidInputError, PlatformClient, type Segmenter } from '../../src/index.js';
 import { badImages, SAMPLE_FILES, type Samples } from '../fixtures/bad-images.js';
+import { stringContaining } from '../helpers/matchers.js';
 
 let seg: Segmenter;
 let s: Samples;
@@ -30,7 +31,7 @@ describe('the allowed formats Chromium decodes give the payload of the PNG', () 
 test('a TIFF, allowed but not decoded by Chromium, is IMAGE_FORMAT_UNSUPPORTED saying so', async () => {
   const error = await seg.segment(s.tiff.slice()).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(InvalidInputError);
-  expect(error).toMatchObject({ code: 'IMAGE_FORMAT_UNSUPPORTED', message: expect.stringContaining('only Safari reads TIFF') });
+  expect(error).toMatchObject({ code: 'IMAGE_FORMAT_UNSUPPORTED', message: stringContaining('only Safari reads TIFF') });
 });
 
 describe('bad images: the code Node gives, and the next call works', () => {

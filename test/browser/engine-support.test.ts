@@ -20,7 +20,7 @@ async function inWorker(): Promise<{ offscreenCanvas: boolean; locks: boolean; s
   const worker = new Worker(url);
   try {
     return await new Promise((resolve, reject) => {
-      worker.onmessage = (e) => resolve(e.data);
+      worker.onmessage = (e: MessageEvent<{ offscreenCanvas: boolean; locks: boolean; sharedArrayBuffer: boolean }>) => resolve(e.data);
       worker.onerror = () => reject(new Error('the probe worker did not run'));
     });
   } finally {

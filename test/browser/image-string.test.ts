@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { bytesToBase64, createSegmenter, type Segmenter } from '../../src/index.js';
 import { isBase64Image } from '../../src/runtime/image-string.js';
+import { rejection } from '../helpers/rejection.js';
 import manifest from '../fixtures/reference/manifest.json';
 
 const PNG = manifest.endToEnd.find((c) => c.file.endsWith('97x61.png'))!.file;
@@ -38,7 +39,7 @@ test('base64 of every image signature, standard or URL-safe, with or without pad
     [0x49, 0x49, 0x2a, 0, 8, 0], // TIFF
     [0, 0, 0, 0x1c, 0x66, 0x74, 0x79, 0x70, 0x61, 0x76, 0x69, 0x66], // ….ftypavif
   ];
-  const others = heads.map((h) => bytesToBase64(new Uint8Array([...h, ...new Array(24).fill(7)])));
+  const others = heads.map((h) => bytesToBase64(new Uint8Array([...h, ...new Array<number>(24).fill(7)])));
   for (const text of [
     png,
     jpeg,
@@ -66,7 +67,7 @@ test('the segmenter: JPEG base64 is decoded, a dotless relative path is fetched 
   const expected = await seg.segment(jpeg.slice());
   expect(await seg.segment(bytesToBase64(jpeg))).toEqual(expected);
   // Fetched (and not found), rather than decoded as base64 garbage.
-  const error = await seg.segment('api/images/abc123xyz').catch((e) => e);
+  const error = await rejection(seg.segment('api/images/abc123xyz'));
   expect([error.name, error.code]).toEqual(['InvalidInputError', 'IMAGE_SOURCE_INVALID']);
   expect(error.message).toMatch(/answered 404/);
 });

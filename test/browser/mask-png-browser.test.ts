@@ -29,7 +29,9 @@ describe('decodeMaskPngInBrowser', () => {
   }
 
   test('a mask written by OpenCV (filtered rows, zlib from libpng): the same bytes as upng', async () => {
-    const manifest = await (await fetch('/models/shapes/samples/manifest.json')).json();
+    const manifest = (await (await fetch('/models/shapes/samples/manifest.json')).json()) as {
+      images: { mask: string; width: number; height: number }[];
+    };
     for (const image of manifest.images.slice(0, 4)) {
       const png = new Uint8Array(await (await fetch(`/models/shapes/samples/${image.mask}`)).arrayBuffer());
       const decoded = await decodeMaskPngInBrowser(png);

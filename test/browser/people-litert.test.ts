@@ -56,7 +56,7 @@ describe.skipIf(server.browser === 'webkit').each(VARIANTS)('people $name: ONNX 
       label: `random seed ${seed}`,
       person: false,
       nativeTolerance: TOLERANCE,
-      make: async () => randomNhwc(seed, height, width),
+      make: () => Promise.resolve(randomNhwc(seed, height, width)),
     })),
     ...photos.map((p) => ({ label: p.name, person: true, nativeTolerance: TOLERANCE, make: p.load })),
     ...photos.map((p, i) => ({

@@ -1,6 +1,7 @@
 import { beforeEach, expect, test } from 'vitest';
 import { commands } from 'vitest/browser';
 import { AuthenticationError, PlatformClient, RateLimitError } from '../../src/platform/index.js';
+import { rejection } from '../helpers/rejection.js';
 import { buildPayload } from '../../src/payload/index.js';
 
 const KEY = 'browser-key-123456';
@@ -26,12 +27,12 @@ test('runs in Chromium against a cross-origin loopback server (CORS)', async () 
 
 test('errors map to their classes in the browser, and Retry-After is readable across origins', async () => {
   await commands.scriptTestServer('GET /ws', [{ status: 401, json: { error: { message: 'bad key', type: 'OAuthException' } } }]);
-  const e = await client.workspace('ws').catch((x) => x);
+  const e = await rejection(client.workspace('ws'), AuthenticationError);
   expect(e).toBeInstanceOf(AuthenticationError);
   expect(e.message).not.toContain(KEY);
   const noRetry = new PlatformClient({ apiKey: KEY, baseUrl: base, maxRetries: 0 });
   await commands.scriptTestServer('GET /ws2', [{ status: 429, json: {}, headers: { 'retry-after': '3' } }]);
-  const limited = await noRetry.workspace('ws2').catch((x) => x);
+  const limited = await rejection(noRetry.workspace('ws2'), RateLimitError);
   expect(limited).toBeInstanceOf(RateLimitError);
   expect(limited.retryAfter).toBe(3);
 });

@@ -10,6 +10,8 @@ import {
   type Segmenter,
 } from '../../src/index.js';
 import manifest from '../fixtures/reference/manifest.json';
+import { anyNumber, stringContaining, stringMatching } from '../helpers/matchers.js';
+import { codeOf, rejection } from '../helpers/rejection.js';
 import { backendFallbacks } from './same-payload.js';
 
 const MODEL = '/test/fixtures/models/tiny-legacy/';
@@ -42,7 +44,7 @@ describe('backend choice and fallback', () => {
   test('no WebGPU (adapter or API) → wasm, and fallbacks says why', async () => {
     const seg = await open({ model: MODEL, numThreads: 2 });
     expect(seg.backend).toBe('wasm');
-    expect(seg.fallbacks).toEqual([{ backend: 'webgpu', code: 'BACKEND_UNAVAILABLE', message: expect.stringMatching(NO_WEBGPU) }]);
+    expect(seg.fallbacks).toEqual([{ backend: 'webgpu', code: 'BACKEND_UNAVAILABLE', message: stringMatching(NO_WEBGPU) }]);
     expect(seg.numThreads).toBe(2);
   });
 
@@ -57,7 +59,7 @@ describe('backend choice and fallback', () => {
     });
     expect(seg.backend).toBe('hosted');
     expect(backendFallbacks(seg)).toEqual([
-      { backend: 'wasm', code: 'MODEL_LOAD_FAILED', message: expect.stringContaining('EdgesegNoSuchOperator') },
+      { backend: 'wasm', code: 'MODEL_LOAD_FAILED', message: stringContaining('EdgesegNoSuchOperator') },
     ]);
     expect(await seg.segment(await bytesOf())).toEqual(expected);
     const [request] = await commands.testServerRequests();
@@ -65,9 +67,7 @@ describe('backend choice and fallback', () => {
   });
 
   test('no backend at all is NO_BACKEND with every reason', async () => {
-    const error = await createSegmenter({ model: '/test/fixtures/models/unrunnable/', backends: ['webgpu', 'wasm', 'hosted'] }).catch(
-      (e) => e,
-    );
+    const error = await rejection(createSegmenter({ model: '/test/fixtures/models/unrunnable/', backends: ['webgpu', 'wasm', 'hosted'] }));
     expect(error).toBeInstanceOf(BackendError);
     expect(error.code).toBe('NO_BACKEND');
     expect(error.message).toMatch(new RegExp(`webgpu: .*${NO_WEBGPU.source}.*wasm: .*EdgesegNoSuchOperator.*hosted: .*PlatformClient`));
@@ -89,9 +89,7 @@ describe('backend choice and fallback', () => {
       }
       expect(await seg.segment(source)).toEqual(expected);
       expect(seg.backend).toBe('hosted');
-      expect(backendFallbacks(seg)).toEqual([
-        { backend: 'wasm', code: 'BACKEND_FAILED', message: expect.stringMatching(/injected fault/) },
-      ]);
+      expect(backendFallbacks(seg)).toEqual([{ backend: 'wasm', code: 'BACKEND_FAILED', message: stringMatching(/injected fault/) }]);
       // The retried call reached the hosted route with the image (the original bytes, or a lossless PNG).
       const [request] = await commands.testServerRequests();
       expect(request!.body.length).toBeGreaterThan(100);
@@ -121,10 +119,13 @@ describe('worker lifecycle, aborts, concurrency', () => {
       // Settled by the worker's death, not by a ping timeout or the test's.
       expect(performance.now() - t0).toBeLessThan(20_000);
       expect(first.status).toBe('rejected');
-      const error = (first as PromiseRejectedResult).reason;
+      const error: unknown = (first as PromiseRejectedResult).reason;
       expect(error).toBeInstanceOf(BackendError);
-      expect([error.code, error.backend]).toEqual(['WORKER_CRASHED', 'wasm']);
-      expect(error.message).toMatch(fault === 'crash-in-run' ? /stopped without a word/ : /injected uncaught error/);
+      expect(error).toMatchObject({
+        code: 'WORKER_CRASHED',
+        backend: 'wasm',
+        message: stringMatching(fault === 'crash-in-run' ? /stopped without a word/ : /injected uncaught error/),
+      });
       expect(queued.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
       expect((queued[0] as PromiseFulfilledResult<unknown>).value).toEqual(expected);
       expect((queued[1] as PromiseFulfilledResult<{ classIds: Uint8Array }>).value.classIds).toEqual(rawFromPayload(expected).classIds);
@@ -138,8 +139,8 @@ describe('worker lifecycle, aborts, concurrency', () => {
     await seg.segment(await bytesOf());
     await seg[INJECT_FAULT]('hang-in-run');
     const [one, two] = [await bytesOf(), await bytesOf()];
-    const running = seg.segment(one).catch((e) => e);
-    const queued = seg.segment(two).catch((e) => e);
+    const running = rejection(seg.segment(one));
+    const queued = rejection(seg.segment(two));
     // Let the first call reach the worker and start its (endless) run.
     await new Promise((resolve) => setTimeout(resolve, 300));
     await seg.dispose();
@@ -148,7 +149,7 @@ describe('worker lifecycle, aborts, concurrency', () => {
       [true, 'DISPOSED'],
       [true, 'DISPOSED'],
     ]);
-    expect(await seg.segment(await bytesOf()).catch((e) => e.code)).toBe('DISPOSED');
+    expect(await codeOf(seg.segment(await bytesOf()))).toBe('DISPOSED');
   });
 
   test('an aborted call rejects with the abort error, a queued one too, and the next call works', async () => {
@@ -162,11 +163,11 @@ describe('worker lifecycle, aborts, concurrency', () => {
     const second = seg.segment(b, { signal: queued.signal });
     running.abort();
     queued.abort();
-    expect(await first.catch((e) => e)).toBeInstanceOf(EdgesegAbortError);
-    const e2 = await second.catch((e) => e);
+    expect(await rejection(first)).toBeInstanceOf(EdgesegAbortError);
+    const e2 = await rejection(second);
     expect(e2).toBeInstanceOf(EdgesegAbortError);
     expect(e2.code).toBe('ABORTED');
-    expect(await seg.segment(await bytesOf(), { signal: AbortSignal.abort() }).catch((e) => e.code)).toBe('ABORTED');
+    expect(await codeOf(seg.segment(await bytesOf(), { signal: AbortSignal.abort() }))).toBe('ABORTED');
     expect(await seg.segment(await bytesOf())).toEqual(expected);
   });
 
@@ -199,10 +200,10 @@ describe('model downloads', () => {
     const first = await open({ model: `${server}/models/tiny-legacy/`, backends: ['wasm'], onProgress: (p) => progress.push(p) });
     const expected = await first.segment(await bytesOf());
     const weights = progress.filter((p) => p.file === 'weights.onnx');
-    expect(weights.at(-1)).toEqual({ file: 'weights.onnx', loaded: weights.at(-1)!.total, total: expect.any(Number), cached: false });
+    expect(weights.at(-1)).toEqual({ file: 'weights.onnx', loaded: weights.at(-1)!.total, total: anyNumber(), cached: false });
     await commands.stopModelServer();
     // The network is gone: a package never downloaded cannot load…
-    const never = await createSegmenter({ model: `${server}/models/tiny-current/`, backends: ['wasm'] }).catch((e) => e);
+    const never = await rejection(createSegmenter({ model: `${server}/models/tiny-current/`, backends: ['wasm'] }));
     expect(never.code).toBe('NO_BACKEND');
     expect(never.message).toMatch(/could not download|MODEL_DOWNLOAD_FAILED|Failed to fetch/);
     // …but the one in the cache does.
@@ -253,7 +254,7 @@ describe('model downloads', () => {
       retryBaseMs: 5,
       fetch: () => Promise.reject(new TypeError('Failed to fetch')),
     });
-    expect(await offline.ort('shapes', 7).catch((e) => e.code)).toBe('CONNECTION_FAILED');
+    expect(await codeOf(offline.ort('shapes', 7))).toBe('CONNECTION_FAILED');
     const second = await open({ model: version, platform: offline, backends: ['wasm'] });
     expect(second.backend).toBe('wasm');
     expect(second.spec?.classNames).toEqual(['background', 'circle', 'rectangle', 'triangle', 'star']);
@@ -263,7 +264,7 @@ describe('model downloads', () => {
     expect(keys).toContain(`${platform.baseUrl}/ort/shapes/7`);
     expect(keys.join(' ')).not.toContain('test-key');
     // A version never resolved cannot start offline, and says why.
-    const never = await createSegmenter({ model: { ...version, version: 8 }, platform: offline, backends: ['wasm'] }).catch((e) => e);
+    const never = await rejection(createSegmenter({ model: { ...version, version: 8 }, platform: offline, backends: ['wasm'] }));
     expect(never.code).toBe('NO_BACKEND');
     expect(never.message).toMatch(/Failed to fetch/);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSegmenter, InvalidInputError, type Segmenter } from '../../src/index.js';
 import manifest from '../fixtures/reference/manifest.json';
+import { codeOf, rejection } from '../helpers/rejection.js';
 
 const IMAGE = manifest.endToEnd.find((c) => c.file.endsWith('97x61.png'))!.file;
 const JPEG = manifest.endToEnd.find((c) => c.file.endsWith('.jpg'))!.file;
@@ -25,7 +26,8 @@ const canvas = async () => {
 };
 
 describe('every kind of source gives the same payload', () => {
-  const sources: [string, () => Promise<unknown>][] = [
+  // Each source made fresh for its test (some are transferred); a promise where making one waits.
+  const sources: [string, () => unknown][] = [
     ['Blob', async () => new Blob([await bytesOf()], { type: 'image/png' })],
     ['File', async () => new File([await bytesOf()], 'a.png', { type: 'image/png' })],
     ['ArrayBuffer', async () => (await bytesOf()).buffer],
@@ -60,7 +62,7 @@ describe('every kind of source gives the same payload', () => {
       },
     ],
     ['VideoFrame', async () => new VideoFrame(await bitmap(), { timestamp: 0 })],
-    ['URL (relative)', async () => url(IMAGE)],
+    ['URL (relative)', () => url(IMAGE)],
     ['base64', async () => btoa(String.fromCharCode(...(await bytesOf())))],
     ['data: URL', async () => `data:image/png;base64,${btoa(String.fromCharCode(...(await bytesOf())))}`],
   ];
@@ -89,8 +91,8 @@ describe('every kind of source gives the same payload', () => {
 });
 
 describe('bad input in the browser: a coded error, and the segmenter keeps working', () => {
-  const cases: [string, () => Promise<unknown>, string][] = [
-    ['empty bytes', async () => new Uint8Array(0), 'IMAGE_EMPTY'],
+  const cases: [string, () => unknown, string][] = [
+    ['empty bytes', () => new Uint8Array(0), 'IMAGE_EMPTY'],
     [
       'corrupt bytes with a PNG signature',
       async () => {
@@ -102,7 +104,7 @@ describe('bad input in the browser: a coded error, and the segmenter keeps worki
     ['a truncated JPEG', async () => (await bytesOf(JPEG)).slice(0, 300), 'IMAGE_DECODE_FAILED'],
     [
       'bytes the browser cannot decode (not an image format)',
-      async () => new TextEncoder().encode('plain text, not an image, not at all'),
+      () => new TextEncoder().encode('plain text, not an image, not at all'),
       'IMAGE_FORMAT_UNSUPPORTED',
     ],
     [
@@ -117,32 +119,31 @@ describe('bad input in the browser: a coded error, and the segmenter keeps worki
       },
       'IMAGE_TOO_LARGE',
     ],
-    ['ImageData over the pixel limit', async () => new ImageData(1100, 1000), 'IMAGE_TOO_LARGE'],
-    ['a URL that answers 404', async () => '/test/fixtures/reference/data/nope.png', 'IMAGE_SOURCE_INVALID'],
-    ['a number', async () => 42, 'IMAGE_SOURCE_INVALID'],
-    ['a plain object', async () => ({ width: 3 }), 'IMAGE_SOURCE_INVALID'],
+    ['ImageData over the pixel limit', () => new ImageData(1100, 1000), 'IMAGE_TOO_LARGE'],
+    ['a URL that answers 404', () => '/test/fixtures/reference/data/nope.png', 'IMAGE_SOURCE_INVALID'],
+    ['a number', () => 42, 'IMAGE_SOURCE_INVALID'],
+    ['a plain object', () => ({ width: 3 }), 'IMAGE_SOURCE_INVALID'],
   ];
   for (const [name, make, code] of cases) {
     test(name, async () => {
-      const error = await seg.segment((await make()) as never).catch((e) => e);
-      expect(error).toBeInstanceOf(InvalidInputError);
+      const error = await rejection(seg.segment((await make()) as never), InvalidInputError);
       expect(error.code).toBe(code);
       expect(await seg.segment(await bytesOf())).toEqual(expected);
     });
   }
 
   test.each([Number.NaN, -1, 100.01, Infinity])('confidence %s', async (confidence) => {
-    expect(await seg.segment(await bytesOf(), { confidence }).catch((e) => e.code)).toBe('CONFIDENCE_INVALID');
+    expect(await codeOf(seg.segment(await bytesOf(), { confidence }))).toBe('CONFIDENCE_INVALID');
   });
 
   test('bad options are refused', async () => {
     for (const options of [{ backends: [] }, { backends: ['gpu'] }, { backends: ['wasm', 'wasm'] }, { numThreads: 0 }]) {
-      expect(await createSegmenter({ model: '/x/', ...(options as object) }).catch((e) => e.code)).toBe('OPTION_INVALID');
+      expect(await codeOf(createSegmenter({ model: '/x/', ...(options as object) }))).toBe('OPTION_INVALID');
     }
   });
 
   test('model package errors arrive with their class and code', async () => {
-    const e = await createSegmenter({ model: '/test/fixtures/models/', backends: ['wasm'] }).catch((x) => x);
+    const e = await rejection(createSegmenter({ model: '/test/fixtures/models/', backends: ['wasm'] }));
     expect(e.code).toBe('NO_BACKEND');
     expect(e.message).toMatch(/no inference_config.json or environment.json/);
   });

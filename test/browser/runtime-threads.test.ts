@@ -1,6 +1,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { createSegmenter, type Segmenter } from '../../src/index.js';
 import { planThreads } from '../../src/runtime/threads.js';
+import { stringMatching } from '../helpers/matchers.js';
 
 test('the thread plan: half the cores (at most 4) when threads can run; 1 and a note that says why otherwise', () => {
   const plan = (isolated: boolean, cores: number | undefined, requested?: number, local = true, sharedMemory = true) =>
@@ -10,12 +11,12 @@ test('the thread plan: half the cores (at most 4) when threads can run; 1 and a 
   expect(plan(true, undefined)).toEqual({ numThreads: 1, oneThread: null });
   expect(plan(false, 16)).toEqual({
     numThreads: 1,
-    oneThread: { code: 'NOT_ISOLATED', message: expect.stringMatching(/not cross-origin isolated.*one thread/) },
+    oneThread: { code: 'NOT_ISOLATED', message: stringMatching(/not cross-origin isolated.*one thread/) },
   });
   // Isolated, but no SharedArrayBuffer (WebKitGTK): onnxruntime-web would drop to one thread without a word.
   expect(plan(true, 16, undefined, true, false)).toEqual({
     numThreads: 1,
-    oneThread: { code: 'NO_SHARED_MEMORY', message: expect.stringMatching(/no SharedArrayBuffer.*one thread/) },
+    oneThread: { code: 'NO_SHARED_MEMORY', message: stringMatching(/no SharedArrayBuffer.*one thread/) },
   });
   // The caller's choice stands, and then there is nothing to explain.
   expect(plan(false, 16, 3)).toEqual({ numThreads: 3, oneThread: null });
@@ -40,7 +41,7 @@ test('on a page that is not cross-origin isolated, numThreads defaults to 1 and 
   seg = await createSegmenter({ model: '/test/fixtures/models/tiny-legacy/', backends: ['wasm'] });
   expect(seg.backend).toBe('wasm');
   expect(seg.numThreads).toBe(1);
-  expect(seg.fallbacks).toEqual([{ backend: 'wasm', code: 'NOT_ISOLATED', message: expect.stringMatching(/not cross-origin isolated/) }]);
+  expect(seg.fallbacks).toEqual([{ backend: 'wasm', code: 'NOT_ISOLATED', message: stringMatching(/not cross-origin isolated/) }]);
 });
 
 test('on this isolated page the default is half the cores, at most 4, with no note (one thread, with a note, where SharedArrayBuffer is missing)', async () => {
@@ -51,6 +52,6 @@ test('on this isolated page the default is half the cores, at most 4, with no no
     expect(seg.fallbacks).toEqual([]);
   } else {
     expect(seg.numThreads).toBe(1);
-    expect(seg.fallbacks).toEqual([{ backend: 'wasm', code: 'NO_SHARED_MEMORY', message: expect.stringMatching(/no SharedArrayBuffer/) }]);
+    expect(seg.fallbacks).toEqual([{ backend: 'wasm', code: 'NO_SHARED_MEMORY', message: stringMatching(/no SharedArrayBuffer/) }]);
   }
 });

@@ -35,6 +35,9 @@ afterAll(async () => {
 const waitFor = (page: EnginePage, predicate: string, ms = 90_000) =>
   page.evaluate(
     async (source: string, limit: number) => {
+      // The predicate is this test's own source, evaluated in the page under test (as Playwright's
+      // waitForFunction does with a string): evaluate's functions cannot close over one.
+      // eslint-disable-next-line @typescript-eslint/no-implied-eval
       const check = new Function(`return (${source});`) as () => boolean;
       const t0 = Date.now();
       while (!check()) {

@@ -461,6 +461,15 @@ describe('the demo on the dev server (npm start)', () => {
     expect(await link.getAttribute('href')).toMatch(
       /\/api\/exports\/[0-9a-f]+\/shapes-2-png-mask-semantic\.zip\?expires=\d+&sig=[0-9a-f]{64}$/,
     );
+
+    // A key that no client takes is refused in the key panel, and not stored: the page loads again.
+    await page.click('#tab-key');
+    await page.fill('#api-key', '');
+    await page.click('#key-form button[type=submit]');
+    await page.waitForSelector('#key-result.error');
+    expect(await page.textContent('#key-result')).toMatch(/InvalidRequestError.*apiKey is required/);
+    await page.reload();
+    await waitFor(page, 'window.edgesegDemo?.ready === true');
     await page.close();
   });
 

@@ -160,9 +160,9 @@ async function startXvfb(): Promise<{ display: string; process: ChildProcess }> 
   const display = await new Promise<string>((resolve, reject) => {
     let out = '';
     let err = '';
-    xvfb.stderr!.on('data', (d: Buffer) => (err += d));
+    xvfb.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     (xvfb.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => {
-      out += d;
+      out += d.toString();
       if (out.includes('\n')) resolve(`:${out.trim()}`);
     });
     xvfb.once('exit', (code) => reject(new Error(`Xvfb exited (${code}) before it chose a display: ${err.slice(-500)}`)));
@@ -206,7 +206,7 @@ async function openWebkit(options: OpenOptions): Promise<EnginePage> {
       }),
     );
     let driverLog = '';
-    driver.stderr!.on('data', (d: Buffer) => (driverLog = (driverLog + d).slice(-4000)));
+    driver.stderr!.on('data', (d: Buffer) => (driverLog = (driverLog + d.toString()).slice(-4000)));
     const base = `http://127.0.0.1:${port}`;
     const timeoutMs = options.scriptTimeoutMs ?? 120_000;
     const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
@@ -229,7 +229,8 @@ async function openWebkit(options: OpenOptions): Promise<EnginePage> {
         await call('GET', '/status');
         break;
       } catch (error) {
-        if (i > 100 || driver.exitCode !== null) throw new Error(`WebKitWebDriver did not start: ${(error as Error).message} ${driverLog}`);
+        if (i > 100 || driver.exitCode !== null)
+          throw new Error(`WebKitWebDriver did not start: ${(error as Error).message} ${driverLog}`, { cause: error });
         await new Promise((r) => setTimeout(r, 100));
       }
     }

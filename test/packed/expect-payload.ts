@@ -7,6 +7,7 @@ import { ORT_FILE_NAMES } from '../../src/runtime/ort-file-names.js';
 import { base64ToBytes, decodeMaskPng } from '../../src/payload/index.js';
 import type { EngineName } from '../engines/index.js';
 import { SUPPORT } from '../engines/support.js';
+import { stringContaining } from '../helpers/matchers.js';
 import type { PagePayload, PageResult } from './run-page.js';
 
 export function expectCliPayload(result: PageResult, cli: PagePayload): void {
@@ -42,13 +43,16 @@ export function expectRuntimeFilesCopied(outDir: string, appDir: string, { binar
   }
 }
 
+/** What toMatchObject expects of a page's result: a fallback's message may be a matcher. */
+type ExpectedResult = Omit<Partial<PageResult>, 'fallbacks'> & { fallbacks?: Array<{ backend: string; code: string; message: unknown }> };
+
 /**
  * Two WASM threads on a cross-origin isolated page in `engine`: the query that asks for them and what the
  * page reports. An engine without SharedArrayBuffer (WebKitGTK; test/engines/support.ts) cannot run them:
  * there the page takes the default and gets one thread and the NO_SHARED_MEMORY note (an explicit
  * `numThreads` is the caller's choice, which edgeseg reports as given).
  */
-export function twoThreads(engine: EngineName): { query: string; expected: Partial<PageResult> } {
+export function twoThreads(engine: EngineName): { query: string; expected: ExpectedResult } {
   if (SUPPORT[engine].sharedArrayBuffer)
     return { query: 'threads=2', expected: { isolated: true, backend: 'wasm', numThreads: 2, fallbacks: [] } };
   return {
@@ -57,7 +61,7 @@ export function twoThreads(engine: EngineName): { query: string; expected: Parti
       isolated: true,
       backend: 'wasm',
       numThreads: 1,
-      fallbacks: [{ backend: 'wasm', code: 'NO_SHARED_MEMORY', message: expect.stringContaining('no SharedArrayBuffer') }],
+      fallbacks: [{ backend: 'wasm', code: 'NO_SHARED_MEMORY', message: stringContaining('no SharedArrayBuffer') }],
     },
   };
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { ENGINES } from '../engines/index.js';
 import { SUPPORT } from '../engines/support.js';
 import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
+import { anyString, stringContaining } from '../helpers/matchers.js';
 import { expectCliPayload, twoThreads } from './expect-payload.js';
 import { startModelHost } from './model-host.js';
 import { closeBrowser, runPage } from './run-page.js';
@@ -97,7 +98,7 @@ describe('edgeseg without a bundler', () => {
         expect(result.error).toBeUndefined();
         expect(result.backend).toBe('wasm');
         expect(result.fallbacks?.filter((f) => f.backend === 'webgpu')).toEqual([
-          { backend: 'webgpu', code: 'BACKEND_UNAVAILABLE', message: expect.any(String) },
+          { backend: 'webgpu', code: 'BACKEND_UNAVAILABLE', message: anyString() },
         ]);
       },
     );
@@ -106,7 +107,7 @@ describe('edgeseg without a bundler', () => {
       const result = await page(plain);
       expectCliPayload(result, cliPayload);
       expect(result).toMatchObject({ isolated: false, backend: 'wasm', numThreads: 1 });
-      expect(result.fallbacks).toEqual([{ backend: 'wasm', code: 'NOT_ISOLATED', message: expect.stringContaining('COOP/COEP') }]);
+      expect(result.fallbacks).toEqual([{ backend: 'wasm', code: 'NOT_ISOLATED', message: stringContaining('COOP/COEP') }]);
     });
 
     test('wasmPaths where the host answers its SPA page: RUNTIME_FILE_MISSING naming the module, and the page still segments', async () => {

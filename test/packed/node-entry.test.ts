@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, inject, test } from 'vitest';
+import { parseJson } from '../helpers/json.js';
 
 const { appDir, installed } = inject('packed');
 const run = promisify(execFile);
@@ -17,7 +18,7 @@ describe('the packed package installed into a web app', () => {
     const script =
       "import('edgeseg/node').then(() => console.log('loaded'), (e) => console.log(JSON.stringify({ name: e.name, code: e.code, message: e.message })))";
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: appDir });
-    const error = JSON.parse(stdout);
+    const error = parseJson<{ name: string; code: string; message: string }>(stdout);
     expect(error).toMatchObject({ name: 'BackendError', code: 'NATIVE_MODULE_MISSING' });
     expect(error.message).toContain('need onnxruntime-node and sharp');
     expect(error.message).toContain(INSTALL);

@@ -7,6 +7,7 @@ import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { ENGINES } from '../engines/index.js';
 import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
+import { stringContaining } from '../helpers/matchers.js';
 import { expectCliPayload, twoThreads } from './expect-payload.js';
 import { closeBrowser, runPage } from './run-page.js';
 import { recordingLogger } from './warnings.js';
@@ -70,7 +71,7 @@ describe('edgeseg under the Vite dev server', () => {
       // worker's import of a cross-origin module answered 404, the page's next worker never runs its script
       // (every try, in a fresh browser too), so its next segmenter fails. The same page on a static host
       // recovers, as does the same-origin mistake (no-bundler.test.ts).
-      expect(result.failed).toMatchObject({ code: 'NO_BACKEND', message: expect.stringContaining('[WORKER_CRASHED]') });
+      expect(result.failed).toMatchObject({ code: 'NO_BACKEND', message: stringContaining('[WORKER_CRASHED]') });
     });
   });
 

@@ -19,7 +19,9 @@ let site: StaticServer;
 
 beforeAll(async () => {
   stats = await new Promise<Stats>((resolve, reject) =>
-    webpack(config, (error, result) => (error || !result ? reject(error) : resolve(result))),
+    webpack(config, (error, result) =>
+      result && !error ? resolve(result) : reject(error ?? new Error('webpack answered neither stats nor an error')),
+    ),
   );
   cpSync(join(appDir, 'index.html'), join(OUT_DIR, 'index.html'));
   cpSync(join(appDir, 'public'), OUT_DIR, { recursive: true });
