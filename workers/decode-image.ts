@@ -39,7 +39,7 @@ export async function decodeInWorker(
       const { displayWidth: w, displayHeight: h } = image.frame;
       try {
         checkPixels(w, h, maxPixels);
-        return { pixels: draw(image.frame, w, h) };
+        return { pixels: (await framePixels(image.frame)) ?? draw(image.frame, w, h) };
       } finally {
         image.frame.close();
       }
@@ -107,20 +107,72 @@ export async function opaquePixels(bitmap: ImageBitmap): Promise<PixelImage | nu
   let frame: VideoFrame | undefined;
   try {
     frame = new VideoFrame(bitmap, { timestamp: 0 });
-    if (frame.format !== 'BGRX' && frame.format !== 'RGBX') return null;
-    // An EXIF orientation is metadata on the frame (rotation, flip), not applied to what copyTo reads.
-    const oriented = frame as VideoFrame & { rotation?: number; flip?: boolean };
-    if (oriented.rotation === undefined || oriented.rotation !== 0 || oriented.flip !== false) return null;
-    const { displayWidth: width, displayHeight: height } = frame;
-    if (width !== bitmap.width || height !== bitmap.height) return null;
-    const data = new Uint8ClampedArray(width * height * 4);
-    await frame.copyTo(data, { format: 'RGBA' });
-    return { data, width, height, channels: 4 };
+    if (frame.displayWidth !== bitmap.width || frame.displayHeight !== bitmap.height) return null;
+    return await framePixels(frame);
   } catch {
     return null;
   } finally {
     frame?.close();
   }
+}
+
+/** Frame formats without alpha: what the canvas draws of them has nothing premultiplied to round. */
+const OPAQUE_FORMATS = new Set(['I420', 'I422', 'I444', 'NV12', 'RGBX', 'BGRX']);
+
+/**
+ * The RGBA pixels of an opaque VideoFrame (a camera's I420 or NV12, a decoded image's BGRX), converted
+ * by the browser's copyTo: the bytes a canvas draw and read-back give (the YUV matrix and range of the
+ * frame's colour space, into sRGB), 3–5× faster and without the canvas, on every camera frame. Null, and
+ * the canvas draws it, where the engine has no RGBA conversion (checked once on a frame of known bytes,
+ * since an engine that ignores the `format` option copies the frame's own layout), the frame has alpha or
+ * an orientation the copy would not apply, or its display size is not its visible size. The frame stays
+ * open: it is the caller's.
+ */
+export async function framePixels(frame: VideoFrame): Promise<PixelImage | null> {
+  try {
+    if (!OPAQUE_FORMATS.has(frame.format ?? '') || !(await convertsToRgba())) return null;
+    // An EXIF orientation is metadata on the frame (rotation, flip), not applied to what copyTo reads.
+    const oriented = frame as VideoFrame & { rotation?: number; flip?: boolean };
+    if (oriented.rotation !== 0 || oriented.flip !== false) return null;
+    const { displayWidth: width, displayHeight: height } = frame;
+    const visible = frame.visibleRect;
+    if (!visible || visible.width !== width || visible.height !== height) return null;
+    const data = new Uint8ClampedArray(width * height * 4);
+    if (frame.allocationSize({ format: 'RGBA' }) !== data.length) return null;
+    await frame.copyTo(data, { format: 'RGBA', colorSpace: 'srgb' });
+    return { data, width, height, channels: 4 };
+  } catch {
+    return null;
+  }
+}
+
+let rgbaConversion: Promise<boolean> | undefined;
+
+/**
+ * Whether copyTo converts to RGBA here, as the canvas does: an 8×8 I420 frame of varied bytes must copy
+ * to what a canvas draws of it (an engine that ignores the `format` option copies the frame's own layout).
+ */
+function convertsToRgba(): Promise<boolean> {
+  rgbaConversion ??= (async () => {
+    if (typeof VideoFrame !== 'function' || typeof OffscreenCanvas !== 'function') return false;
+    const size = 8;
+    const planes = Uint8Array.from({ length: (size * size * 3) / 2 }, (_, i) => (i * 37 + 11) & 255);
+    let frame: VideoFrame | undefined;
+    try {
+      frame = new VideoFrame(planes, { format: 'I420', codedWidth: size, codedHeight: size, timestamp: 0 });
+      const copied = new Uint8Array(size * size * 4);
+      await frame.copyTo(copied, { format: 'RGBA', colorSpace: 'srgb' });
+      const context = new OffscreenCanvas(size, size).getContext('2d')!;
+      context.drawImage(frame, 0, 0);
+      const drawn = context.getImageData(0, 0, size, size, { colorSpace: 'srgb' }).data;
+      return copied.every((v, i) => v === drawn[i]);
+    } catch {
+      return false;
+    } finally {
+      frame?.close();
+    }
+  })();
+  return rgbaConversion;
 }
 
 const CHROMA: Record<string, YCbCrImage['chroma']> = { I420: { h: 2, v: 2 }, I422: { h: 2, v: 1 }, I444: { h: 1, v: 1 } };

@@ -8,7 +8,7 @@ import { server } from 'vitest/browser';
 import { SUPPORT } from '../engines/support.js';
 import type { EngineName } from '../engines/index.js';
 import { ycbcrToRgb } from '../../src/pipeline/index.js';
-import { decodeInWorker, draw, jpegPlanes, opaquePixels } from '../../workers/decode-image.js';
+import { decodeInWorker, draw, framePixels, jpegPlanes, opaquePixels } from '../../workers/decode-image.js';
 import { readImageHeader } from '../../src/pipeline/image-header.js';
 
 const url = (file: string) => `/test/fixtures/reference/data/${file}`;
@@ -91,6 +91,58 @@ describe('opaque images skip the canvas', () => {
     });
     expect(await opaquePixels(bitmap)).toBeNull();
     bitmap.close();
+  });
+});
+
+describe('camera frames (YUV) skip the canvas where copyTo converts to RGBA', () => {
+  /** A 4:2:0 frame of detailed planes: luma and chroma patterns that cover the whole code range. */
+  function yuvFrame(format: 'I420' | 'NV12', colorSpace: VideoColorSpaceInit, width = 98, height = 66): VideoFrame {
+    const luma = width * height;
+    const [cw, ch] = [width / 2, height / 2];
+    const data = new Uint8Array(luma + 2 * cw * ch);
+    for (let i = 0; i < luma; i++) data[i] = (i * 7 + ((i / width) | 0) * 13) & 255;
+    for (let i = 0; i < cw * ch; i++) {
+      const [u, v] = [(i * 5 + 17) & 255, (i * 11 + 200) & 255];
+      if (format === 'I420') [data[luma + i], data[luma + cw * ch + i]] = [u, v];
+      else [data[luma + 2 * i], data[luma + 2 * i + 1]] = [u, v];
+    }
+    return new VideoFrame(data, { format, codedWidth: width, codedHeight: height, timestamp: 0, colorSpace });
+  }
+  const spaces: [string, VideoColorSpaceInit][] = [
+    ['BT.601 limited range (a webcam)', { matrix: 'smpte170m', primaries: 'smpte170m', transfer: 'smpte170m', fullRange: false }],
+    ['BT.709 limited range (HD video)', { matrix: 'bt709', primaries: 'bt709', transfer: 'bt709', fullRange: false }],
+    ['BT.601 full range (JPEG-like)', { matrix: 'smpte170m', primaries: 'smpte170m', transfer: 'smpte170m', fullRange: true }],
+  ];
+  for (const format of ['I420', 'NV12'] as const) {
+    for (const [label, space] of spaces) {
+      test(`${format}, ${label}: the same RGBA bytes as drawing it on a canvas`, async () => {
+        const frame = yuvFrame(format, space);
+        const canvas = draw(frame, frame.displayWidth, frame.displayHeight);
+        const direct = await framePixels(frame);
+        expect(direct !== null).toBe(support.videoFrameCopy);
+        if (direct) {
+          expect([direct.width, direct.height, direct.channels]).toEqual([canvas.width, canvas.height, 4]);
+          expect(differing(direct.data, 4, canvas.data, 4, canvas.width * canvas.height, 4)).toBe(0);
+        }
+        // The worker's pixels, whichever path it takes, are the canvas's; it closes the frame.
+        const { pixels } = await decodeInWorker({ kind: 'frame', frame }, 1e8);
+        const rgba = pixels as { data: Uint8ClampedArray; width: number; height: number; channels: number };
+        expect([rgba.width, rgba.height, rgba.channels]).toEqual([canvas.width, canvas.height, 4]);
+        expect(differing(rgba.data, 4, canvas.data, 4, canvas.width * canvas.height, 4)).toBe(0);
+        expect(frame.format).toBeNull();
+      });
+    }
+  }
+
+  test('a frame with alpha, or shown at another size than it holds, is left to the canvas', async () => {
+    const rgba = new Uint8Array(8 * 6 * 4).fill(128);
+    const withAlpha = new VideoFrame(rgba, { format: 'RGBA', codedWidth: 8, codedHeight: 6, timestamp: 0 });
+    expect(await framePixels(withAlpha)).toBeNull();
+    withAlpha.close();
+    const stretched = yuvFrame('I420', spaces[0]![1], 16, 12);
+    const shown = new VideoFrame(stretched, { displayWidth: 32, displayHeight: 12 });
+    expect(await framePixels(shown)).toBeNull();
+    for (const f of [stretched, shown]) f.close();
   });
 });
 

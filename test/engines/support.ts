@@ -13,7 +13,7 @@ export interface EngineSupport {
   sharedArrayBuffer: boolean;
   /** ImageDecoder gives a JPEG's Y, Cb, Cr planes (I420/I422/I444). */
   jpegPlanes: boolean;
-  /** A VideoFrame of an opaque decoded image reports its orientation and copies to RGBA. */
+  /** A VideoFrame (an opaque decoded image, a camera's YUV) reports its orientation and copies to RGBA as a canvas draws it. */
   videoFrameCopy: boolean;
   webLocks: boolean;
   measureMemory: boolean;
@@ -61,7 +61,7 @@ const FALLBACK: Record<'webgpu' | 'sharedArrayBuffer' | 'jpegPlanes' | 'videoFra
   webgpu: 'no WebGPU: `wasm` (fallbacks: BACKEND_UNAVAILABLE)',
   sharedArrayBuffer: 'no SharedArrayBuffer: WASM on one thread (fallbacks: NO_SHARED_MEMORY)',
   jpegPlanes: 'no JPEG planes from ImageDecoder: createImageBitmap decodes JPEGs to RGB',
-  videoFrameCopy: 'no VideoFrame copy of decoded pixels: they are read through an OffscreenCanvas',
+  videoFrameCopy: 'no VideoFrame copy to RGBA: decoded images and camera frames are read through an OffscreenCanvas',
   measureMemory: 'no measureUserAgentSpecificMemory: only the memory test uses it (Chromium only)',
 };
 
