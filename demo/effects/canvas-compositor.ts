@@ -45,8 +45,8 @@ export class CanvasCompositor implements Compositor {
     const [cw, ch] = [Math.ceil(width / MASK_FACTOR), Math.ceil(height / MASK_FACTOR)];
     layer.globalCompositeOperation = 'copy';
     layer.drawImage(alpha.canvas, pad, pad, cw, ch, 0, 0, cw * MASK_FACTOR, ch * MASK_FACTOR);
-    // A camera frame is converted (YUV to RGB) once, into a canvas that both layers read.
-    const source = frame instanceof VideoFrame ? this.#converted(frame, width, height) : frame;
+    // A camera frame that both layers read (the blur) is converted (YUV to RGB) once, into a canvas.
+    const source = frame instanceof VideoFrame && effect.kind === 'blur' ? this.#converted(frame, width, height) : frame;
     layer.globalCompositeOperation = 'source-in';
     layer.drawImage(source, 0, 0, width, height);
 
