@@ -5,6 +5,7 @@
 //   npm run bench -- --runs 1 --warmup 0 --seconds 1 --calls 20   # a smoke run of every part
 //   npm run bench -- --webgpu  # everything, plus the WebGPU section below
 //   npm run bench -- --people-only # the people section alone (below): bench/out/people.{json,md}
+//   npm run bench -- --people-only --threads 1 --warmup 40  # one thread each, after the WASM tier-up
 //   npm run bench -- --engines-only  # the engines section alone (bench/out/engines.{json,md})
 //   npm run bench:webgpu       # the WebGPU section alone (and the hosted route's masks it is compared
 //                              # with); bench/out/webgpu.{json,md}. Add -- --webgpu-all for every model and
@@ -60,7 +61,8 @@ const RUNS = flag('runs') ?? (quick ? 5 : 20);
 const WARMUP = flag('warmup') ?? (quick ? 1 : 3);
 const SECONDS = flag('seconds') ?? (quick ? 3 : 8);
 const MEMORY_CALLS = flag('calls') ?? (quick ? 200 : 1000);
-const THREADS = 2;
+/** WASM threads asked of every runtime (`--threads N`; 2 by default, the cores of the machine the targets were set on). */
+const THREADS = flag('threads') ?? 2;
 const WEBGPU_ONLY = process.argv.includes('--webgpu-only');
 const PEOPLE_ONLY = process.argv.includes('--people-only');
 const WEBGPU = WEBGPU_ONLY || process.argv.includes('--webgpu');
@@ -834,7 +836,7 @@ async function peopleSection(origin: string): Promise<PeopleResults> {
   const alone: PeopleResults['alone'] = [];
   // The model alone on the section's threads (the end-to-end comparison's), and on one thread, where
   // neither runtime's thread pool is in the figure.
-  for (const threads of [THREADS, 1]) {
+  for (const threads of [...new Set([THREADS, 1])]) {
     for (const m of Object.values(PEOPLE_MODELS)) {
       const o = await call<{ times: number[] }>(page, 'ortAlone', {
         model: `${url(m.dir)}/`,
