@@ -835,17 +835,19 @@ async function peopleSection(origin: string): Promise<PeopleResults> {
   const tflite = (file: string) => url(join(ROOT, 'node_modules', '@mediapipe', 'selfie_segmentation', file));
   const alone: PeopleResults['alone'] = [];
   // The model alone on the section's threads (the end-to-end comparison's), and on one thread, where
-  // neither runtime's thread pool is in the figure.
+  // neither runtime's thread pool is in the figure. Each thread count in a page of its own: onnxruntime-web
+  // sets up its WASM once per page, with the threads asked first, and ignores numThreads after that.
   for (const threads of [...new Set([THREADS, 1])]) {
+    const { page: alonePage } = await benchPage(browser, origin);
     for (const m of Object.values(PEOPLE_MODELS)) {
-      const o = await call<{ times: number[] }>(page, 'ortAlone', {
+      const o = await call<{ times: number[] }>(alonePage, 'ortAlone', {
         model: `${url(m.dir)}/`,
         image: '',
         threads,
         runs: RUNS,
         warmup: WARMUP,
       });
-      const l = await call<{ times: number[] }>(page, 'litertAlone', {
+      const l = await call<{ times: number[] }>(alonePage, 'litertAlone', {
         tflite: tflite(m.tflite),
         height: m.height,
         width: m.width,
@@ -858,6 +860,7 @@ async function peopleSection(origin: string): Promise<PeopleResults> {
         `${m.label} alone, ${threads} thread(s): onnxruntime-web ${spread(summarize(o.times))} · LiteRT.js ${spread(summarize(l.times))} ms`,
       );
     }
+    await alonePage.close();
   }
   const m = PEOPLE_MODELS.general;
   const rows: PeopleRow[] = [];
