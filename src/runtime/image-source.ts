@@ -102,22 +102,14 @@ export async function toHostedImage(source: ImageSource): Promise<string | Uint8
   if (source instanceof Uint8Array) return checked(source);
   const bitmap = await toWorkerImage(source);
   const image = bitmap.image;
-  const width =
+  const { width, height } =
     image.kind === 'pixels'
-      ? image.width
+      ? image
       : image.kind === 'bitmap'
-        ? image.bitmap.width
+        ? image.bitmap
         : image.kind === 'frame'
-          ? image.frame.displayWidth
-          : 0;
-  const height =
-    image.kind === 'pixels'
-      ? image.height
-      : image.kind === 'bitmap'
-        ? image.bitmap.height
-        : image.kind === 'frame'
-          ? image.frame.displayHeight
-          : 0;
+          ? { width: image.frame.displayWidth, height: image.frame.displayHeight }
+          : { width: 0, height: 0 };
   const canvas = new OffscreenCanvas(width, height);
   const ctx = canvas.getContext('2d')!;
   if (image.kind === 'pixels') ctx.putImageData(new ImageData(image.data as Uint8ClampedArray<ArrayBuffer>, width, height), 0, 0);
