@@ -3,7 +3,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig, type Plugin, type PreviewServer, type ViteDevServer } from 'vite';
-import { openPlatform } from './server/start.js';
+import { Server } from 'node:http';
+import { guardConnections, openPlatform } from './server/start.js';
 
 const isolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',
@@ -29,6 +30,9 @@ function localPlatform(): Plugin {
       ...(process.env.EDGESEG_MODEL_DIR ? { modelDir: process.env.EDGESEG_MODEL_DIR } : {}),
     });
     server.middlewares.use((req, res, next) => platform.handler(req, res, next));
+    // The platform's defences against half-sent requests, on the server that carries it (plain HTTP; an
+    // HTTP/2 server has its own session timeouts).
+    if (server.httpServer instanceof Server) guardConnections(server.httpServer);
     server.httpServer?.once('close', () => void platform.handler.close());
     server.httpServer?.once('listening', () => {
       server.config.logger.info(

@@ -85,6 +85,25 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   );
 }
 
+/**
+ * Node's defaults let a client hold a connection with half a request for a minute (headers) or five
+ * (body), checked every 30 s: a few hundred such connections starve a server. This closes them near
+ * their deadline with a JSON 408, and answers what Node cannot parse with the platform's JSON errors. For
+ * the platform's own server and for the dev and preview servers that mount it (`npm start`); call it
+ * before the server listens.
+ */
+export function guardConnections(server: Server, { headersTimeoutMs = 10_000, requestTimeoutMs = 120_000 } = {}): void {
+  server.headersTimeout = headersTimeoutMs;
+  server.requestTimeout = requestTimeoutMs;
+  // Read when the server starts listening (Node's constructor option of the same name).
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.max(
+    50,
+    Math.min(1000, headersTimeoutMs / 4),
+  );
+  // First, so that a dev server's own handler (Vite's writes a bare status line) finds the socket answered.
+  server.prependListener('clientError', answerClientError);
+}
+
 export function defaultDataDir(): string {
   return process.env.EDGESEG_DATA_DIR ?? join(homedir(), '.local', 'share', 'edgeseg', 'platform');
 }
@@ -137,21 +156,12 @@ export async function openPlatform(
 
 export async function startPlatformServer(options: PlatformServerOptions = {}): Promise<PlatformServer> {
   const { handler, apiKey, dataDir, store } = await openPlatform(options);
-  const headersTimeout = options.headersTimeoutMs ?? 10_000;
-  const requestTimeout = options.requestTimeoutMs ?? 120_000;
-  // Node checks the two timeouts every connectionsCheckingInterval (30 s by default): often enough that a
-  // connection which sends half a request and waits is closed near its deadline, not half a minute later.
-  const server = createServer(
-    // No Host is refused by the handler (a JSON 403 HostNotAllowed), like a foreign one, not by Node's bare 400.
-    {
-      headersTimeout,
-      requestTimeout,
-      connectionsCheckingInterval: Math.max(50, Math.min(1000, headersTimeout / 4)),
-      requireHostHeader: false,
-    },
-    (req, res) => handler(req, res),
-  );
-  server.on('clientError', answerClientError);
+  // No Host is refused by the handler (a JSON 403 HostNotAllowed), like a foreign one, not by Node's bare 400.
+  const server = createServer({ requireHostHeader: false }, (req, res) => handler(req, res));
+  guardConnections(server, {
+    ...(options.headersTimeoutMs !== undefined ? { headersTimeoutMs: options.headersTimeoutMs } : {}),
+    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', resolve);

@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build, createServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
@@ -330,6 +331,36 @@ describe('the demo on the dev server (npm start)', () => {
   });
   afterAll(() => server?.close());
 
+  test('a connection that sends half a request and waits is closed with a JSON 408 near the 10 s deadline; others are answered meanwhile', async () => {
+    const { port } = new URL(url);
+    const started = performance.now();
+    // Headers never finished (a body shorter than announced is held to the 120 s request deadline).
+    const halves = [
+      'GET /api/ HTTP/1.1\r\nHost: 127.0.0.1\r\n',
+      `POST /api/edgeseg-demo/people/search HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 20\r\n`,
+    ];
+    const answers = halves.map(
+      (half) =>
+        new Promise<{ text: string; ms: number }>((resolve, reject) => {
+          const socket = connect(Number(port), '127.0.0.1', () => socket.write(half));
+          let text = '';
+          socket.on('data', (d: Buffer) => (text += d.toString()));
+          socket.on('close', () => resolve({ text, ms: performance.now() - started }));
+          socket.on('error', reject);
+        }),
+    );
+    // While they hang, the page and the platform answer.
+    expect((await fetch(url)).status).toBe(200);
+    expect((await fetch(new URL('/api/local-key', url))).status).toBe(200);
+    for (const { text, ms } of await Promise.all(answers)) {
+      expect(text.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
+      expect((JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { error: { code: string } }).error.code).toBe('RequestTimeout');
+      // Node's own defaults would hold the first for 60 s and the second for 300 s.
+      expect(ms).toBeGreaterThan(9_000);
+      expect(ms).toBeLessThan(30_000);
+    }
+  }, 60_000);
+
   test("segments a sample; the overlay is the payload's mask; switches confidence, backend, compares with hosted", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await smoke(page, url, 'dev');
@@ -552,6 +583,11 @@ describe('the production build (npm run build) from a static server with COOP/CO
   });
   afterAll(async () => {
     await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+  });
+
+  test("the preview server carries the platform's connection timeouts", () => {
+    const http = server.httpServer as { headersTimeout?: number; requestTimeout?: number };
+    expect([http.headersTimeout, http.requestTimeout]).toEqual([10_000, 120_000]);
   });
 
   test('passes the same smoke test', async () => {
