@@ -43,4 +43,6 @@ try {
   });
   process.exit(run.status ?? 1);
 }
+// Only the allow-listed formats' libvips loaders, in this process (the command reads files it is handed).
+cli.restrictImageLoaders();
 process.exitCode = await cli.main(args);

@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../src/node/bundled-model.js';
+import { restrictImageLoaders } from '../src/node/native-modules.js';
 import { createPlatformHandler, type PlatformHandler } from './handler.js';
 import { seedDefault } from './seed.js';
 import { loadSigningSecret, UrlSigner } from './signing.js';
@@ -115,6 +116,8 @@ export async function openPlatform(
     shareKeyWithPages?: boolean;
   } = {},
 ) {
+  // The platform decodes images that anyone who can reach it sends: only the allow-list's libvips loaders.
+  restrictImageLoaders();
   const dataDir = options.dataDir ?? defaultDataDir();
   const root = packageRoot();
   const store = await Store.open(dataDir, ({ dir }) =>

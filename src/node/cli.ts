@@ -17,6 +17,8 @@ import { createSegmenter, type NodeBackendName, type NodeSegmenterOptions } from
 import { defaultBatchConcurrency } from './threads.js';
 import { UsageError } from './usage-error.js';
 
+export { restrictImageLoaders } from './native-modules.js';
+
 export { EXIT };
 
 const HELP = `edgeseg — semantic segmentation that returns the platform's hosted payload
