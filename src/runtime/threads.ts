@@ -13,15 +13,18 @@ export interface ThreadInputs {
   sharedMemory: boolean;
   /** `navigator.hardwareConcurrency`, where the browser tells it. */
   cores: number | undefined;
-  /** The caller's `numThreads`, if given: it is used as is. */
+  /** The caller's `numThreads`, if given: used as is where threads can run (one thread always can). */
   requested: number | undefined;
   /** Whether a local backend (webgpu, wasm) is among those to try; the note concerns only them. */
   local: boolean;
 }
 
-/** Half the cores, at most 4, when threads can run; 1 otherwise, with a note that says why. */
+/**
+ * The caller's count, or half the cores (at most 4), when threads can run; 1 otherwise, with a note that
+ * says why, also when the caller asked for more (onnxruntime-web would run one thread and say nothing).
+ */
 export function planThreads({ isolated, sharedMemory, cores, requested, local }: ThreadInputs): ThreadPlan {
-  if (requested !== undefined) return { numThreads: requested, oneThread: null };
+  if (requested !== undefined && (requested <= 1 || (isolated && sharedMemory))) return { numThreads: requested, oneThread: null };
   if (!isolated || !sharedMemory) {
     const oneThread = !isolated
       ? { code: 'NOT_ISOLATED' as const, message: 'the page is not cross-origin isolated (COOP/COEP): WASM runs on one thread' }

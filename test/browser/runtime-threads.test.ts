@@ -18,8 +18,15 @@ test('the thread plan: half the cores (at most 4) when threads can run; 1 and a 
     numThreads: 1,
     oneThread: { code: 'NO_SHARED_MEMORY', message: stringMatching(/no SharedArrayBuffer.*one thread/) },
   });
-  // The caller's choice stands, and then there is nothing to explain.
-  expect(plan(false, 16, 3)).toEqual({ numThreads: 3, oneThread: null });
+  // The caller's choice stands where threads can run, and then there is nothing to explain…
+  expect(plan(true, 2, 3)).toEqual({ numThreads: 3, oneThread: null });
+  expect(plan(false, 16, 1)).toEqual({ numThreads: 1, oneThread: null });
+  // …and where they cannot, the count is what will run, with the reason.
+  expect(plan(false, 16, 3)).toEqual({ numThreads: 1, oneThread: { code: 'NOT_ISOLATED', message: stringMatching(/one thread/) } });
+  expect(plan(true, 16, 2, true, false)).toEqual({
+    numThreads: 1,
+    oneThread: { code: 'NO_SHARED_MEMORY', message: stringMatching(/one thread/) },
+  });
   // Only the hosted route: threads do not matter.
   expect(plan(false, 16, undefined, false)).toEqual({ numThreads: 1, oneThread: null });
 });
@@ -32,6 +39,13 @@ afterEach(async () => {
   if (original) Object.defineProperty(globalThis, 'crossOriginIsolated', original);
   await seg?.dispose();
   seg = null;
+});
+
+test('on a page that is not cross-origin isolated, numThreads: 2 gives one thread, and fallbacks says why', async () => {
+  Object.defineProperty(globalThis, 'crossOriginIsolated', { value: false, configurable: true });
+  seg = await createSegmenter({ model: '/test/fixtures/models/tiny-legacy/', backends: ['wasm'], numThreads: 2 });
+  expect([seg.backend, seg.numThreads]).toEqual(['wasm', 1]);
+  expect(seg.fallbacks).toEqual([{ backend: 'wasm', code: 'NOT_ISOLATED', message: stringMatching(/not cross-origin isolated/) }]);
 });
 
 test('on a page that is not cross-origin isolated, numThreads defaults to 1 and fallbacks says why', async () => {

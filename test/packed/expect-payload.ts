@@ -49,14 +49,13 @@ type ExpectedResult = Omit<Partial<PageResult>, 'fallbacks'> & { fallbacks?: Arr
 /**
  * Two WASM threads on a cross-origin isolated page in `engine`: the query that asks for them and what the
  * page reports. An engine without SharedArrayBuffer (WebKitGTK; test/engines/support.ts) cannot run them:
- * there the page takes the default and gets one thread and the NO_SHARED_MEMORY note (an explicit
- * `numThreads` is the caller's choice, which edgeseg reports as given).
+ * there the page gets one thread and the NO_SHARED_MEMORY note.
  */
 export function twoThreads(engine: EngineName): { query: string; expected: ExpectedResult } {
   if (SUPPORT[engine].sharedArrayBuffer)
     return { query: 'threads=2', expected: { isolated: true, backend: 'wasm', numThreads: 2, fallbacks: [] } };
   return {
-    query: '',
+    query: 'threads=2',
     expected: {
       isolated: true,
       backend: 'wasm',
