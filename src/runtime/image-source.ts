@@ -94,10 +94,8 @@ export async function toHostedImage(source: ImageSource): Promise<string | Uint8
     if (isBase64Image(text)) return checked(base64ToBytes(text));
     return new URL(text, globalThis.location?.href).toString();
   }
-  if (has('Blob') && source instanceof Blob) {
-    readImageHeader(new Uint8Array(await source.arrayBuffer()));
-    return source;
-  }
+  // A Blob is read once: its bytes are checked and sent (the route takes base64, not the Blob's type).
+  if (has('Blob') && source instanceof Blob) return checked(new Uint8Array(await source.arrayBuffer()));
   if (source instanceof ArrayBuffer) return checked(new Uint8Array(source));
   if (source instanceof Uint8Array) return checked(source);
   const bitmap = await toWorkerImage(source);
