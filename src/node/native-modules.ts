@@ -5,12 +5,10 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { BackendError } from '../errors/index.js';
 import type { ImageFormat } from '../pipeline/image-header.js';
-import { nativeInstallCommand } from './native-install.js';
+import { isNotFound, nativeInstallCommand } from './native-install.js';
 
 type OrtNode = typeof import('onnxruntime-node');
 type Sharp = typeof import('sharp');
-
-const isNotFound = (error: unknown) => ['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND'].includes((error as { code?: string }).code ?? '');
 
 /**
  * A native module from the project, else from `EDGESEG_NATIVE_DIR` (a folder whose node_modules holds

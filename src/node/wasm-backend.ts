@@ -1,15 +1,16 @@
 // The `wasm` backend in Node: onnxruntime-web's WASM build, the same code a browser runs.
 import { BackendError } from '../errors/index.js';
 import type { BackendOptions, NodeBackend } from './backend.js';
+import { installSpec, isNotFound } from './native-install.js';
 import { sessionRunner } from '../ort/ort-session.js';
 
 export async function createWasmBackend(weights: Uint8Array, _options: BackendOptions = {}): Promise<NodeBackend> {
   // An optional peer dependency: a web app gets edgeseg's own copy of it, in its browser build.
   const ort = await import('onnxruntime-web/wasm').catch((cause: unknown) => {
-    if ((cause as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw cause;
+    if (!isNotFound(cause)) throw cause;
     throw new BackendError(
       'BACKEND_UNAVAILABLE',
-      'the wasm backend in Node needs onnxruntime-web: run `npm install onnxruntime-web@1.30.0`',
+      `the wasm backend in Node needs onnxruntime-web: run \`npm install ${installSpec('onnxruntime-web')}\``,
       { backend: 'wasm', cause },
     );
   });
