@@ -1,10 +1,8 @@
 // The batch form of `edgeseg segment`: files, folders and globs in; a mask (a cutout, an overlay) for each under --out-dir; a summary out.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { sharp } from './native-modules.js';
 import { isEdgesegError } from '../errors/index.js';
 import { classColors } from '../model/index.js';
-import { base64ToBytes } from '../payload/index.js';
 import { assignOutputs, listBatchInputs, type BatchInput } from './batch-inputs.js';
 import { cutoutRgba } from './cutout.js';
 import { EXIT } from './exit-codes.js';
@@ -12,6 +10,7 @@ import { overlayMask } from './overlay.js';
 import { formatSeconds, type Progress } from './progress-bar.js';
 import type { DetailedSegmentation, NodeSegmenter } from './segmenter.js';
 import { UsageError } from './usage-error.js';
+import { writeImage } from './write-image.js';
 
 /** What each image writes, and the suffix that replaces its extension. */
 export const OUTPUT_SUFFIXES = { mask: '.png', cutout: '.cutout.png', overlay: '.overlay.jpg' } as const;
@@ -172,26 +171,11 @@ async function writeOutputs(
   await mkdir(dirname(files[0]!), { recursive: true });
   for (const [i, kind] of kinds.entries()) {
     const file = files[i]!;
-    if (kind === 'mask') {
-      // The payload's own PNG, so that the file is the single-image path's answer byte for byte.
-      await writeFile(file, base64ToBytes(result.payload.segmentation_mask));
-    } else if (kind === 'cutout') {
-      const rgba = cutoutRgba(result.image, result.raw.classIds, background, feather);
-      await writeFile(
-        file,
-        await sharp(rgba, { raw: { width, height, channels: 4 } })
-          .png()
-          .toBuffer(),
-      );
-    } else {
-      const rgb = overlayMask(result.image, result.raw.classIds, classColors(seg.spec), background);
-      await writeFile(
-        file,
-        await sharp(rgb, { raw: { width, height, channels: 3 } })
-          .jpeg({ quality: 92 })
-          .toBuffer(),
-      );
-    }
+    // The payload's own PNG, so that the file is the single-image path's answer byte for byte.
+    if (kind === 'mask') await writeFile(file, result.maskPng);
+    else if (kind === 'cutout')
+      await writeImage(file, cutoutRgba(result.image, result.raw.classIds, background, feather), width, height, 4);
+    else await writeImage(file, overlayMask(result.image, result.raw.classIds, classColors(seg.spec), background), width, height, 3);
   }
 }
 

@@ -1,11 +1,8 @@
 // The `edgeseg` command line. Exit codes: 0 ok, 1 runtime failure, 2 usage, 3 bad input, 4 model package, 130 batch interrupted.
 import { stat, writeFile } from 'node:fs/promises';
-import { extname } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { sharp } from './native-modules.js';
 import { isEdgesegError } from '../errors/index.js';
 import { classColors } from '../model/index.js';
-import { encodeMaskPng } from '../payload/index.js';
 import { validateConfidence } from '../pipeline/index.js';
 import { formatSummary, prepareBatch, runBatch } from './batch.js';
 import { DEFAULT_BUNDLED_MODEL, packageVersion } from './bundled-model.js';
@@ -16,6 +13,7 @@ import { createProgressBar } from './progress-bar.js';
 import { createSegmenter, type NodeBackendName, type NodeSegmenterOptions } from './segmenter.js';
 import { defaultBatchConcurrency } from './threads.js';
 import { UsageError } from './usage-error.js';
+import { writeImage } from './write-image.js';
 
 export { restrictImageLoaders } from './native-modules.js';
 
@@ -181,8 +179,8 @@ async function segment(args: string[], io: Io): Promise<number> {
   const seg = await createSegmenter(options);
   try {
     for (const w of seg.warnings) io.err(`edgeseg: warning: ${w}\n`);
-    const { payload, raw, timings, image } = await seg.segmentDetailed(source, { confidence });
-    if (values.out) await writeFile(values.out, encodeMaskPng(raw.classIds, raw.width, raw.height));
+    const { payload, maskPng, raw, timings, image } = await seg.segmentDetailed(source, { confidence });
+    if (values.out) await writeFile(values.out, maskPng);
     if (values.overlay) {
       const rgb = overlayMask(image, raw.classIds, classColors(seg.spec), seg.spec.backgroundClassId);
       await writeImage(values.overlay, rgb, raw.width, raw.height, 3);
@@ -247,14 +245,6 @@ async function segmentBatch(args: string[], io: Io): Promise<number> {
     bar?.clear();
     await seg.dispose();
   }
-}
-
-async function writeImage(path: string, pixels: Uint8Array, width: number, height: number, channels: 3 | 4): Promise<void> {
-  const img = sharp(pixels, { raw: { width, height, channels } });
-  const ext = extname(path).toLowerCase();
-  const encoded =
-    ext === '.jpg' || ext === '.jpeg' ? img.jpeg({ quality: 92 }) : ext === '.webp' ? img.webp({ lossless: true }) : img.png();
-  await writeFile(path, await encoded.toBuffer());
 }
 
 async function info(args: string[], io: Io): Promise<number> {

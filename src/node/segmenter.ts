@@ -10,12 +10,12 @@ import {
   type ModelSpec,
   type PackageFiles,
 } from '../model/index.js';
-import { buildPayload, classMapOf, type RawSegmentation, type SegmentationPayload } from '../payload/index.js';
+import { buildPayload, classMapOf, encodeMaskPng, type RawSegmentation, type SegmentationPayload } from '../payload/index.js';
 import { DEFAULT_CONFIDENCE, segmentPixels, validateConfidence, type PixelImage, type StageTimings } from '../pipeline/index.js';
 import type { NodeBackend } from './backend.js';
 import { decodeImage, DEFAULT_MAX_PIXELS } from './decode-image.js';
 import { directoryPackageCache } from './directory-cache.js';
-import { bundledModelDir, isBundledModelName, type BundledModelName } from './bundled-model.js';
+import { bundledModelDir, DEFAULT_BUNDLED_MODEL, isBundledModelName, type BundledModelName } from './bundled-model.js';
 import { createNativeBackend } from './native-backend.js';
 import { orderedPool } from './ordered-pool.js';
 import { readPackageDir } from './read-package-dir.js';
@@ -60,6 +60,8 @@ export interface Timings extends StageTimings {
 /** The result of `segmentDetailed`. */
 export interface DetailedSegmentation {
   payload: SegmentationPayload;
+  /** The payload's mask PNG, undecoded (`payload.segmentation_mask` is its base64): what a mask file holds. */
+  maskPng: Uint8Array;
   raw: RawSegmentation;
   timings: Timings;
   /** The decoded pixels, orientation applied (the source itself when it was pixels): what a cutout or an overlay is drawn from. */
@@ -175,8 +177,9 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
   const detailed = async (source: NodeImageSource, opts?: SegmentOptions): Promise<DetailedSegmentation> => {
     const { raw: r, timings, image } = await raw(source, opts);
     const t = performance.now();
-    const payload = buildPayload(r);
-    return { payload, raw: r, timings: { ...timings, encode: performance.now() - t }, image };
+    const maskPng = encodeMaskPng(r.classIds, r.width, r.height);
+    const payload = buildPayload(r, maskPng);
+    return { payload, maskPng, raw: r, timings: { ...timings, encode: performance.now() - t }, image };
   };
 
   return {
@@ -225,7 +228,7 @@ function asEdgesegError(error: unknown, backend: NodeBackendName): EdgesegError 
 }
 
 async function loadFiles(options: NodeSegmenterOptions): Promise<PackageFiles> {
-  const { model = 'people' } = options;
+  const { model = DEFAULT_BUNDLED_MODEL } = options;
   if (isBundledModelName(model)) return readPackageDir(bundledModelDir(model));
   if (typeof model === 'string') return readPackageDir(model);
   if (model && typeof model === 'object' && 'files' in model) return model.files;

@@ -10,9 +10,9 @@ export function classMapOf(classNames: readonly string[]): Record<string, string
   return map;
 }
 
-export function buildPayload(raw: RawSegmentation): SegmentationPayload {
+export function buildPayload(raw: RawSegmentation, maskPng = encodeMaskPng(raw.classIds, raw.width, raw.height)): SegmentationPayload {
   return {
-    segmentation_mask: bytesToBase64(encodeMaskPng(raw.classIds, raw.width, raw.height)),
+    segmentation_mask: bytesToBase64(maskPng),
     class_map: raw.class_map,
     image: { width: raw.width, height: raw.height },
   };
