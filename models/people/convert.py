@@ -63,11 +63,6 @@ class Converter:
         self.names = {}  # TFLite tensor index → ONNX value name
         self.constants = {}  # TFLite tensor index → numpy value (after DEQUANTIZE)
         self.counter = 0
-        # How many ops read each tensor: a LOGISTIC is dropped only where it produces a graph output.
-        self.readers = {}
-        for op in model.operators:
-            for i in op.inputs:
-                self.readers[i] = self.readers.get(i, 0) + 1
 
     def fresh(self, hint):
         self.counter += 1
