@@ -15,6 +15,10 @@ export class CanvasCompositor implements Compositor {
   readonly canvas: HTMLCanvasElement;
   readonly #out: CanvasRenderingContext2D;
   readonly #scratch = new Map<string, Context>();
+  /** Per-frame buffers kept between frames (each is wholly rewritten): coverage, alpha, background planes. */
+  #coverage: Uint8Array | undefined;
+  #alpha: ImageData | undefined;
+  #planes: Float32Array[] = [];
 
   constructor(canvas: HTMLCanvasElement) {
     this.canvas = canvas;
@@ -31,14 +35,18 @@ export class CanvasCompositor implements Compositor {
     const sigma = featherSigma(width, height) / MASK_FACTOR;
     const radius = boxRadiusFor(sigma, 2);
     const pad = 3 * radius;
-    const coverage = subjectCoverage(mask.classIds, width, height, mask.background, MASK_FACTOR, pad);
+    const coverage = subjectCoverage(mask.classIds, width, height, mask.background, MASK_FACTOR, pad, this.#coverage);
+    this.#coverage = coverage.data;
     // Two box passes (a triangle filter): smooth enough under the bilinear scaling and the choke, and a
     // third of the work saved on every frame.
     boxBlur(coverage.data, coverage.width, coverage.height, radius, 2);
 
     // The subject layer: the alpha scaled up bilinearly (the canvas's smoothing), the frame through it.
     const alpha = this.#context('alpha', coverage.width, coverage.height);
-    const image = alpha.createImageData(coverage.width, coverage.height);
+    // Only the alpha channel is written; the colour channels stay 0, as in a new ImageData.
+    if (this.#alpha?.width !== coverage.width || this.#alpha.height !== coverage.height)
+      this.#alpha = alpha.createImageData(coverage.width, coverage.height);
+    const image = this.#alpha;
     for (let i = 0; i < coverage.data.length; i++) image.data[i * 4 + 3] = CHOKE_TABLE[coverage.data[i]!]!;
     alpha.putImageData(image, 0, 0);
     const layer = this.#context('layer', width, height);
@@ -81,7 +89,8 @@ export class CanvasCompositor implements Compositor {
     small.drawImage(frame, 0, 0, bw, bh);
     const pixels = small.getImageData(0, 0, bw, bh);
     const n = bw * bh;
-    const planes = [0, 1, 2, 3].map(() => new Float32Array(n));
+    if (this.#planes[0]?.length !== n) this.#planes = [0, 1, 2, 3].map(() => new Float32Array(n));
+    const planes = this.#planes;
     const step = BLUR_FACTOR / MASK_FACTOR;
     for (let y = 0; y < bh; y++) {
       for (let x = 0; x < bw; x++) {
@@ -110,6 +119,7 @@ export class CanvasCompositor implements Compositor {
 
   dispose(): void {
     this.#scratch.clear();
+    [this.#coverage, this.#alpha, this.#planes] = [undefined, undefined, []];
   }
 
   #context(name: string, width: number, height: number): Context {

@@ -4,6 +4,7 @@ import { CHOKE } from './effect.js';
 /**
  * Subject coverage (0–255) of each factor×factor block of class ids, padded by `pad` cells on every side
  * with copies of the nearest edge cell, so that a blur does not fade a subject that touches the border.
+ * Every cell is written: pass the previous frame's `data` as `into` (when its size fits) to reuse it.
  */
 export function subjectCoverage(
   classIds: Uint8Array,
@@ -12,10 +13,11 @@ export function subjectCoverage(
   background: number,
   factor: number,
   pad: number,
+  into?: Uint8Array,
 ): { data: Uint8Array; width: number; height: number } {
   const [cw, ch] = [Math.ceil(width / factor), Math.ceil(height / factor)];
   const [pw, ph] = [cw + 2 * pad, ch + 2 * pad];
-  const data = new Uint8Array(pw * ph);
+  const data = into?.length === pw * ph ? into : new Uint8Array(pw * ph);
   // Subject pixels and pixels counted per cell of one row of cells, then scaled to 0–255 (every camera frame).
   const subject = new Uint16Array(cw);
   const counted = new Uint16Array(cw);

@@ -20,6 +20,16 @@ describe('subjectCoverage', () => {
     // [1 1; 1 1] → 4/4; [0; 0] → 0/2; [0 0] → 0/2; [1] → 1/1.
     expect(Array.from(data)).toEqual([255, 0, 0, 255]);
   });
+
+  test("the previous frame's buffer is reused when its size fits, every cell rewritten", () => {
+    const ids = Uint8Array.from([3, 3, 0, 3, 3, 3, 3, 1, 2, 2, 3, 3, 2, 2, 3, 3]);
+    const stale = new Uint8Array(16).fill(77);
+    const { data } = subjectCoverage(ids, 4, 4, 3, 2, 1, stale);
+    expect(data).toBe(stale);
+    expect(Array.from(data)).toEqual(Array.from(subjectCoverage(ids, 4, 4, 3, 2, 1).data));
+    // Another size: a buffer of its own.
+    expect(subjectCoverage(ids, 4, 4, 3, 2, 0, stale).data).not.toBe(stale);
+  });
 });
 
 describe('boxBlur', () => {
