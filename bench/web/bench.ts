@@ -107,8 +107,9 @@ const api = {
           if (ms !== undefined) (stages[k] ??= []).push(ms);
         }
     });
-    // The last payload's mask, which run.ts compares with the hosted route's (the reference).
-    return { times, stages, mask };
+    // The last payload's mask, which run.ts compares with the hosted route's (the reference), and the
+    // threads the segmenter runs (one where the engine cannot run more, whatever was asked).
+    return { times, stages, mask, threads: seg.numThreads };
   },
 
   /**
@@ -170,6 +171,7 @@ const api = {
     const image = await bytes(c.image!);
     const small = new OffscreenCanvas(c.width, c.height).getContext('2d', { willReadFrequently: true })!;
     const mask = new ImageData(c.width, c.height);
+    const maskCanvas = new OffscreenCanvas(c.width, c.height).getContext('2d')!;
     let full: OffscreenCanvasRenderingContext2D | null = null;
     let person = 0;
     const times = await repeat(c.runs, c.warmup, async () => {
@@ -181,10 +183,9 @@ const api = {
       for (let p = 0; p < probabilities.length; p++) mask.data[4 * p + 3] = probabilities[p]! >= 0.5 ? 255 : 0;
       if (!full || full.canvas.width !== width || full.canvas.height !== height)
         full = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })!;
-      const maskCanvas = new OffscreenCanvas(c.width, c.height);
-      maskCanvas.getContext('2d')!.putImageData(mask, 0, 0);
+      maskCanvas.putImageData(mask, 0, 0);
       full.clearRect(0, 0, width, height);
-      full.drawImage(maskCanvas, 0, 0, width, height);
+      full.drawImage(maskCanvas.canvas, 0, 0, width, height);
       const up = full.getImageData(0, 0, width, height).data;
       const ids = new Uint8Array(width * height);
       person = 0;
