@@ -2,7 +2,7 @@
 // number checks, and bad input that must be a clear 4xx (or 504) while the server keeps serving.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -10,7 +10,7 @@ import { PlatformClient } from '../../src/platform/index.js';
 import { openPlatform, startPlatformServer, type PlatformServer, type PlatformState } from '../../server/index.js';
 import { TINY } from '../helpers/paths.js';
 import { parseJson, readJsonFile } from '../helpers/json.js';
-import { rawHttp, type RawRequest } from '../helpers/raw-http.js';
+import { rawHttp, rawSocket, type RawRequest } from '../helpers/raw-http.js';
 
 const WS = 'edgeseg-demo';
 const PROJECT = 'shapes';
@@ -288,33 +288,17 @@ describe('bad input: each a clear 4xx (or 504), and the server keeps serving', (
       // …or a body shorter than announced.
       `POST ${withKey(`/${WS}/${PROJECT}/search`)} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 20\r\n\r\n{"lim`,
     ];
-    const sockets = Array.from(
-      { length: 50 },
-      (_, i) =>
-        new Promise<string>((resolve, reject) => {
-          const socket = connect(Number(port), '127.0.0.1', () => socket.write(halves[i % 2]!));
-          let answer = '';
-          socket.on('data', (d: Buffer) => (answer += d.toString()));
-          socket.on('close', () => resolve(answer));
-          socket.on('error', reject);
-        }),
-    );
+    const sockets = Array.from({ length: 50 }, (_, i) => rawSocket(server.baseUrl, halves[i % 2]!));
     // Bytes that are not HTTP at all: a JSON 400 too.
-    const garbage = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.write('\x16\x03\x01 not http\r\n\r\n'));
-      let answer = '';
-      socket.on('data', (d: Buffer) => (answer += d.toString()));
-      socket.on('close', () => resolve(answer));
-      socket.on('error', reject);
-    });
-    expect(garbage.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
-    expect(errorOf(garbage.slice(garbage.indexOf('\r\n\r\n') + 4)).code).toBe('MalformedRequest');
+    const garbage = await rawSocket(server.baseUrl, '\x16\x03\x01 not http\r\n\r\n');
+    expect(garbage.status).toBe('HTTP/1.1 400 Bad Request');
+    expect(errorOf(garbage.body).code).toBe('MalformedRequest');
     // While all 50 hang, a whole request is answered.
     await stillServing();
     const answers = await Promise.all(sockets);
     for (const answer of answers) {
-      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
-      expect(errorOf(answer.slice(answer.indexOf('\r\n\r\n') + 4)).code).toBe('RequestTimeout');
+      expect(answer.status).toBe('HTTP/1.1 408 Request Timeout');
+      expect(errorOf(answer.body).code).toBe('RequestTimeout');
     }
     await stillServing();
   });
