@@ -8,10 +8,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { answerProblems, requestArbitrary, sendAll, startMemoryServer, type MemoryServer } from '../fuzz/platform-routes.js';
 import { ensureBuilt } from '../helpers/built-cli.js';
+import { FUZZ_SEED, fuzzParams } from '../helpers/fuzz.js';
 import { rawHttp } from '../helpers/raw-http.js';
-
-/** Another seed reproduces another sequence: EDGESEG_FUZZ_SEED=… (a failure prints its seed and path). */
-const SEED = Number(process.env.EDGESEG_FUZZ_SEED ?? 18);
 
 let dir: string;
 let server: MemoryServer;
@@ -33,14 +31,15 @@ test('300 random requests: no 5xx, every failure a coded JSON error, no stack tr
       const problems = answerProblems(request, await rawHttp(server.base, request), server);
       if (problems.length) throw new Error(problems.join('\n'));
     }),
-    { numRuns: 300, seed: SEED, interruptAfterTimeLimit: 60_000, markInterruptAsFailure: false },
+    // The fuzz tests' seed and scale (EDGESEG_FUZZ_SEED=n|random, EDGESEG_FUZZ_SCALE); a failure prints its seed and path.
+    fuzzParams(300),
   );
   await stillServing();
 });
 
 // The CI variant; the soak sends 10,000 after the warm-up.
 test('after 1,500 bad requests the heap (after GC) is within 10% of where it was', async () => {
-  const requests = fc.sample(requestArbitrary(server), { numRuns: 2000, seed: SEED + 1 });
+  const requests = fc.sample(requestArbitrary(server), { numRuns: 2000, seed: FUZZ_SEED + 1 });
   // Warm-up: the first requests load the model, compile code and fill caches that are meant to stay.
   expect(await sendAll(server, requests.slice(0, 500))).toEqual([]);
   const before = await server.heap();
