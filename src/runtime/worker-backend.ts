@@ -12,7 +12,7 @@ import { toWorkerImage, type ImageSource } from './image-source.js';
 import { watchWorker, type WorkerLife } from './worker-life.js';
 
 /** How long an idle worker may take to answer a ping before it is taken for dead. */
-const PING_TIMEOUT_MS = 2000;
+export const PING_TIMEOUT_MS = 2000;
 /**
  * How many workers one start may create when their script does not run: WebKit refuses a worker
  * script that it revalidated from its cache when the server's 304 lacks the COEP header (Vite's dev and

@@ -4,7 +4,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { commands } from 'vitest/browser';
 import { createSegmenter, InvalidInputError, INJECT_FAULT, type Segmenter } from '../../src/index.js';
-import { WorkerBackend } from '../../src/runtime/worker-backend.js';
+import { PING_TIMEOUT_MS, WorkerBackend } from '../../src/runtime/worker-backend.js';
 import manifest from '../fixtures/reference/manifest.json';
 import { bytesOf, expectSamePayload } from './same-payload.js';
 
@@ -87,7 +87,7 @@ test('a live worker is never taken for crashed: calls in a row, bytes that canno
   expect(error).toBeInstanceOf(InvalidInputError);
   expect((error as InvalidInputError).code).toBe('IMAGE_SOURCE_INVALID');
   // Longer than the Web Lock watch and the ping take to say anything.
-  await new Promise((resolve) => setTimeout(resolve, 3000));
+  await new Promise((resolve) => setTimeout(resolve, PING_TIMEOUT_MS + 1000));
   for (let i = 0; i < 3; i++) expect(await seg.segment(await bytesOf(IMAGE), { confidence: 50 })).toEqual(first);
   expect(seg.workerRestarts).toBe(0);
   expectSamePayload(IMAGE, first, await nodePayload());

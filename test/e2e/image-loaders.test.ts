@@ -9,19 +9,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, expect, test } from 'vitest';
 import { IMAGE_FORMATS } from '../../src/pipeline/image-header.js';
+import { SAMPLE_FILES } from '../fixtures/bad-images.js';
 import { ensureBuilt } from '../helpers/built-cli.js';
 import { parseJson } from '../helpers/json.js';
 import { ROOT } from '../helpers/paths.js';
 
 const run = promisify(execFile);
-const SAMPLES: Record<(typeof IMAGE_FORMATS)[number], string> = {
-  jpeg: 'sample.jpg',
-  png: 'sample.png',
-  webp: 'sample.webp',
-  gif: 'sample.gif',
-  avif: 'sample.avif',
-  tiff: 'sample.tiff',
-};
+const SAMPLES = Object.fromEntries(IMAGE_FORMATS.map((format) => [format, SAMPLE_FILES[format]]));
 
 beforeAll(() => ensureBuilt(), 120_000);
 

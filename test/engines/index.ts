@@ -61,22 +61,6 @@ export async function openEngine(engine: EngineName, options: OpenOptions = {}):
   return openWebkit(options);
 }
 
-/** Whether every binary `engine` needs is installed here. */
-export async function engineAvailable(engine: EngineName): Promise<boolean> {
-  const { access } = await import('node:fs/promises');
-  const paths =
-    engine === 'chromium' ? [CHROMIUM_PATH] : engine === 'firefox' ? [FIREFOX_PATH] : [WEBKIT_DRIVER_PATH, MINIBROWSER_PATH, XVFB_PATH];
-  const found = await Promise.all(
-    paths.map((p) =>
-      access(p).then(
-        () => true,
-        () => false,
-      ),
-    ),
-  );
-  return found.every(Boolean);
-}
-
 /** The script that `evaluate` runs: the function's source called with its arguments, its outcome as JSON. */
 function callSource(fn: (...args: never[]) => unknown, args: Json[]): string {
   // Transpilers that keep function names (esbuild under tsx and Vitest) call a `__name` helper that the page lacks.

@@ -4,10 +4,11 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './paths.js';
 
-/** Builds the library when dist/ is missing or older than any source file. */
+/** Builds the library (tsc and the browser build) when dist/ is missing either or is older than any source file. */
 export function ensureBuilt(): void {
   const built = join(ROOT, 'dist', 'src', 'node', 'cli.js');
-  if (existsSync(built) && newest(join(ROOT, 'src')) <= statSync(built).mtimeMs) return;
+  const browser = join(ROOT, 'dist', 'browser', 'edgeseg.js');
+  if (existsSync(built) && existsSync(browser) && newest(join(ROOT, 'src')) <= statSync(built).mtimeMs) return;
   execFileSync('npm', ['run', 'build:lib'], { cwd: ROOT, stdio: 'ignore' });
 }
 

@@ -3,7 +3,7 @@
 // in its public/ folder), and take the command line's payload for that package and image. Every test file
 // then builds or serves that one installed app its own way.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -31,7 +31,6 @@ const IMAGE = join(ROOT, 'models', 'shapes', 'samples', 'images', '00146359f63cf
 
 export default async function setup(project: TestProject): Promise<() => void> {
   ensureBuilt();
-  if (!existsSync(join(ROOT, 'dist', 'browser', 'edgeseg.js'))) execFileSync('npm', ['run', 'build:lib'], { cwd: ROOT, stdio: 'ignore' });
   const work = mkdtempSync(join(tmpdir(), 'edgeseg-packed-'));
   const npm = (args: string[], cwd: string) =>
     execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] }).toString();

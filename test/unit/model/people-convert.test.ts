@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { PYTHON } from '../../helpers/python.js';
+import { PYTHON, runPython } from '../../helpers/python.js';
 import { ROOT } from '../../helpers/paths.js';
 
 const CONVERT = join(ROOT, 'models', 'people', 'convert.py');
@@ -33,10 +33,8 @@ for code in model.tables(1):
         data[code._field(0)] = ${to}
         data[code._field(3):code._field(3) + 4] = (${to}).to_bytes(4, 'little')
 sys.stdout.buffer.write(data)`;
-  const r = spawnSync(PYTHON, ['-c', script], { maxBuffer: 16 << 20 });
-  if (r.status !== 0) throw new Error(r.stderr.toString());
   const file = join(work, `opcode-${to}.tflite`);
-  writeFileSync(file, r.stdout);
+  writeFileSync(file, runPython(script));
   return file;
 }
 
