@@ -3,6 +3,7 @@
 import { EdgesegAbortError, ModelPackageError, throwIfAborted } from '../errors/index.js';
 import type { PackageCache } from './package-cache.js';
 import type { PackageFiles } from './types.js';
+import { isHtmlPage } from '../pipeline/html-page.js';
 
 export interface DownloadProgress {
   /** The file being downloaded (weights.onnx, environment.json, …). */
@@ -141,15 +142,6 @@ export async function fetchFile(
   if (bytes.length === 0 && !required) return absent('an empty body');
   if (options.cache) await options.cache.put(url, bytes);
   return bytes;
-}
-
-/** An HTML document's opening (after a BOM and whitespace): no file of a package starts like one. */
-export function isHtmlPage(bytes: Uint8Array): boolean {
-  const head = new TextDecoder()
-    .decode(bytes.subarray(0, 256))
-    .replace(/^\uFEFF/, '')
-    .trimStart();
-  return /^<(!doctype\s+html|html|head|body|meta|title|script|link|style|!--)[\s>/]/i.test(head);
 }
 
 async function readWithProgress(response: Response, file: string, options: FetchPackageOptions): Promise<Uint8Array> {

@@ -7,14 +7,6 @@ export { parseClassNames, backgroundClassId, MAX_CLASSES } from './class-names.j
 export { parseLegacyEnvironment, IMAGENET } from './legacy-environment.js';
 export { parseInferenceConfig } from './inference-config.js';
 export { classColors } from './colors.js';
-export {
-  fetchPackageFiles,
-  fetchFile,
-  isHtmlPage,
-  redactQuery,
-  type Absence,
-  type DownloadProgress,
-  type FetchPackageOptions,
-} from './fetch-package.js';
+export { fetchPackageFiles, fetchFile, redactQuery, type DownloadProgress, type FetchPackageOptions } from './fetch-package.js';
 export { checkOnnxModel } from './onnx-bytes.js';
 export { cacheStoragePackageCache, type PackageCache } from './package-cache.js';

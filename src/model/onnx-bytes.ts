@@ -1,6 +1,7 @@
 // Tells an ONNX model's bytes (a protobuf ModelProto) from anything else before the runtime is handed them,
 // so that an HTML page, a JSON error or a truncated download is a clear error, not the runtime's.
 import { ModelPackageError } from '../errors/index.js';
+import { isHtmlPage } from '../pipeline/html-page.js';
 
 /** ModelProto's fields and the wire type each must have (2: length-delimited, 0: varint). */
 const MODEL_FIELDS: Record<number, number> = {
@@ -63,8 +64,7 @@ export function checkOnnxModel(bytes: Uint8Array): void {
 
 /** What the bytes look like when they are text (an HTML page, a JSON error), for the message. */
 function describeText(bytes: Uint8Array): string {
-  const head = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart();
-  if (/^<(!doctype|html)/i.test(head)) return ' (it is an HTML page)';
-  if (/^[{[]/.test(head)) return ' (it is JSON text)';
+  if (isHtmlPage(bytes)) return ' (it is an HTML page)';
+  if (/^[{[]/.test(new TextDecoder().decode(bytes.subarray(0, 64)).trimStart())) return ' (it is JSON text)';
   return '';
 }

@@ -1,6 +1,7 @@
 // The one allow-list of encoded image formats, and the reading of an image's format and size from its
 // bytes before any decoder sees them. Shared by Node (libvips) and the browser worker: no DOM, no sharp.
 import { InvalidInputError } from '../errors/index.js';
+import { isHtmlPage } from './html-page.js';
 
 /** The formats edgeseg decodes, everywhere. Anything else is refused before a decoder is reached. */
 export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'avif', 'tiff'] as const;
@@ -100,9 +101,7 @@ export function readImageHeader(b: Uint8Array): ImageHeader {
   const format = sniffImageFormat(b);
   if (format === null) {
     // The common way to get here: an image URL that a single-page-app host answers with its index.html.
-    const what = /^\s*<(!doctype html|html)[\s>]/i.test(new TextDecoder().decode(b.subarray(0, 64)))
-      ? 'an HTML page, not an image'
-      : 'not an image edgeseg decodes';
+    const what = isHtmlPage(b) ? 'an HTML page, not an image' : 'not an image edgeseg decodes';
     throw new InvalidInputError('IMAGE_FORMAT_UNSUPPORTED', `the bytes are ${what} (${ALLOWED})`);
   }
   if (!(IMAGE_FORMATS as readonly string[]).includes(format)) {

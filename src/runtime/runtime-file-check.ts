@@ -2,6 +2,7 @@
 // module or WASM binary): static hosts answer a path they lack with 404, or with index.html. Asked only
 // after a failure, so a working start pays nothing for it.
 import { BackendError, type BackendName } from '../errors/index.js';
+import { isHtmlPage } from '../pipeline/html-page.js';
 
 export type RuntimeFileKind = "edgeseg's worker script" | "onnxruntime-web's ES module" | "onnxruntime-web's WASM binary";
 
@@ -34,8 +35,7 @@ export async function checkRuntimeFile(
     if (!response.ok) return missing(`answered ${response.status}`);
     const type = response.headers.get('content-type') ?? '';
     const head = await firstBytes(response, 64);
-    const text = new TextDecoder().decode(head).trimStart().toLowerCase();
-    if (type.includes('text/html') || text.startsWith('<!doctype') || text.startsWith('<html')) {
+    if (type.includes('text/html') || isHtmlPage(head)) {
       return missing('answered an HTML page (often a single-page-app fallback for a path the host lacks)');
     }
     if (kind === "onnxruntime-web's WASM binary" && !WASM_MAGIC.every((b, i) => head[i] === b))
