@@ -21,6 +21,7 @@ import { orderedPool } from './ordered-pool.js';
 import { readPackageDir } from './read-package-dir.js';
 import { defaultBatchConcurrency } from './threads.js';
 import { createWasmBackend } from './wasm-backend.js';
+import { checkPixelCount } from '../pipeline/image-header.js';
 
 export type NodeBackendName = NodeBackend['name'];
 
@@ -142,9 +143,7 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
     if (source instanceof ArrayBuffer) return decodeImage(new Uint8Array(source), { maxPixels });
     if (source instanceof Uint8Array) return decodeImage(source, { maxPixels });
     if (typeof source === 'object' && source !== null && 'data' in source && 'width' in source) {
-      if (source.width * source.height > maxPixels) {
-        throw new InvalidInputError('IMAGE_TOO_LARGE', `the image has ${source.width}×${source.height} pixels; the limit is ${maxPixels}`);
-      }
+      checkPixelCount(source.width, source.height, maxPixels);
       return source;
     }
     throw new InvalidInputError(
