@@ -1,12 +1,8 @@
 // Background effects on the CPU (canvas 2D): the same steps as the WebGL2 compositor, for browsers whose
 // WebGL runs in software; the mask arithmetic is feather.ts, scaling and mixing are the canvas's own.
 import type { Compositor, EffectMask, FrameSource, SceneEffect } from './compositor.js';
-import { backgroundBlurSigma, coverRect, featherSigma } from './effect.js';
+import { backgroundBlurSigma, BLUR_FACTOR, coverRect, featherSigma, MASK_FACTOR } from './effect.js';
 import { boxBlur, boxRadiusFor, CHOKE_TABLE, subjectCoverage } from './feather.js';
-
-/** As in the WebGL2 compositor: the mask is feathered at 1/MASK_FACTOR size, the background blurred at 1/BLUR_FACTOR. */
-const MASK_FACTOR = 2;
-const BLUR_FACTOR = 4;
 
 type Context = OffscreenCanvasRenderingContext2D;
 

@@ -42,3 +42,7 @@ export function coverRect(iw: number, ih: number, ow: number, oh: number): { x: 
  * the ramp reads as a halo. Both compositors apply it (the GPU in its shader, the CPU through a table).
  */
 export const CHOKE = { from: 0.2, to: 0.9 } as const;
+
+/** Both compositors feather the mask at 1/MASK_FACTOR of the image's size and blur the background at 1/BLUR_FACTOR. */
+export const MASK_FACTOR = 2;
+export const BLUR_FACTOR = 4;

@@ -6,7 +6,7 @@
 // Gaussian feathers; the background blur works on a quarter-size copy weighted by the inverse alpha; one
 // last pass mixes the full-size frame with the background through the bilinearly upsampled alpha.
 import type { Compositor, EffectMask, FrameSource, SceneEffect } from './compositor.js';
-import { backgroundBlurSigma, coverRect, featherSigma } from './effect.js';
+import { backgroundBlurSigma, BLUR_FACTOR, coverRect, featherSigma, MASK_FACTOR } from './effect.js';
 import { BACKGROUND_FRAGMENT, BLUR_FRAGMENT, COMPOSITE_FRAGMENT, COVERAGE_FRAGMENT, FULLSCREEN_VERTEX } from './shaders.js';
 
 interface Target {
@@ -19,9 +19,6 @@ interface Target {
 type PassName = 'coverage' | 'blur' | 'background' | 'composite';
 
 const KIND = { blur: 1, color: 2, image: 3, cutout: 4 } as const;
-/** The mask is feathered at 1/MASK_FACTOR of the image's size, the background blurred at 1/BLUR_FACTOR. */
-const MASK_FACTOR = 2;
-const BLUR_FACTOR = 4;
 
 export class WebglCompositor implements Compositor {
   readonly kind = 'webgl2';
