@@ -278,6 +278,8 @@ async function main() {
     { edgesegCreate: number; aloneCreate: number; edgesegFirst: number; aloneFirst: number; edgesegSpans: Record<string, number> }
   > = {};
   let reference = '';
+  // Decoded once: only preprocessing depends on the model.
+  const images = await Promise.all(SIZES.map(async (size) => ({ size, pixels: await decoded(imagePath(size)) })));
 
   for (const key of MODEL_KEYS) {
     const m = MODELS[key];
@@ -314,7 +316,6 @@ async function main() {
       return data;
     };
 
-    const images = await Promise.all(SIZES.map(async (size) => ({ size, pixels: await decoded(imagePath(size)) })));
     const cpuInputs = images.map(({ pixels }) => preprocess(pixels, spec.preprocess));
     const dims = [1, 3, spec.preprocess.resize.height, spec.preprocess.resize.width];
     const ref = await cpuLogits(
