@@ -51,6 +51,7 @@ import { benchPipeline, pipelineTable, type PipelineRow } from './pipeline.js';
 import { decodeMaskPng } from '../src/payload/index.js';
 import { base64ToBytes } from '../src/payload/base64.js';
 import { ms, spread, summarize, table, type Summary } from './stats.js';
+import { PEOPLE_VARIANTS } from '../models/people/parity/cases.js';
 
 const flag = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -789,22 +790,12 @@ function formatReport(
 // The people section.
 
 const PEOPLE_SIZES = ['640x480', '1280x720'] as const;
-const PEOPLE_MODELS = {
-  general: {
-    label: 'people (256×256)',
-    dir: join(ROOT, 'models', 'people', 'general'),
-    tflite: 'selfie_segmentation.tflite',
-    height: 256,
-    width: 256,
-  },
-  landscape: {
-    label: 'people-landscape (144×256)',
-    dir: join(ROOT, 'models', 'people', 'landscape'),
-    tflite: 'selfie_segmentation_landscape.tflite',
-    height: 144,
-    width: 256,
-  },
-} as const;
+/** The parity check's two models, with the bundled names they go by and their folders. */
+const PEOPLE_MODELS = PEOPLE_VARIANTS.map((v) => ({
+  ...v,
+  label: `${v.name === 'general' ? 'people' : `people-${v.name}`} (${v.height}×${v.width})`,
+  dir: join(ROOT, 'models', 'people', v.name),
+}));
 type PeopleRow = { image: string; edgeseg: Summary; raw: Summary; stages: Stages; litertApp: Summary; shareDiff: number };
 interface PeopleResults {
   alone: { model: string; threads: number; onnxruntime: Summary; litert: Summary }[];
@@ -841,7 +832,7 @@ async function peopleSection(origin: string): Promise<PeopleResults> {
   // sets up its WASM once per page, with the threads asked first, and ignores numThreads after that.
   for (const threads of [...new Set([THREADS, 1])]) {
     const { page: alonePage } = await benchPage(browser, origin);
-    for (const m of Object.values(PEOPLE_MODELS)) {
+    for (const m of PEOPLE_MODELS) {
       const o = await call<{ times: number[] }>(alonePage, 'ortAlone', {
         model: `${url(m.dir)}/`,
         image: '',
@@ -864,7 +855,7 @@ async function peopleSection(origin: string): Promise<PeopleResults> {
     }
     await alonePage.close();
   }
-  const m = PEOPLE_MODELS.general;
+  const m = PEOPLE_MODELS[0]!;
   const rows: PeopleRow[] = [];
   for (const size of PEOPLE_SIZES) {
     const base = { model: `${url(m.dir)}/`, image: url(images[size]!), threads: THREADS, runs: RUNS, warmup: WARMUP };

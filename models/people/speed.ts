@@ -18,21 +18,17 @@ import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { ROOT } from '../../bench/paths.js';
+import { PEOPLE_VARIANTS, TOLERANCE } from './parity/cases.js';
 
 // LiteRT.js picks its fastest build only where relaxed SIMD is on (Chromium has it; Node 20 behind a flag).
 setFlagsFromString('--experimental-wasm-relaxed-simd');
 
-const TOLERANCE = 1e-4;
 const arg = (name: string, fallback: string) => {
   const at = process.argv.indexOf(name);
   return at > 0 ? process.argv[at + 1]! : fallback;
 };
 const RUNS = Number(arg('--runs', '60'));
 const WARMUP = 5;
-const MODELS = {
-  general: { tflite: 'selfie_segmentation.tflite', height: 256, width: 256 },
-  landscape: { tflite: 'selfie_segmentation_landscape.tflite', height: 144, width: 256 },
-} as const;
 const only = arg('--model', '');
 const extras = process.argv.slice(2).filter((a) => a.endsWith('.onnx'));
 if (extras.length > 0 && !only) throw new Error('extra ONNX files are variants of one model: name it with --model general|landscape');
@@ -60,7 +56,8 @@ async function main() {
   const ort = await import('onnxruntime-web/wasm');
   ort.env.wasm.numThreads = 1;
   ort.env.logLevel = 'error';
-  for (const [name, m] of Object.entries(MODELS)) {
+  for (const m of PEOPLE_VARIANTS) {
+    const { name } = m;
     if (only && only !== name) continue;
     // A photo, so that the outputs compared are not all saturated (uniform noise gives probabilities ≈ 0).
     const { data } = await sharp(join(ROOT, 'models', 'people', 'samples', 'images', 'astronaut.png'))

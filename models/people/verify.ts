@@ -15,25 +15,15 @@ import { chromium } from 'playwright-core';
 import { createServer } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../test/chromium.js';
 import { ROOT } from '../../bench/paths.js';
-import type { InputSpec } from './parity/page.js';
+import { nativeTolerance, parityInputs, PEOPLE_VARIANTS, NATIVE_NOISED_TOLERANCE, TOLERANCE } from './parity/cases.js';
 import { compare, floatsFromBase64, sigmoid } from './parity/tensors.js';
 
-const TOLERANCE = 1e-4;
-const NATIVE_NOISED_TOLERANCE = 2e-4;
 const threadsAt = process.argv.indexOf('--threads');
 const THREADS = threadsAt > 0 ? Number(process.argv[threadsAt + 1]) : 1;
-const VARIANTS = [
-  { name: 'general', tflite: 'selfie_segmentation.tflite', height: 256, width: 256 },
-  { name: 'landscape', tflite: 'selfie_segmentation_landscape.tflite', height: 144, width: 256 },
-];
 const photos = (
   JSON.parse(readFileSync(join(ROOT, 'models/people/samples/manifest.json'), 'utf8')) as { images: { file: string; name: string }[] }
 ).images;
-const INPUTS: InputSpec[] = [
-  ...[1, 2, 3].map((seed) => ({ label: `uniform noise, seed ${seed}`, seed })),
-  ...photos.map((p) => ({ label: p.name, photo: p.file })),
-  ...photos.map((p, i) => ({ label: `${p.name} ±0.1 noise`, photo: p.file, seed: 100 + i })),
-];
+const INPUTS = parityInputs(photos);
 
 async function main() {
   const server = await createServer({
@@ -64,7 +54,7 @@ async function main() {
       '| model | input | person pixels | max diff, onnxruntime-web | max diff, onnxruntime-node | mask pixels that differ (web, node) |',
     );
     console.log('|---|---|---|---|---|---|');
-    for (const v of VARIANTS) {
+    for (const v of PEOPLE_VARIANTS) {
       const results = (await page.evaluate((c) => (window as unknown as { parity: { run(c: unknown): Promise<unknown> } }).parity.run(c), {
         tflite: `/node_modules/@mediapipe/selfie_segmentation/${v.tflite}`,
         onnx: `/models/people/${v.name}/weights.onnx`,
@@ -85,8 +75,7 @@ async function main() {
         const web = compare(original, sigmoid(floatsFromBase64(r.web)));
         const node = compare(original, sigmoid(native[session.outputNames[0]!]!.data as Float32Array));
         const person = original.filter((p) => p >= 0.5).length / original.length;
-        const nativeTolerance = INPUTS[i]!.photo && INPUTS[i]!.seed !== undefined ? NATIVE_NOISED_TOLERANCE : TOLERANCE;
-        const ok = web.maxDiff <= TOLERANCE && node.maxDiff <= nativeTolerance && web.maskDiffs === 0 && node.maskDiffs === 0;
+        const ok = web.maxDiff <= TOLERANCE && node.maxDiff <= nativeTolerance(INPUTS[i]!) && web.maskDiffs === 0 && node.maskDiffs === 0;
         failed ||= !ok;
         console.log(
           `| ${v.name} | ${INPUTS[i]!.label} | ${(100 * person).toFixed(1)}% | ${web.maxDiff.toExponential(2)} | ${node.maxDiff.toExponential(2)} | ${web.maskDiffs}, ${node.maskDiffs}${ok ? '' : ' FAIL'} |`,
