@@ -2,6 +2,7 @@
 // so that an HTML page, a JSON error or a truncated download is a clear error, not the runtime's.
 import { ModelPackageError } from '../errors/index.js';
 import { isHtmlPage } from '../pipeline/html-page.js';
+import { fieldsOf, type Field } from './protobuf.js';
 
 /** ModelProto's fields and the wire type each must have (2: length-delimited, 0: varint). */
 const MODEL_FIELDS: Record<number, number> = {
@@ -27,39 +28,18 @@ const MODEL_FIELDS: Record<number, number> = {
 export function checkOnnxModel(bytes: Uint8Array): void {
   const fail = (reason: string) =>
     new ModelPackageError('MODEL_LOAD_FAILED', `weights.onnx is not an ONNX model: ${reason}${describeText(bytes)}`);
-  let irVersion = false;
-  let graph = false;
-  let i = 0;
-  const varint = (): number => {
-    let value = 0;
-    for (let shift = 0; shift < 64; shift += 7) {
-      if (i >= bytes.length) throw fail('it ends inside a field');
-      const b = bytes[i++]!;
-      value += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return value;
-    }
-    throw fail('a varint runs past 10 bytes');
-  };
-  while (i < bytes.length) {
-    const key = varint();
-    const field = Math.floor(key / 8);
-    const wire = key % 8;
-    const expected = MODEL_FIELDS[field];
-    if (field === 0 || (expected !== undefined && expected !== wire)) throw fail(`field ${field} has wire type ${wire}`);
-    if (wire === 0) varint();
-    else if (wire === 1) i += 8;
-    else if (wire === 5) i += 4;
-    else if (wire === 2) {
-      const length = varint();
-      if (length > bytes.length - i)
-        throw fail(`field ${field} runs ${length - (bytes.length - i)} bytes past the end (a truncated download?)`);
-      i += length;
-    } else throw fail(`field ${field} has wire type ${wire}, which protobuf no longer uses`);
-    if (i > bytes.length) throw fail('it ends inside a field');
-    if (field === 1) irVersion = true;
-    if (field === 7) graph = true;
+  let fields: Field[];
+  try {
+    fields = fieldsOf(bytes);
+  } catch (error) {
+    throw fail((error as Error).message);
   }
-  if (!irVersion || !graph) throw fail(`it has no ${irVersion ? 'graph' : 'ir_version'}`);
+  for (const { number, wireType } of fields) {
+    const expected = MODEL_FIELDS[number];
+    if (expected !== undefined && expected !== wireType) throw fail(`field ${number} has wire type ${wireType}`);
+  }
+  const has = (number: number) => fields.some((f) => f.number === number);
+  if (!has(1) || !has(7)) throw fail(`it has no ${has(1) ? 'graph' : 'ir_version'}`);
 }
 
 /** What the bytes look like when they are text (an HTML page, a JSON error), for the message. */

@@ -7,6 +7,8 @@
 // node. This module reads and rewrites just enough of the protobuf wire format (ModelProto → graph →
 // nodes and outputs) to do it; every other field is copied byte for byte.
 
+import { fieldsOf, type Field } from './protobuf.js';
+
 /** What the cut model computes and what the removed Resize would have made of it. */
 export interface TrailingResizeCut {
   /** The model without the Resize: its single output is the Resize's input, `[N, C, h, w]`. */
@@ -15,17 +17,6 @@ export interface TrailingResizeCut {
   outputDims: [number, number, number, number];
   /** The Resize's input tensor, now the graph's output. */
   outputName: string;
-}
-
-interface Field {
-  number: number;
-  wireType: number;
-  /** The whole field (tag included), to copy it unchanged. */
-  bytes: Uint8Array;
-  /** Length-delimited payload (wire type 2); empty otherwise. */
-  payload: Uint8Array;
-  /** The value of a varint field. */
-  varint: number;
 }
 
 const decoder = new TextDecoder();
@@ -166,48 +157,6 @@ function defaultOpset(model: Field[]): number {
     if (name === '' || name === 'ai.onnx') return parts.find((p) => p.number === 2)?.varint ?? 0;
   }
   return 0;
-}
-
-/** The top-level fields of one protobuf message. */
-function fieldsOf(bytes: Uint8Array): Field[] {
-  const fields: Field[] = [];
-  let at = 0;
-  while (at < bytes.length) {
-    const start = at;
-    const tag = readVarint(bytes, at);
-    at = tag.next;
-    const number = Math.floor(tag.value / 8);
-    const wireType = tag.value % 8;
-    let payload: Uint8Array = new Uint8Array();
-    let varint = 0;
-    if (wireType === 0) {
-      const v = readVarint(bytes, at);
-      varint = v.value;
-      at = v.next;
-    } else if (wireType === 1) at += 8;
-    else if (wireType === 5) at += 4;
-    else if (wireType === 2) {
-      const length = readVarint(bytes, at);
-      at = length.next + length.value;
-      payload = bytes.subarray(length.next, at);
-    } else throw new Error(`protobuf wire type ${wireType} is not supported`);
-    if (at > bytes.length || number === 0) throw new Error('truncated or invalid protobuf message');
-    fields.push({ number, wireType, bytes: bytes.subarray(start, at), payload, varint });
-  }
-  return fields;
-}
-
-/** A varint as a number (exact up to 2^53; the sizes, tags and dims read here are far below). */
-function readVarint(bytes: Uint8Array, at: number): { value: number; next: number } {
-  let value = 0;
-  let scale = 1;
-  for (let i = at; i < bytes.length && i < at + 10; i++) {
-    const b = bytes[i]!;
-    value += (b & 0x7f) * scale;
-    scale *= 128;
-    if (b < 0x80) return { value, next: i + 1 };
-  }
-  throw new Error('truncated protobuf varint');
 }
 
 function varintBytes(value: number): number[] {
