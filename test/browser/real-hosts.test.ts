@@ -19,7 +19,7 @@ describe('a package on a host with a single-page-app fallback loads', () => {
     const seg = await createSegmenter({ model: `${host}/${name}/`, backends: ['wasm'], cache: false });
     try {
       const node = await commands.nodeSegment(`test/fixtures/models/${name}`, SAMPLE, 50);
-      expectSamePayload(`${name} from a ${habit} host`, await seg.segment(await sample()), node);
+      expectSamePayload(SAMPLE, await seg.segment(await sample()), node, `${name} from a ${habit} host`);
     } finally {
       await seg.dispose();
     }

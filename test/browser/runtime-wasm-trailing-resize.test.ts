@@ -35,7 +35,7 @@ describe('wasm in Chromium without the trailing Resize gives the Node native pay
           seg.segment(await bytesOf(file), { confidence }),
           commands.nodeSegment(model, `test/fixtures/reference/${file}`, confidence),
         ]);
-        expectSamePayload(`tiny-upsample ${file} c${confidence}`, browser, node);
+        expectSamePayload(file, browser, node, `tiny-upsample ${file} c${confidence}`);
       });
     }
   }

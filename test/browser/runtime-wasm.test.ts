@@ -27,7 +27,7 @@ describe('wasm in the browser gives the Node native payload', () => {
           seg.segment(await bytesOf(file), { confidence: 50 }),
           commands.nodeSegment(`test/fixtures/models/${p}`, `test/fixtures/reference/${file}`, 50),
         ]);
-        expectSamePayload(`${p} ${file}`, browser, node);
+        expectSamePayload(file, browser, node, `${p} ${file}`);
       });
     }
   }
@@ -60,7 +60,7 @@ describe('wasm in the browser gives the Node native payload: the bundled model',
         const bytes = new Uint8Array(await (await fetch(`/${path}`)).arrayBuffer());
         const [browser, node] = await Promise.all([seg.segment(bytes, { confidence: 50 }), commands.nodeSegment(p, path, 50)]);
         expect(browser.image).toEqual({ width: image.width, height: image.height });
-        expectSamePayload(`${p} ${image.name}`, browser, node);
+        expectSamePayload(image.file, browser, node, `${p} ${image.name}`);
       });
     }
   }

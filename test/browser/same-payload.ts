@@ -9,8 +9,11 @@ export const backendFallbacks = (seg: { fallbacks: readonly Fallback[] }) =>
 /** A reference fixture image's bytes (`file` relative to test/fixtures/reference/). */
 export const bytesOf = async (file: string) => new Uint8Array(await (await fetch(`/test/fixtures/reference/${file}`)).arrayBuffer());
 
-/** Compares a browser payload with the Node one (label: names the image file), prints the share of equal mask pixels, and asserts on it. */
-export function expectSamePayload(label: string, browser: SegmentationPayload, node: SegmentationPayload): void {
+/**
+ * Compares a browser payload with the Node one for the image file `image`, prints the share of equal mask
+ * pixels (under `label`, the image's name by default), and asserts on it: exact for a PNG.
+ */
+export function expectSamePayload(image: string, browser: SegmentationPayload, node: SegmentationPayload, label = image): void {
   expect(browser.class_map).toEqual(node.class_map);
   expect(browser.image).toEqual(node.image);
   const a = rawFromPayload(browser).classIds;
@@ -22,6 +25,6 @@ export function expectSamePayload(label: string, browser: SegmentationPayload, n
   console.log(`${label}: ${(share * 100).toFixed(4)}% of ${a.length} mask pixels equal to Node native`);
   // A PNG decodes to the same pixels everywhere: every mask pixel must match. A JPEG goes through each
   // engine's own decoder (README, Browser engines): 99.99% at least.
-  if (/\.png\b/i.test(label)) expect(share).toBe(1);
+  if (/\.png$/i.test(image)) expect(share).toBe(1);
   else expect(share).toBeGreaterThanOrEqual(0.9999);
 }
