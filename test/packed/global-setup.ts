@@ -24,6 +24,8 @@ export interface PackedApp {
   cliPayload: PagePayload;
   /** What `npm install <tarball>` put into the app's node_modules. */
   installed: { packages: string[]; megabytes: number };
+  /** The packed edgeseg, for apps on other tools (tool-app.ts). */
+  tarball: string;
 }
 
 const MODEL = join(ROOT, 'models', 'shapes', 'package');
@@ -52,6 +54,11 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const modules = join(appDir, 'node_modules');
   const packages = readdirSync(modules).filter((name) => !name.startsWith('.'));
   const megabytes = Number(execFileSync('du', ['-sm', modules]).toString().split('\t')[0]);
-  project.provide('packed', { appDir, cliPayload: JSON.parse(cli.stdout.toString()) as PagePayload, installed: { packages, megabytes } });
+  project.provide('packed', {
+    appDir,
+    cliPayload: JSON.parse(cli.stdout.toString()) as PagePayload,
+    installed: { packages, megabytes },
+    tarball,
+  });
   return () => rmSync(work, { recursive: true, force: true });
 }
