@@ -42,7 +42,7 @@ await build({
   ...common,
   entryPoints: { 'segment-worker': join(root, 'workers', 'segment-worker.ts') },
   outdir: out,
-  plugins: [packagedTwins(['ort-import'])],
+  plugins: [packagedTwins(['ort-import', 'faults'])],
 });
 
 for (const file of ['edgeseg.js', 'segment-worker.js']) {

@@ -1,7 +1,83 @@
 // edgeseg, the browser entry: the segmenter (a worker runs the model), the platform clients, the payload, errors.
-export * from './runtime/index.js';
-export * from './platform/index.js';
-export * from './errors/index.js';
+// Named, on purpose: what an app needs and nothing else (internals and test hooks stay in their modules).
+
+// The segmenter.
+export {
+  createSegmenter,
+  Segmenter,
+  type SegmenterOptions,
+  type SegmentCallOptions,
+  type Fallback,
+  type VersionRef,
+  type RuntimeBackendName,
+  type ImageSource,
+  type Timings,
+} from './runtime/index.js';
+
+// The platform's clients, their errors and the answers of its routes.
+export {
+  PlatformClient,
+  type PlatformClientOptions,
+  type CallOptions,
+  type HostedImage,
+  PlatformError,
+  type PlatformErrorCode,
+  type PlatformErrorOptions,
+  AuthenticationError,
+  NotFoundError,
+  InvalidRequestError,
+  PaymentRequiredError,
+  RateLimitError,
+  ServerError,
+  ConnectionError,
+  TimeoutError,
+  AbortedError,
+  InvalidResponseError,
+  isPlatformError,
+  isRateLimitError,
+  isAuthenticationError,
+  type RootInfo,
+  type ProjectRecord,
+  type WorkspaceRecord,
+  type VersionModel,
+  type VersionRecord,
+  type WorkspaceAnswer,
+  type ProjectAnswer,
+  type VersionAnswer,
+  type ExportAnswer,
+  type SearchField,
+  type DefaultSearchField,
+  type SearchExtension,
+  type SearchFieldName,
+  type SearchQuery,
+  type SearchValues,
+  type SearchResult,
+  type SearchPage,
+  type ImageAnswer,
+  type SyntheticImageRequest,
+  type SyntheticImage,
+  type SyntheticImageAnswer,
+  type OrtAnswer,
+} from './platform/index.js';
+
+// edgeseg's own errors.
+export {
+  EdgesegError,
+  isEdgesegError,
+  type EdgesegErrorOptions,
+  type EdgesegErrorCode,
+  InvalidInputError,
+  type InvalidInputCode,
+  ModelPackageError,
+  type ModelPackageCode,
+  BackendError,
+  type BackendCode,
+  type BackendName,
+  EdgesegAbortError,
+  type AbortedCode,
+} from './errors/index.js';
+
+// The hosted route's payload.
 export {
   buildPayload,
   rawFromPayload,
@@ -14,6 +90,7 @@ export {
   type RawSegmentation,
   type SegmentationPayload,
 } from './payload/index.js';
-export type { DownloadProgress, ModelSpec, PackageFiles } from './model/index.js';
+export type { DownloadProgress, ModelSpec, PackageFiles, PackageGeneration } from './model/index.js';
+export type { PreprocessSpec } from './pipeline/index.js';
 export { classColors } from './model/colors.js';
 export { IMAGE_FORMATS, type ImageFormat } from './pipeline/image-header.js';

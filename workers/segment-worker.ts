@@ -1,7 +1,7 @@
 // The segmentation worker: loads a model package, runs it with onnxruntime-web (WebGPU or WASM), and
 // returns the hosted route's payload or raw class ids. Exposed with comlink; see protocol.ts.
 import { expose, transfer } from 'comlink';
-import { BackendError, isEdgesegError, type BackendName } from '../src/errors/index.js';
+import { BackendError, isEdgesegError } from '../src/errors/index.js';
 import {
   cacheStoragePackageCache,
   checkModelShapes,
@@ -20,10 +20,10 @@ import { buildPayload, classMapOf } from '../src/payload/index.js';
 import { isYCbCr, segmentPixels, type PrepareInput, type ResizeMode, type RunModel } from '../src/pipeline/index.js';
 import { installErrorTransfer, serializeError } from '../src/runtime/error-transfer.js';
 import { decodeInWorker, encodePng } from './decode-image.js';
+import { crashArmed, faultArmed, injectFault, playRunFault } from './faults.js';
 import { wasmRuntime } from './wasm-runtime.js';
 import { createWebgpuRunner } from './webgpu-runner.js';
 import type {
-  Fault,
   LoadRequest,
   OrtFiles,
   LoadResult,
@@ -45,7 +45,6 @@ interface Loaded {
 
 let loaded: Loaded | null = null;
 let files: { key: string; files: PackageFiles } | null = null;
-let pendingFault: Fault | null = null;
 // Reused between calls: the network input buffer.
 let inputBuffer: Float32Array | undefined;
 
@@ -98,26 +97,6 @@ function withTrailingResize(runner: SessionRunner, cut: TrailingResizeCut): Sess
     },
     dispose: () => runner.dispose(),
   };
-}
-
-/** Plays the injected fault at run time: a failed run, or a worker that dies, throws uncaught or hangs. */
-function injectedRunFault(backend: BackendName): Promise<never> {
-  const fault = pendingFault;
-  pendingFault = null;
-  if (fault === 'run') {
-    return Promise.reject(
-      new BackendError('BACKEND_FAILED', `the ${backend} backend failed while running (injected fault, as a lost device would)`, {
-        backend,
-      }),
-    );
-  }
-  if (fault === 'crash-in-run') self.close();
-  if (fault === 'error-in-run') {
-    setTimeout(() => {
-      throw new Error('injected uncaught error in the worker');
-    });
-  }
-  return new Promise<never>(() => undefined);
 }
 
 const api: WorkerApi = {
@@ -187,12 +166,11 @@ const api: WorkerApi = {
       const area = 3 * current.model.preprocess.resize.width * current.model.preprocess.resize.height;
       if (!inputBuffer || inputBuffer.length !== area) inputBuffer = new Float32Array(area);
       const run: RunModel = async (input, signal) => {
-        if (pendingFault && pendingFault !== 'crash') return injectedRunFault(current.runner.name);
-        return current.runner.run(input, signal);
+        return playRunFault(current.runner.name) ?? current.runner.run(input, signal);
       };
       // The backend's own preprocessing (WebGPU), except when a fault is injected (it goes through `run`).
       const own = current.runner.prepare;
-      const prepare: PrepareInput | undefined = own && ((image, spec) => (pendingFault ? Promise.resolve(null) : own(image, spec)));
+      const prepare: PrepareInput | undefined = own && ((image, spec) => (faultArmed() ? Promise.resolve(null) : own(image, spec)));
       const result = await segmentPixels(decoded.pixels, current.model, run, {
         confidence: request.confidence,
         input: inputBuffer,
@@ -221,7 +199,7 @@ const api: WorkerApi = {
   },
 
   async ping() {
-    if (pendingFault === 'crash') {
+    if (crashArmed()) {
       // As a worker killed by the browser would: no answer, ever.
       self.close();
       return new Promise<'pong'>(() => undefined);
@@ -229,9 +207,7 @@ const api: WorkerApi = {
     return 'pong';
   },
 
-  injectFault(fault: Fault) {
-    pendingFault = fault;
-  },
+  injectFault,
 
   async dispose() {
     if (loaded) await loaded.runner.dispose();

@@ -1,4 +1,5 @@
 // edgeseg for Node: the segmenter (onnxruntime-node or onnxruntime-web), image decoding, package I/O.
+// Named, on purpose: what a program needs and nothing else (internals stay in their modules).
 export {
   createSegmenter,
   type NodeSegmenter,
@@ -11,16 +12,43 @@ export {
   type Timings,
   type NodeBackendName,
 } from './segmenter.js';
-export { decodeImage, DEFAULT_MAX_PIXELS, type DecodeOptions } from './decode-image.js';
+export { decodeImage, type DecodeOptions } from './decode-image.js';
 export { restrictImageLoaders } from './native-modules.js';
 export { readPackageDir } from './read-package-dir.js';
-export { BUNDLED_MODELS, DEFAULT_BUNDLED_MODEL, bundledModelDir, type BundledModelName } from './bundled-model.js';
+export { BUNDLED_MODELS, type BundledModelName } from './bundled-model.js';
 export { defaultBatchConcurrency } from './threads.js';
-export { directoryPackageCache, defaultCacheDir } from './directory-cache.js';
-export type { NodeBackend, BackendOptions } from './backend.js';
-export * from '../errors/index.js';
-export * from '../payload/index.js';
-export type { ModelSpec, PackageFiles, DownloadProgress } from '../model/index.js';
-export { parseModelPackage, classColors } from '../model/index.js';
+
+// edgeseg's own errors.
+export {
+  EdgesegError,
+  isEdgesegError,
+  type EdgesegErrorOptions,
+  type EdgesegErrorCode,
+  InvalidInputError,
+  type InvalidInputCode,
+  ModelPackageError,
+  type ModelPackageCode,
+  BackendError,
+  type BackendCode,
+  type BackendName,
+  EdgesegAbortError,
+  type AbortedCode,
+} from '../errors/index.js';
+
+// The hosted route's payload.
+export {
+  buildPayload,
+  rawFromPayload,
+  normalizeHostedPayload,
+  decodeMaskPng,
+  encodeMaskPng,
+  classMapOf,
+  base64ToBytes,
+  bytesToBase64,
+  type RawSegmentation,
+  type SegmentationPayload,
+} from '../payload/index.js';
+export type { ModelSpec, PackageFiles, PackageGeneration, DownloadProgress } from '../model/index.js';
+export { classColors } from '../model/colors.js';
 export type { PixelImage, PreprocessSpec } from '../pipeline/index.js';
 export { IMAGE_FORMATS, type ImageFormat } from '../pipeline/image-header.js';

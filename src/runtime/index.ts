@@ -2,7 +2,6 @@
 export {
   createSegmenter,
   Segmenter,
-  INJECT_FAULT,
   type SegmenterOptions,
   type SegmentCallOptions,
   type Fallback,
@@ -10,4 +9,4 @@ export {
   type RuntimeBackendName,
 } from './segmenter.js';
 export type { ImageSource } from './image-source.js';
-export type { Timings, Backend } from './backend.js';
+export type { Timings } from './backend.js';

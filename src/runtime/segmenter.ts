@@ -61,7 +61,11 @@ export interface SegmentCallOptions {
   signal?: AbortSignal;
 }
 
-/** Test hook: `segmenter[INJECT_FAULT](fault)` makes the worker fail its next run, or die (see `Fault`). */
+/**
+ * Test hook: `segmenter[INJECT_FAULT](fault)` makes the worker fail its next run, or die (see `Fault`).
+ * Only the worker of the source tree plays faults; the packaged worker has no fault injection.
+ * @internal
+ */
 export const INJECT_FAULT = Symbol.for('edgeseg.injectFault');
 
 const LOCAL: readonly RuntimeBackendName[] = ['webgpu', 'wasm'];
@@ -169,6 +173,7 @@ export class Segmenter {
     this.#backend = null;
   }
 
+  /** @internal */
   async [INJECT_FAULT](fault: Fault): Promise<void> {
     if (this.#backend instanceof WorkerBackend) await this.#backend.injectFault(fault);
   }

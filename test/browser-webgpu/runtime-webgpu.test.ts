@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createSegmenter, INJECT_FAULT, rawFromPayload, type Segmenter } from '../../src/index.js';
+import { createSegmenter, rawFromPayload, type Segmenter } from '../../src/index.js';
+import { INJECT_FAULT } from '../../src/runtime/segmenter.js';
 import manifest from '../fixtures/reference/manifest.json';
 import { stringMatching } from '../helpers/matchers.js';
 

@@ -1,14 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { commands } from 'vitest/browser';
-import {
-  BackendError,
-  createSegmenter,
-  EdgesegAbortError,
-  INJECT_FAULT,
-  PlatformClient,
-  rawFromPayload,
-  type Segmenter,
-} from '../../src/index.js';
+import { BackendError, createSegmenter, EdgesegAbortError, PlatformClient, rawFromPayload, type Segmenter } from '../../src/index.js';
+import { INJECT_FAULT } from '../../src/runtime/segmenter.js';
 import manifest from '../fixtures/reference/manifest.json';
 import { anyNumber, stringContaining, stringMatching } from '../helpers/matchers.js';
 import { codeOf, rejection } from '../helpers/rejection.js';

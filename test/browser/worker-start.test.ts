@@ -3,7 +3,8 @@
 // next time), a live worker is never taken for crashed, and a replaced worker loads the model before any call.
 import { afterEach, expect, test } from 'vitest';
 import { commands } from 'vitest/browser';
-import { createSegmenter, InvalidInputError, INJECT_FAULT, type Segmenter } from '../../src/index.js';
+import { createSegmenter, InvalidInputError, type Segmenter } from '../../src/index.js';
+import { INJECT_FAULT } from '../../src/runtime/segmenter.js';
 import { PING_TIMEOUT_MS, WorkerBackend } from '../../src/runtime/worker-backend.js';
 import manifest from '../fixtures/reference/manifest.json';
 import { bytesOf, expectSamePayload } from './same-payload.js';

@@ -1,0 +1,45 @@
+// Faults a test injects into the worker (see `Fault` in protocol.ts). The packaged worker build swaps this
+// module for faults.packaged.ts, which plays none: the test hook does not ship.
+import { BackendError, type BackendName } from '../src/errors/index.js';
+import type { Fault } from './protocol.js';
+
+let pending: Fault | null = null;
+
+/** Arms `fault` for the next call. */
+export function injectFault(fault: Fault): void {
+  pending = fault;
+}
+
+/** Whether any fault is armed (the backend's own preprocessing is skipped then, so the fault plays in `run`). */
+export function faultArmed(): boolean {
+  return pending !== null;
+}
+
+/** Whether the worker is to die silently before its next call (`crash`). */
+export function crashArmed(): boolean {
+  return pending === 'crash';
+}
+
+/**
+ * Plays an armed run fault: a failed run, or a worker that dies, throws uncaught or hangs. Null when
+ * none is armed (`crash` plays at the next ping, not here).
+ */
+export function playRunFault(backend: BackendName): Promise<never> | null {
+  const fault = pending;
+  if (!fault || fault === 'crash') return null;
+  pending = null;
+  if (fault === 'run') {
+    return Promise.reject(
+      new BackendError('BACKEND_FAILED', `the ${backend} backend failed while running (injected fault, as a lost device would)`, {
+        backend,
+      }),
+    );
+  }
+  if (fault === 'crash-in-run') self.close();
+  if (fault === 'error-in-run') {
+    setTimeout(() => {
+      throw new Error('injected uncaught error in the worker');
+    });
+  }
+  return new Promise<never>(() => undefined);
+}
