@@ -91,6 +91,6 @@ export {
   type SegmentationPayload,
 } from './payload/index.js';
 export type { DownloadProgress, ModelSpec, PackageFiles, PackageGeneration } from './model/index.js';
-export type { PreprocessSpec } from './pipeline/index.js';
+export type { ContrastType, PreprocessSpec } from './pipeline/index.js';
 export { classColors } from './model/colors.js';
 export { IMAGE_FORMATS, type ImageFormat } from './pipeline/image-header.js';

@@ -50,5 +50,5 @@ export {
 } from '../payload/index.js';
 export type { ModelSpec, PackageFiles, PackageGeneration, DownloadProgress } from '../model/index.js';
 export { classColors } from '../model/colors.js';
-export type { PixelImage, PreprocessSpec } from '../pipeline/index.js';
+export type { ContrastType, PixelImage, PreprocessSpec } from '../pipeline/index.js';
 export { IMAGE_FORMATS, type ImageFormat } from '../pipeline/image-header.js';
