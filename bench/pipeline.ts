@@ -21,7 +21,7 @@ export async function benchPipeline(runs = 20, warmup = 3, threads = 2): Promise
   const rows: PipelineRow[] = [];
   for (const model of [MODELS.shapes, MODELS.lraspp]) {
     for (const backend of ['native', 'wasm'] as const) {
-      const seg = await createSegmenter({ model: model.dir, backend, numThreads: threads });
+      const seg = await createSegmenter({ model: model.dir, backends: [backend], numThreads: threads });
       // Confidence 0 as well for the seeded LRASPP: its logits are unsure everywhere, so at the default
       // 50 almost every pixel is certainly background; at 0 every class boundary takes the full path.
       const settings = ['1024x768', '4032x3024'].flatMap(

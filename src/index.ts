@@ -10,6 +10,8 @@ export {
   type Fallback,
   type VersionRef,
   type RuntimeBackendName,
+  type SegmentManyOptions,
+  type SegmentManyResult,
   type ImageSource,
   type Timings,
 } from './runtime/index.js';
@@ -94,3 +96,4 @@ export type { DownloadProgress, ModelSpec, PackageFiles, PackageGeneration } fro
 export type { ContrastType, PreprocessSpec } from './pipeline/index.js';
 export { classColors } from './model/colors.js';
 export { IMAGE_FORMATS, type ImageFormat } from './pipeline/image-header.js';
+export type { SegmentManyOutcome } from './batch/segment-many.js';

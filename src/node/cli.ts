@@ -149,7 +149,7 @@ function segmenterSettings(values: {
     throw new UsageError(`--feather must be a whole number of pixels ≥ 0, got ${values.feather}`);
   const options: NodeSegmenterOptions = {
     model: modelOf(values.model),
-    backend,
+    backends: [backend],
     ...(numThreads === undefined ? {} : { numThreads }),
     ...(maxPixels === undefined ? {} : { maxPixels }),
   };

@@ -52,3 +52,4 @@ export type { ModelSpec, PackageFiles, PackageGeneration, DownloadProgress } fro
 export { classColors } from '../model/colors.js';
 export type { ContrastType, PixelImage, PreprocessSpec } from '../pipeline/index.js';
 export { IMAGE_FORMATS, type ImageFormat } from '../pipeline/image-header.js';
+export type { SegmentManyOutcome } from '../batch/segment-many.js';

@@ -1,7 +1,7 @@
 // edgeseg in Node: a model package run by onnxruntime-node ("native") or onnxruntime-web ("wasm"),
 // returning the hosted route's payload.
 import { readFile } from 'node:fs/promises';
-import { BackendError, EdgesegError, InvalidInputError, isEdgesegError, ModelPackageError } from '../errors/index.js';
+import { BackendError, InvalidInputError, ModelPackageError } from '../errors/index.js';
 import {
   checkModelShapes,
   fetchPackageFiles,
@@ -11,19 +11,23 @@ import {
   type PackageFiles,
 } from '../model/index.js';
 import { buildPayload, classMapOf, encodeMaskPng, type RawSegmentation, type SegmentationPayload } from '../payload/index.js';
-import { DEFAULT_CONFIDENCE, segmentPixels, validateConfidence, type PixelImage, type StageTimings } from '../pipeline/index.js';
+import { asEdgesegError, batchSettings, type SegmentManyOptions, type SegmentManyOutcome } from '../batch/segment-many.js';
+import { orderedPool } from '../batch/ordered-pool.js';
+import { DEFAULT_CONFIDENCE, segmentPixels, type PixelImage, type Timings } from '../pipeline/index.js';
 import type { NodeBackend } from './backend.js';
 import { decodeImage, DEFAULT_MAX_PIXELS } from './decode-image.js';
 import { directoryPackageCache } from './directory-cache.js';
 import { bundledModelDir, DEFAULT_BUNDLED_MODEL, isBundledModelName, type BundledModelName } from './bundled-model.js';
 import { createNativeBackend } from './native-backend.js';
-import { orderedPool } from './ordered-pool.js';
 import { readPackageDir } from './read-package-dir.js';
 import { defaultBatchConcurrency } from './threads.js';
 import { createWasmBackend } from './wasm-backend.js';
 import { checkPixelCount } from '../pipeline/image-header.js';
 
-export type NodeBackendName = NodeBackend['name'];
+/** `native` (onnxruntime-node's CPU build) or `wasm` (onnxruntime-web's WASM build, as browsers run it). */
+export type NodeBackendName = 'native' | 'wasm';
+
+export type { SegmentManyOptions, Timings };
 
 export interface NodeSegmenterOptions {
   /**
@@ -32,7 +36,14 @@ export interface NodeSegmenterOptions {
    * or the base URL of a package (downloaded once, cached).
    */
   model?: BundledModelName | (string & {}) | { files: PackageFiles } | { url: string };
-  /** `native` (onnxruntime-node, default) or `wasm` (onnxruntime-web in Node). */
+  /**
+   * Tried in this order; the first that loads the model runs it (`segmenter.backend`). Default
+   * `['native']`: onnxruntime-node. `wasm` runs onnxruntime-web's WASM build in Node, the browser's
+   * arithmetic. The names differ from the browser's (`webgpu`, `wasm`, `hosted`) because the runtimes do:
+   * Node has onnxruntime-node and no WebGPU worker or hosted fallback of its own.
+   */
+  backends?: NodeBackendName[];
+  /** @deprecated Use `backends: [name]`; `backend` will be removed in the next release. */
   backend?: NodeBackendName;
   /** Threads for the model run (`native`). Default: half the cores, at least 1, at most 4. The `wasm` backend always runs one thread in Node (its thread pool needs Web Workers). */
   numThreads?: number;
@@ -53,34 +64,20 @@ export interface SegmentOptions {
   signal?: AbortSignal;
 }
 
-export interface Timings extends StageTimings {
-  decode: number;
-  encode: number;
-}
-
 /** The result of `segmentDetailed`. */
 export interface DetailedSegmentation {
   payload: SegmentationPayload;
   /** The payload's mask PNG, undecoded (`payload.segmentation_mask` is its base64): what a mask file holds. */
   maskPng: Uint8Array;
   raw: RawSegmentation;
-  timings: Timings;
+  /** Every stage runs in Node, so each is there. */
+  timings: Required<Timings>;
   /** The decoded pixels, orientation applied (the source itself when it was pixels): what a cutout or an overlay is drawn from. */
   image: PixelImage;
 }
 
-export interface SegmentManyOptions {
-  /** Sources decoded, run or waiting to be taken, at most (an integer ≥ 1). Default: 2 on 2 cores, 3 on 4, 4 from 6 on (`defaultBatchConcurrency()`): decoding and encoding overlap the model runs, which take turns on the one session. */
-  concurrency?: number;
-  /** 0–100; default 50. */
-  confidence?: number;
-  /** Stops the batch: no new source starts, those in flight are abandoned, and the iterator throws `EdgesegAbortError`. */
-  signal?: AbortSignal;
-}
-
 /** One source's outcome from `segmentMany`, in the order of the sources. `index` counts from 0. */
-export type SegmentManyResult<S> =
-  ({ ok: true; index: number; source: S } & DetailedSegmentation) | { ok: false; index: number; source: S; error: EdgesegError };
+export type SegmentManyResult<S> = SegmentManyOutcome<S, DetailedSegmentation>;
 
 export interface NodeSegmenter {
   readonly backend: NodeBackendName;
@@ -110,13 +107,8 @@ export interface NodeSegmenter {
 export async function createSegmenter(options: NodeSegmenterOptions = {}): Promise<NodeSegmenter> {
   const files = await loadFiles(options);
   const parsed = parseModelPackage(files);
-  const backendName = options.backend ?? 'native';
-  if (backendName !== 'native' && backendName !== 'wasm') {
-    throw new InvalidInputError('OPTION_INVALID', `backend must be "native" or "wasm", got ${JSON.stringify(backendName)}`);
-  }
   const threads = options.numThreads === undefined ? {} : { numThreads: options.numThreads };
-  const backend =
-    backendName === 'native' ? await createNativeBackend(parsed.weights, threads) : await createWasmBackend(parsed.weights, threads);
+  const { name: backendName, runner: backend } = await startRunner(backendOrder(options), parsed.weights, threads);
   let spec: ModelSpec;
   try {
     spec = checkModelShapes(parsed.spec, backend.io);
@@ -174,11 +166,13 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
   };
 
   const detailed = async (source: NodeImageSource, opts?: SegmentOptions): Promise<DetailedSegmentation> => {
+    const start = performance.now();
     const { raw: r, timings, image } = await raw(source, opts);
     const t = performance.now();
     const maskPng = encodeMaskPng(r.classIds, r.width, r.height);
     const payload = buildPayload(r, maskPng);
-    return { payload, maskPng, raw: r, timings: { ...timings, encode: performance.now() - t }, image };
+    const end = performance.now();
+    return { payload, maskPng, raw: r, timings: { ...timings, encode: end - t, total: end - start }, image };
   };
 
   return {
@@ -194,11 +188,7 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
     },
     segmentDetailed: detailed,
     segmentMany<S extends NodeImageSource>(sources: Iterable<S> | AsyncIterable<S>, opts: SegmentManyOptions = {}) {
-      const concurrency = opts.concurrency ?? defaultBatchConcurrency();
-      if (!Number.isInteger(concurrency) || concurrency < 1) {
-        throw new InvalidInputError('OPTION_INVALID', `concurrency must be an integer ≥ 1, got ${concurrency}`);
-      }
-      const confidence = validateConfidence(opts.confidence ?? DEFAULT_CONFIDENCE);
+      const { concurrency, confidence } = batchSettings(opts, defaultBatchConcurrency());
       const { signal } = opts;
       const one = async (source: S, index: number, stop: AbortSignal): Promise<SegmentManyResult<S>> => {
         try {
@@ -220,10 +210,49 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
   };
 }
 
-/** An error that is not edgeseg's own (a bug, a failure of a library) becomes BACKEND_FAILED, so every failure has a code. */
-function asEdgesegError(error: unknown, backend: NodeBackendName): EdgesegError {
-  if (isEdgesegError(error)) return error;
-  return new BackendError('BACKEND_FAILED', error instanceof Error ? error.message : String(error), { backend, cause: error });
+/** The backends to try, in order, from `backends` (or the deprecated `backend`). */
+function backendOrder(options: NodeSegmenterOptions): NodeBackendName[] {
+  if (options.backends !== undefined && options.backend !== undefined) {
+    throw new InvalidInputError('OPTION_INVALID', 'give backends, or the deprecated backend, not both');
+  }
+  if (options.backends === undefined) {
+    const name = options.backend ?? 'native';
+    if (name !== 'native' && name !== 'wasm') {
+      throw new InvalidInputError('OPTION_INVALID', `backend must be "native" or "wasm", got ${JSON.stringify(name)}`);
+    }
+    return [name];
+  }
+  const { backends } = options;
+  if (!Array.isArray(backends) || backends.length === 0 || backends.some((b) => b !== 'native' && b !== 'wasm')) {
+    throw new InvalidInputError(
+      'OPTION_INVALID',
+      `backends must be a non-empty list of "native" and "wasm", got ${JSON.stringify(backends)}`,
+    );
+  }
+  return backends;
+}
+
+/**
+ * The first backend of `order` that starts: a backend that cannot (`BackendError`) is left for the next;
+ * with none left, the only backend's error, or `NO_BACKEND` naming each one's reason.
+ */
+async function startRunner(
+  order: NodeBackendName[],
+  weights: Uint8Array,
+  threads: { numThreads?: number },
+): Promise<{ name: NodeBackendName; runner: NodeBackend }> {
+  const reasons: string[] = [];
+  let last: unknown;
+  for (const name of order) {
+    try {
+      return { name, runner: name === 'native' ? await createNativeBackend(weights, threads) : await createWasmBackend(weights, threads) };
+    } catch (error) {
+      if (order.length === 1 || !(error instanceof BackendError)) throw error;
+      last = error;
+      reasons.push(`${name}: [${error.code}] ${error.message}`);
+    }
+  }
+  throw new BackendError('NO_BACKEND', `no backend could run the model: ${reasons.join('; ')}`, { cause: last });
 }
 
 async function loadFiles(options: NodeSegmenterOptions): Promise<PackageFiles> {

@@ -11,6 +11,7 @@ export {
   type RunModel,
   type SegmentationModel,
   type StageTimings,
+  type Timings,
 } from './segment-pixels.js';
 export { validateConfidence, confidenceThreshold, DEFAULT_CONFIDENCE } from './confidence.js';
 export { staticCropRect } from './static-crop.js';

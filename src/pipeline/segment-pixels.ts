@@ -44,6 +44,24 @@ export interface StageTimings {
   postprocess: number;
 }
 
+/**
+ * Time of each stage of one call, in milliseconds: the same type in the browser and in Node. A stage
+ * that did not run where the call ran is absent: the hosted route reports only `total` (its stages run
+ * on the server). Node's `segmentDetailed` reports every stage (`Required<Timings>`).
+ */
+export interface Timings {
+  /** Reading and decoding the image. */
+  decode?: number;
+  preprocess?: number;
+  /** The model run. */
+  run?: number;
+  postprocess?: number;
+  /** Encoding the mask PNG (0 for `segmentRaw`). */
+  encode?: number;
+  /** The whole call as the caller saw it. */
+  total: number;
+}
+
 export interface PixelSegmentation {
   classIds: Uint8Array;
   width: number;

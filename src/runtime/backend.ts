@@ -1,18 +1,10 @@
 // The one small interface every backend implements, documented in one place.
 import type { BackendName } from '../errors/index.js';
 import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
+import type { Timings } from '../pipeline/index.js';
 import type { ImageSource } from './image-source.js';
 
-/** Time of each stage of one call, in milliseconds (the hosted route reports only the round trip). */
-export interface Timings {
-  decode?: number;
-  preprocess?: number;
-  run?: number;
-  postprocess?: number;
-  encode?: number;
-  /** The whole call as the caller saw it. */
-  total: number;
-}
+export type { Timings };
 
 export interface BackendCallOptions {
   confidence: number;

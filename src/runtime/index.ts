@@ -7,6 +7,8 @@ export {
   type Fallback,
   type VersionRef,
   type RuntimeBackendName,
+  type SegmentManyOptions,
+  type SegmentManyResult,
 } from './segmenter.js';
 export type { ImageSource } from './image-source.js';
 export type { Timings } from './backend.js';

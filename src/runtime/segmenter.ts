@@ -1,9 +1,13 @@
 // The browser segmenter: runs a model package in a worker on WebGPU or WASM, or on the hosted route,
 // in the caller's order of preference, falling back when a backend cannot load or fails while running.
-import { BackendError, EdgesegAbortError, InvalidInputError, type BackendName } from '../errors/index.js';
+import { BackendError, EdgesegAbortError, InvalidInputError, type BackendName, type EdgesegError } from '../errors/index.js';
 import type { DownloadProgress, ModelSpec, PackageFiles } from '../model/index.js';
 import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
 import { DEFAULT_CONFIDENCE, validateConfidence } from '../pipeline/confidence.js';
+import { asEdgesegError, batchSettings, type SegmentManyOptions, type SegmentManyOutcome } from '../batch/segment-many.js';
+import { orderedPool } from '../batch/ordered-pool.js';
+import { isPlatformError } from '../platform/errors/guards.js';
+import type { PlatformError } from '../platform/errors/platform-error.js';
 import type { PlatformClient } from '../platform/platform-client.js';
 import type { Fault, WorkerModelSource } from '../../workers/protocol.js';
 import type { Backend, BackendOutcome, Timings } from './backend.js';
@@ -16,7 +20,7 @@ import { browserThreadPlan } from './threads.js';
 import { versionModelSource, type VersionRef } from './version-model.js';
 import { WorkerBackend } from './worker-backend.js';
 
-export type { VersionRef };
+export type { SegmentManyOptions, VersionRef };
 
 export type RuntimeBackendName = Exclude<BackendName, 'native'>;
 
@@ -54,6 +58,13 @@ export interface SegmenterOptions {
    */
   wasmPaths?: string | URL;
 }
+
+/**
+ * One source's outcome from `segmentMany`, in the order of the sources. `index` counts from 0. Node's
+ * result also carries the decoded pixels, the mask PNG and the class ids (`segmentDetailed`): in the
+ * browser those stay in the worker, and only the payload crosses back.
+ */
+export type SegmentManyResult<S> = SegmentManyOutcome<S, { payload: SegmentationPayload; timings: Timings }, EdgesegError | PlatformError>;
 
 export interface SegmentCallOptions {
   /** 0–100. Default 50. */
@@ -156,12 +167,39 @@ export class Segmenter {
 
   /** The hosted route's payload: `{ segmentation_mask, class_map, image }`. */
   segment(source: ImageSource, options: SegmentCallOptions = {}): Promise<SegmentationPayload> {
-    return this.#run(source, options, (b, s, o) => b.segment(s, o));
+    return this.#run(source, options, (b, s, o) => b.segment(s, o)).then((r) => r.value);
   }
 
   /** Class ids without PNG encoding: `{ classIds, width, height, class_map }`. */
   segmentRaw(source: ImageSource, options: SegmentCallOptions = {}): Promise<RawSegmentation> {
-    return this.#run(source, options, (b, s, o) => b.segmentRaw(s, o));
+    return this.#run(source, options, (b, s, o) => b.segmentRaw(s, o)).then((r) => r.value);
+  }
+
+  /**
+   * Each source's payload (or its error), yielded in the order of the sources as soon as it and the ones
+   * before it are done, as `segmentMany` of `edgeseg/node`. Calls still run one at a time on this
+   * segmenter; `concurrency` (default 2) bounds the sources taken and queued ahead, and `sources` is read
+   * only as slots free up, so an endless or lazy stream (camera frames) works. A source that fails gives
+   * `{ ok: false, error }` (an `EdgesegError`, or the platform's error on the hosted route) and the batch
+   * goes on; an abort through `signal` ends it by throwing `EdgesegAbortError`. Breaking out of the loop
+   * abandons what is in flight. Throws `OPTION_INVALID` or `CONFIDENCE_INVALID` at once for a bad option.
+   */
+  segmentMany<S extends ImageSource>(
+    sources: Iterable<S> | AsyncIterable<S>,
+    options: SegmentManyOptions = {},
+  ): AsyncGenerator<SegmentManyResult<S>, void, undefined> {
+    const { concurrency, confidence } = batchSettings(options, 2);
+    const one = async (source: S, index: number, stop: AbortSignal): Promise<SegmentManyResult<S>> => {
+      try {
+        const { value: payload, timings } = await this.#run(source, { confidence, signal: stop }, (b, s, o) => b.segment(s, o));
+        return { ok: true, index, source, payload, timings };
+      } catch (error) {
+        // An abort ends the whole batch (the pool throws it); anything else belongs to this source alone.
+        if (stop.aborted) throw error;
+        return { ok: false, index, source, error: asEdgesegError(error, this.backend, isPlatformError) };
+      }
+    };
+    return orderedPool(sources, one, { concurrency, ...(options.signal ? { signal: options.signal } : {}) });
   }
 
   async dispose(): Promise<void> {
@@ -248,7 +286,7 @@ export class Segmenter {
     source: ImageSource,
     options: SegmentCallOptions,
     call: (b: Backend, s: ImageSource, o: { confidence: number; signal?: AbortSignal; wantRetry: boolean }) => Promise<BackendOutcome<T>>,
-  ): Promise<T> {
+  ): Promise<{ value: T; timings: Timings }> {
     const confidence = validateConfidence(options.confidence ?? DEFAULT_CONFIDENCE);
     return this.#enqueue(options.signal, async () => {
       let image = source;
@@ -262,7 +300,7 @@ export class Segmenter {
         ]);
         if (outcome.ok) {
           this.#lastTimings = outcome.timings;
-          return outcome.value;
+          return { value: outcome.value, timings: outcome.timings };
         }
         const { error } = outcome;
         const code = (error as { code?: string }).code;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { EdgesegAbortError } from '../../../src/errors/index.js';
-import { orderedPool } from '../../../src/node/ordered-pool.js';
+import { orderedPool } from '../../../src/batch/ordered-pool.js';
 import { codeOf, rejection } from '../../helpers/rejection.js';
 
 /** A promise the test settles by hand, so the order of completion is the test's, not the clock's. */

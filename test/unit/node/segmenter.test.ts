@@ -23,7 +23,7 @@ for (const backend of ['native', 'wasm'] as const) {
     const segmenters = new Map<string, NodeSegmenter>();
     beforeAll(async () => {
       for (const name of ['tiny-legacy', 'tiny-current', 'tiny-nobg', 'tiny-binary']) {
-        segmenters.set(name, await createSegmenter({ model: TINY(name), backend, numThreads: 1 }));
+        segmenters.set(name, await createSegmenter({ model: TINY(name), backends: [backend], numThreads: 1 }));
       }
     });
     afterAll(async () => {
