@@ -30,9 +30,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create, globals } from 'webgpu';
-import { checkModelShapes, parseModelPackage } from '../src/model/index.js';
+import { loadModel } from '../src/model/load-model.js';
 import { readPackageDir } from '../src/node/read-package-dir.js';
-import { buildPayload, classMapOf } from '../src/payload/index.js';
+import { buildPayload } from '../src/payload/index.js';
 import {
   classIdsFromLogits,
   DEFAULT_CONFIDENCE,
@@ -283,16 +283,20 @@ async function main() {
 
   for (const key of MODEL_KEYS) {
     const m = MODELS[key];
-    const parsed = parseModelPackage(await readPackageDir(m.dir));
-    // edgeseg's backend, as the worker creates it (adapter, device, session with GPU-located logits).
-    for (const k of Object.keys(spans)) spans[k] = 0;
-    let t = now();
-    const { runner } = await createWebgpuRunner(parsed.weights, 1, undefined);
-    const edgesegCreate = now() - t;
+    // edgeseg's backend, as the worker creates it (adapter, device, session with GPU-located logits),
+    // loaded as the worker loads it.
+    let edgesegCreate = 0;
+    let t = 0;
+    let weights: Uint8Array = new Uint8Array(0);
+    const { spec, runner, classMap, model } = await loadModel(await readPackageDir(m.dir), async (w) => {
+      weights = w;
+      for (const k of Object.keys(spans)) spans[k] = 0;
+      t = now();
+      const created = await createWebgpuRunner(w, 1, undefined);
+      edgesegCreate = now() - t;
+      return created.runner;
+    });
     const edgesegSpans = { ...spans };
-    const spec = checkModelShapes(parsed.spec, runner.io);
-    const model = { preprocess: spec.preprocess, classCount: spec.classNames.length, backgroundClassId: spec.backgroundClassId };
-    const classMap = classMapOf(spec.classNames);
     let usedGpuPre = false;
     const prepare: PrepareInput = async (image, s) => {
       const p = await runner.prepare!(image, s);
@@ -304,7 +308,7 @@ async function main() {
 
     // The model alone: same build, EP and optimisation, outputs to the CPU (the default) within run().
     t = now();
-    const session = await ort.InferenceSession.create(parsed.weights, { executionProviders: ['webgpu'], graphOptimizationLevel: 'all' });
+    const session = await ort.InferenceSession.create(weights, { executionProviders: ['webgpu'], graphOptimizationLevel: 'all' });
     const aloneCreate = now() - t;
     const device = await ort.env.webgpu.device;
     const inputName = session.inputNames[0]!;
@@ -320,7 +324,7 @@ async function main() {
     const dims = [1, 3, spec.preprocess.resize.height, spec.preprocess.resize.width];
     const ref = await cpuLogits(
       join(m.dir, 'weights.onnx'),
-      parsed.weights,
+      weights,
       cpuInputs.map((c) => c.tensor),
       dims,
     );

@@ -4,19 +4,17 @@ import { expose, transfer } from 'comlink';
 import { BackendError, isEdgesegError } from '../src/errors/index.js';
 import {
   cacheStoragePackageCache,
-  checkModelShapes,
   cutTrailingResize,
   fetchFile,
   fetchPackageFiles,
-  parseModelPackage,
   type DownloadProgress,
-  type ModelSpec,
   type PackageFiles,
   type TrailingResizeCut,
 } from '../src/model/index.js';
+import { loadModel, type LoadedModel } from '../src/model/load-model.js';
 import type { SessionRunner } from '../src/ort/ort-session.js';
 import { sessionRunner } from '../src/ort/ort-session.js';
-import { buildPayload, classMapOf } from '../src/payload/index.js';
+import { buildPayload } from '../src/payload/index.js';
 import { isYCbCr, segmentPixels, type PrepareInput, type ResizeMode, type RunModel } from '../src/pipeline/index.js';
 import { installErrorTransfer, serializeError } from '../src/runtime/error-transfer.js';
 import { decodeInWorker, encodePng } from './decode-image.js';
@@ -36,14 +34,7 @@ import type {
 
 installErrorTransfer();
 
-interface Loaded {
-  spec: ModelSpec;
-  runner: SessionRunner;
-  classMap: Record<string, string>;
-  model: { preprocess: ModelSpec['preprocess']; classCount: number; backgroundClassId: number };
-}
-
-let loaded: Loaded | null = null;
+let loaded: LoadedModel<SessionRunner> | null = null;
 let files: { key: string; files: PackageFiles } | null = null;
 // Reused between calls: the network input buffer.
 let inputBuffer: Float32Array | undefined;
@@ -119,32 +110,18 @@ const api: WorkerApi = {
     // The runtime's wasm compiles while the package arrives.
     if (request.backend === 'wasm') void wasmRuntime(request.numThreads, request.ort).catch(() => undefined);
     const pkg = await packageFiles(request.model, request.cache, onProgress);
-    const parsed = parseModelPackage(pkg);
-    const { runner, adapter } = await createRunner(
-      request.backend,
-      parsed.weights,
-      request.numThreads,
-      parsed.spec.preprocess,
-      request.ort,
-    );
-    let spec: ModelSpec;
-    try {
-      spec = checkModelShapes(parsed.spec, runner.io);
-    } catch (error) {
-      await runner.dispose();
-      throw error;
-    }
+    let adapter: string | undefined;
+    const next = await loadModel(pkg, async (weights, spec) => {
+      const created = await createRunner(request.backend, weights, request.numThreads, spec.preprocess, request.ort);
+      adapter = created.adapter;
+      return created.runner;
+    });
     if (loaded) await loaded.runner.dispose();
-    loaded = {
-      spec,
-      runner,
-      classMap: classMapOf(spec.classNames),
-      model: { preprocess: spec.preprocess, classCount: spec.classNames.length, backgroundClassId: spec.backgroundClassId },
-    };
+    loaded = next;
     inputBuffer = undefined;
     const result: LoadResult = {
-      spec,
-      warnings: parsed.warnings,
+      spec: next.spec,
+      warnings: next.warnings,
       backend: request.backend,
       numThreads: request.numThreads,
       ...(adapter ? { adapter } : {}),

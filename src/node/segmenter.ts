@@ -2,32 +2,23 @@
 // returning the hosted route's payload.
 import { readFile } from 'node:fs/promises';
 import { BackendError, InvalidInputError, ModelPackageError } from '../errors/index.js';
-import {
-  checkModelShapes,
-  fetchPackageFiles,
-  parseModelPackage,
-  type DownloadProgress,
-  type ModelSpec,
-  type PackageFiles,
-} from '../model/index.js';
-import { buildPayload, classMapOf, encodeMaskPng, type RawSegmentation, type SegmentationPayload } from '../payload/index.js';
+import { fetchPackageFiles, type DownloadProgress, type ModelSpec, type PackageFiles } from '../model/index.js';
+import { loadModel } from '../model/load-model.js';
+import { buildPayload, encodeMaskPng, type RawSegmentation, type SegmentationPayload } from '../payload/index.js';
 import { asEdgesegError, batchSettings, type SegmentManyOptions, type SegmentManyOutcome } from '../batch/segment-many.js';
 import { orderedPool } from '../batch/ordered-pool.js';
 import { DEFAULT_CONFIDENCE, segmentPixels, type PixelImage, type Timings } from '../pipeline/index.js';
-import type { NodeBackend } from './backend.js';
+import type { NodeBackendName, NodeSessionRunner } from './node-runner.js';
 import { decodeImage, DEFAULT_MAX_PIXELS } from './decode-image.js';
 import { directoryPackageCache } from './directory-cache.js';
 import { bundledModelDir, DEFAULT_BUNDLED_MODEL, isBundledModelName, type BundledModelName } from './bundled-model.js';
-import { createNativeBackend } from './native-backend.js';
+import { createNativeRunner } from './native-runner.js';
 import { readPackageDir } from './read-package-dir.js';
 import { defaultBatchConcurrency } from './threads.js';
-import { createWasmBackend } from './wasm-backend.js';
+import { createWasmRunner } from './wasm-runner.js';
 import { checkPixelCount } from '../pipeline/image-header.js';
 
-/** `native` (onnxruntime-node's CPU build) or `wasm` (onnxruntime-web's WASM build, as browsers run it). */
-export type NodeBackendName = 'native' | 'wasm';
-
-export type { SegmentManyOptions, Timings };
+export type { NodeBackendName, SegmentManyOptions, Timings };
 
 export interface NodeSegmenterOptions {
   /**
@@ -106,19 +97,14 @@ export interface NodeSegmenter {
 
 export async function createSegmenter(options: NodeSegmenterOptions = {}): Promise<NodeSegmenter> {
   const files = await loadFiles(options);
-  const parsed = parseModelPackage(files);
   const threads = options.numThreads === undefined ? {} : { numThreads: options.numThreads };
-  const { name: backendName, runner: backend } = await startRunner(backendOrder(options), parsed.weights, threads);
-  let spec: ModelSpec;
-  try {
-    spec = checkModelShapes(parsed.spec, backend.io);
-  } catch (error) {
-    await backend.dispose();
-    throw error;
-  }
+  let backendName: NodeBackendName = 'native';
+  const { spec, warnings, runner, classMap, model } = await loadModel(files, async (weights) => {
+    const started = await startRunner(backendOrder(options), weights, threads);
+    backendName = started.name;
+    return started.runner;
+  });
   const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
-  const classMap = classMapOf(spec.classNames);
-  const model = { preprocess: spec.preprocess, classCount: spec.classNames.length, backgroundClassId: spec.backgroundClassId };
   let queue: Promise<unknown> = Promise.resolve();
   let disposed = false;
 
@@ -151,7 +137,7 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
     const decode = performance.now() - t0;
     // One run at a time per session; each call still gets its own answer.
     const run = queue.then(() =>
-      segmentPixels(image, model, backend.run, {
+      segmentPixels(image, model, runner.run, {
         confidence: opts.confidence ?? DEFAULT_CONFIDENCE,
         ...(opts.signal ? { signal: opts.signal } : {}),
       }),
@@ -179,7 +165,7 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
     backend: backendName,
     spec,
     classNames: spec.classNames,
-    warnings: parsed.warnings,
+    warnings,
     async segment(source, opts) {
       return buildPayload((await raw(source, opts)).raw);
     },
@@ -205,7 +191,7 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
       if (disposed) return;
       disposed = true;
       await queue;
-      await backend.dispose();
+      await runner.dispose();
     },
   };
 }
@@ -240,12 +226,12 @@ async function startRunner(
   order: NodeBackendName[],
   weights: Uint8Array,
   threads: { numThreads?: number },
-): Promise<{ name: NodeBackendName; runner: NodeBackend }> {
+): Promise<{ name: NodeBackendName; runner: NodeSessionRunner }> {
   const reasons: string[] = [];
   let last: unknown;
   for (const name of order) {
     try {
-      return { name, runner: name === 'native' ? await createNativeBackend(weights, threads) : await createWasmBackend(weights, threads) };
+      return { name, runner: name === 'native' ? await createNativeRunner(weights, threads) : await createWasmRunner(weights, threads) };
     } catch (error) {
       if (order.length === 1 || !(error instanceof BackendError)) throw error;
       last = error;

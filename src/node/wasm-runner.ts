@@ -1,10 +1,10 @@
-// The `wasm` backend in Node: onnxruntime-web's WASM build, the same code a browser runs.
+// The `wasm` backend's session runner in Node: onnxruntime-web's WASM build, the same code a browser runs.
 import { BackendError } from '../errors/index.js';
-import type { BackendOptions, NodeBackend } from './backend.js';
+import type { NodeSessionRunner, RunnerOptions } from './node-runner.js';
 import { installSpec, isNotFound } from './native-install.js';
 import { sessionRunner } from '../ort/ort-session.js';
 
-export async function createWasmBackend(weights: Uint8Array, _options: BackendOptions = {}): Promise<NodeBackend> {
+export async function createWasmRunner(weights: Uint8Array, _options: RunnerOptions = {}): Promise<NodeSessionRunner> {
   // An optional peer dependency: a web app gets edgeseg's own copy of it, in its browser build.
   const ort = await import('onnxruntime-web/wasm').catch((cause: unknown) => {
     if (!isNotFound(cause)) throw cause;
