@@ -1,4 +1,4 @@
-// The legacy export's environment.json, mapped onto the pipeline's PreprocessSpec (see docs/design.md).
+// The legacy export's environment.json, mapped onto the pipeline's PreprocessSpec (see docs/exactness.md).
 import type { PreprocessSpec, ResizeMode } from '../pipeline/types.js';
 import { invalid, objectField, parseJsonFile, inputSideField } from './json-file.js';
 import { parseImageSteps } from './preprocessing-steps.js';

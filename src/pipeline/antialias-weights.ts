@@ -3,7 +3,7 @@
 // Reproduces the CPU kernel's float32 weights (`_compute_indices_min_size_weights_aa`): a triangle
 // filter whose support widens with the downscale factor, centres at half pixels, normalised to sum to 1.
 // For upscaling, these weights and the two passes in class-ids-from-logits.ts match torch bit for bit;
-// for downscaling they agree to about one float32 ulp (see docs/design.md).
+// for downscaling they agree to about one float32 ulp (see docs/exactness.md).
 
 const f32 = Math.fround;
 

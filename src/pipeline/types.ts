@@ -21,7 +21,7 @@ export type ContrastType = 'contrast-stretching' | 'histogram-equalization' | 'a
 
 /**
  * A model package's preprocessing, normalised from either package generation. Steps run in this order:
- * static crop, grayscale, contrast, resize, channel order, scale, normalise (see docs/design.md).
+ * static crop, grayscale, contrast, resize, channel order, scale, normalise (see docs/exactness.md).
  */
 export interface PreprocessSpec {
   /** Static crop in percent of the image (0–100), or null. */

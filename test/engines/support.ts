@@ -1,6 +1,6 @@
 // What each engine has and what edgeseg does without it: one table that the browser tests assert in
-// each engine (test/browser/engine-support.test.ts, test/e2e/engines.test.ts) and that README.md shows
-// (test/unit/engine-support-table.test.ts keeps the README's copy equal to renderSupportTable()).
+// each engine (test/browser/engine-support.test.ts, test/e2e/engines.test.ts) and that docs/engines.md shows
+// (test/unit/engine-support-table.test.ts keeps docs/engines.md's copy equal to renderSupportTable()).
 import type { EngineName } from './index.js';
 
 export interface EngineSupport {
@@ -56,7 +56,7 @@ export const SUPPORT: Record<EngineName, EngineSupport> = {
   },
 };
 
-/** What edgeseg does where an engine lacks each of these (the README's "falls back" column). */
+/** What edgeseg does where an engine lacks each of these (docs/engines.md's "falls back" column). */
 const FALLBACK: Record<'webgpu' | 'sharedArrayBuffer' | 'jpegPlanes' | 'videoFrameCopy' | 'measureMemory', string> = {
   webgpu: 'no WebGPU: `wasm` (fallbacks: BACKEND_UNAVAILABLE)',
   sharedArrayBuffer: 'no SharedArrayBuffer: WASM on one thread (fallbacks: NO_SHARED_MEMORY)',
@@ -65,7 +65,7 @@ const FALLBACK: Record<'webgpu' | 'sharedArrayBuffer' | 'jpegPlanes' | 'videoFra
   measureMemory: 'no measureUserAgentSpecificMemory: only the memory test uses it (Chromium only)',
 };
 
-/** The README's support table, in Markdown. */
+/** docs/engines.md's support table, in Markdown. */
 export function renderSupportTable(): string {
   const rows = (Object.keys(SUPPORT) as EngineName[]).map((name) => {
     const s = SUPPORT[name];

@@ -38,7 +38,7 @@ describe('cutTrailingResize', () => {
 
   // The upsampled values postprocessing computes are onnxruntime's own: compared here with the full
   // graph on its plain CPU kernel (WASM's kernel; native's `all` level swaps in the NCHWc one, whose
-  // float32 sums are ordered differently, see docs/design.md).
+  // float32 sums are ordered differently, see docs/exactness.md).
   test('the virtual upsampled logits equal the removed Resize output bit for bit', async () => {
     const full = await weightsOf('tiny-upsample');
     const cut = cutTrailingResize(full)!;
