@@ -3,7 +3,7 @@
 import { InvalidInputError } from '../src/errors/index.js';
 import type { PixelImage, YCbCrImage } from '../src/pipeline/index.js';
 import { checkPixelCount, formatName, readImageHeader, type ImageHeader } from '../src/pipeline/image-header.js';
-import type { WorkerImage } from './protocol.js';
+import type { WorkerImage } from '../src/runtime/protocol.js';
 
 let canvas: OffscreenCanvas | null = null;
 let context: OffscreenCanvasRenderingContext2D | null = null;

@@ -1,7 +1,7 @@
-// Faults a test injects into the worker (see `Fault` in protocol.ts). The packaged worker build swaps this
+// Faults a test injects into the worker (see `Fault` in src/runtime/protocol.ts). The packaged worker build swaps this
 // module for faults.packaged.ts, which plays none: the test hook does not ship.
 import { BackendError, type BackendName } from '../src/errors/index.js';
-import type { Fault } from './protocol.js';
+import type { Fault } from '../src/runtime/protocol.js';
 
 let pending: Fault | null = null;
 

@@ -1,6 +1,6 @@
 // Imports onnxruntime-web's self-contained ES module from a URL and points it at its WASM binary.
 import { checkRuntimeFile } from '../src/runtime/runtime-file-check.js';
-import type { LocalBackendName, OrtFiles } from './protocol.js';
+import type { LocalBackendName, OrtFiles } from '../src/runtime/protocol.js';
 
 type OrtEnv = { env: { wasm: { wasmPaths?: unknown } } };
 

@@ -1,5 +1,5 @@
 // The segmentation worker: loads a model package, runs it with onnxruntime-web (WebGPU or WASM), and
-// returns the hosted route's payload or raw class ids. Exposed with comlink; see protocol.ts.
+// returns the hosted route's payload or raw class ids. Exposed with comlink; see src/runtime/protocol.ts.
 import { expose, transfer } from 'comlink';
 import { BackendError, isEdgesegError } from '../src/errors/index.js';
 import {
@@ -30,7 +30,7 @@ import type {
   SegmentRequest,
   WorkerApi,
   WorkerModelSource,
-} from './protocol.js';
+} from '../src/runtime/protocol.js';
 
 installErrorTransfer();
 

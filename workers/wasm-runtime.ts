@@ -4,7 +4,7 @@
 import type { OrtModule } from '../src/ort/ort-session.js';
 import { binaryProblem } from './ort-from-url.js';
 import { importOrt } from './ort-import.js';
-import type { OrtFiles } from './protocol.js';
+import type { OrtFiles } from '../src/runtime/protocol.js';
 
 export type OrtWasm = OrtModule & { env: { wasm: { numThreads: number; proxy: boolean } } };
 

@@ -8,7 +8,7 @@ import { GpuPostprocessor } from './gpu-postprocess.js';
 import { GpuPreprocessor } from './gpu-preprocess.js';
 import { binaryProblem } from './ort-from-url.js';
 import { importOrt } from './ort-import.js';
-import type { OrtFiles } from './protocol.js';
+import type { OrtFiles } from '../src/runtime/protocol.js';
 
 type OrtWebgpu = {
   InferenceSession: { create(bytes: Uint8Array, options?: InferenceSession.SessionOptions): Promise<InferenceSession> };

@@ -2,7 +2,7 @@
 import { InvalidInputError } from '../errors/index.js';
 import { base64ToBytes } from '../payload/base64.js';
 import { readImageHeader } from '../pipeline/image-header.js';
-import type { WorkerImage } from '../../workers/protocol.js';
+import type { WorkerImage } from './protocol.js';
 import { isBase64Image } from './image-string.js';
 
 /**

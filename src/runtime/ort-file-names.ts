@@ -1,6 +1,6 @@
 // The names of onnxruntime-web's files that the packaged build ships, per backend: the self-contained
 // ES module (its pthreads start from it) and the WASM binary it runs. `wasmPaths` is a folder holding them.
-import type { LocalBackendName, OrtFiles } from '../../workers/protocol.js';
+import type { LocalBackendName, OrtFiles } from './protocol.js';
 
 export const ORT_FILE_NAMES: Readonly<Record<LocalBackendName, OrtFiles>> = {
   wasm: { module: 'ort.wasm.bundle.min.mjs', binary: 'ort-wasm-simd-threaded.wasm' },

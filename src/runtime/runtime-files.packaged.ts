@@ -3,7 +3,7 @@
 // never inside `new Worker(…)`: Vite (build, and dev since its optimizer rewrites these in pre-bundled
 // dependencies) and webpack then copy each file as it is and hand back its URL, instead of re-bundling
 // the prebuilt worker; without a bundler the files are found beside this module.
-import type { LocalBackendName, OrtFiles } from '../../workers/protocol.js';
+import type { LocalBackendName, OrtFiles } from './protocol.js';
 
 export function startBundledWorker(): Worker {
   return new Worker(bundledWorkerUrl(), { type: 'module' });

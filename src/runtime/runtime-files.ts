@@ -1,7 +1,7 @@
 // Where the worker script and onnxruntime-web come from, in the source tree: the bundler that builds the
 // page (Vite for the demo and the browser tests) builds the worker and resolves onnxruntime-web itself.
 // The packaged browser build swaps this module for runtime-files.packaged.ts (scripts/build-browser.mjs).
-import type { LocalBackendName, OrtFiles } from '../../workers/protocol.js';
+import type { LocalBackendName, OrtFiles } from './protocol.js';
 
 /** Starts the worker that ships with this build. */
 export function startBundledWorker(): Worker {

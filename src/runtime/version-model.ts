@@ -4,7 +4,7 @@ import { ModelPackageError } from '../errors/index.js';
 import { cacheStoragePackageCache, type PackageCache } from '../model/index.js';
 import type { PlatformClient } from '../platform/platform-client.js';
 import type { OrtAnswer } from '../platform/types.js';
-import type { WorkerModelSource } from '../../workers/protocol.js';
+import type { WorkerModelSource } from './protocol.js';
 
 export interface VersionRef {
   workspace: string;

@@ -5,7 +5,7 @@ import { proxy, releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import { BackendError, EdgesegAbortError, InvalidInputError } from '../errors/index.js';
 import type { DownloadProgress, ModelSpec } from '../model/index.js';
 import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
-import type { Fault, LoadRequest, LoadResult, LocalBackendName, SegmentOutcome, WorkerApi } from '../../workers/protocol.js';
+import type { Fault, LoadRequest, LoadResult, LocalBackendName, SegmentOutcome, WorkerApi } from './protocol.js';
 import type { Backend, BackendCallOptions, BackendOutcome } from './backend.js';
 import { deserializeError, installErrorTransfer } from './error-transfer.js';
 import { toWorkerImage, type ImageSource } from './image-source.js';

@@ -2,7 +2,7 @@
 // whose reply never comes, and a worker that the browser killed, or that closed itself, says nothing.
 import type { Remote } from 'comlink';
 import { BackendError } from '../errors/index.js';
-import type { LocalBackendName, WorkerApi } from '../../workers/protocol.js';
+import type { LocalBackendName, WorkerApi } from './protocol.js';
 
 export interface WorkerLife {
   /** Why the worker ended (WORKER_CRASHED, or DISPOSED when it was stopped); null while it lives. */

@@ -1,9 +1,9 @@
-// The segmentation worker's protocol: what the main thread may ask, and what comes back. Images and
-// results move by transfer; errors come back with their class and code (see src/runtime/error-transfer.ts).
-import type { DownloadProgress, ModelSpec, PackageFiles } from '../src/model/index.js';
-import type { RawSegmentation, SegmentationPayload } from '../src/payload/index.js';
-import type { StageTimings } from '../src/pipeline/index.js';
-import type { SerializedError } from '../src/runtime/error-transfer.js';
+// The segmentation worker's protocol (workers/segment-worker.ts): what the runtime may ask, and what comes
+// back. Images and results move by transfer; errors come back with their class and code (see error-transfer.ts).
+import type { DownloadProgress, ModelSpec, PackageFiles } from '../model/index.js';
+import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
+import type { StageTimings } from '../pipeline/index.js';
+import type { SerializedError } from './error-transfer.js';
 
 /** The two backends that run in the worker. */
 export type LocalBackendName = 'webgpu' | 'wasm';
