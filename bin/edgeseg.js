@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `edgeseg` command line; the code lives in src/node/cli.ts and is compiled by `npm run build:lib`.
+// The `edgeseg` command line; the code lives in src/cli/cli.ts and is compiled by `npm run build:lib`.
 // onnxruntime-node and sharp are optional peer dependencies (a web app must not get native modules). Run
 // through npx where the project lacks them, the command installs them once into edgeseg's cache folder
 // and runs again with them; run any other way, it says the one command to run.
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const args = process.argv.slice(2);
 let cli;
 try {
-  cli = await import('../dist/src/node/cli.js');
+  cli = await import('../dist/src/cli/cli.js');
 } catch (error) {
   if (error?.code !== 'NATIVE_MODULE_MISSING') throw error;
   if (process.env.npm_command !== 'exec' || process.env.EDGESEG_NATIVE_DIR) {

@@ -4,10 +4,10 @@ import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
-import { main } from '../../src/node/cli.js';
-import { cutoutRgba } from '../../src/node/cutout.js';
+import { main } from '../../src/cli/cli.js';
+import { cutoutRgba } from '../../src/cli/cutout.js';
 import { base64ToBytes, createSegmenter, decodeImage, decodeMaskPng, type NodeSegmenter } from '../../src/node/index.js';
-import type { BatchSummary } from '../../src/node/batch.js';
+import type { BatchSummary } from '../../src/cli/batch.js';
 import type { SegmentationPayload } from '../../src/payload/index.js';
 import { fixturePath } from '../fixtures/reference/fixtures.js';
 import { ensureBuilt, runCli } from '../helpers/built-cli.js';

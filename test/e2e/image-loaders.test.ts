@@ -55,7 +55,7 @@ test('without the block, libvips decodes SVG (what the block is for)', async () 
 }, 60_000);
 
 test('the command line: after restrictImageLoaders(), the allow-list decodes and the other loaders are unreachable', async () => {
-  const setup = `(await import(dist + '/src/node/cli.js')).restrictImageLoaders();`;
+  const setup = `(await import(dist + '/src/cli/cli.js')).restrictImageLoaders();`;
   expect(await decodeAll(setup)).toEqual({ ...allowed, svg: refused });
 }, 60_000);
 

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { assignOutputs, listBatchInputs, type BatchInput } from '../../../src/node/batch-inputs.js';
+import { assignOutputs, listBatchInputs, type BatchInput } from '../../../src/cli/batch-inputs.js';
 
 let root: string;
 const at = (...p: string[]) => join(root, ...p);

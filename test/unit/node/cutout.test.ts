@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { cutoutRgba } from '../../../src/node/cutout.js';
+import { cutoutRgba } from '../../../src/cli/cutout.js';
 
 // 12×5 image, class 2 (not background) from column 6 on, class 0 (background) left of it.
 const width = 12;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { globToRegExp, isGlob, splitGlob } from '../../../src/node/glob.js';
+import { globToRegExp, isGlob, splitGlob } from '../../../src/cli/glob.js';
 
 describe('glob patterns', () => {
   test.each([

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createProgressBar, formatSeconds, progressLine } from '../../../src/node/progress-bar.js';
+import { createProgressBar, formatSeconds, progressLine } from '../../../src/cli/progress-bar.js';
 
 describe('the batch progress bar', () => {
   test('bar, count, percent, failures, rate and time left', () => {

@@ -8,7 +8,7 @@ import { cutoutRgba } from './cutout.js';
 import { EXIT } from './exit-codes.js';
 import { overlayMask } from './overlay.js';
 import { formatSeconds, type Progress } from './progress-bar.js';
-import type { DetailedSegmentation, NodeSegmenter } from './segmenter.js';
+import type { DetailedSegmentation, NodeSegmenter } from '../node/segmenter.js';
 import { UsageError } from './usage-error.js';
 import { writeImage } from './write-image.js';
 

@@ -5,17 +5,17 @@ import { isEdgesegError } from '../errors/index.js';
 import { classColors } from '../model/index.js';
 import { validateConfidence } from '../pipeline/index.js';
 import { formatSummary, prepareBatch, runBatch } from './batch.js';
-import { DEFAULT_BUNDLED_MODEL, packageVersion } from './bundled-model.js';
+import { DEFAULT_BUNDLED_MODEL, packageVersion } from '../node/bundled-model.js';
 import { cutoutRgba } from './cutout.js';
 import { EXIT } from './exit-codes.js';
 import { overlayMask } from './overlay.js';
 import { createProgressBar } from './progress-bar.js';
-import { createSegmenter, type NodeBackendName, type NodeSegmenterOptions } from './segmenter.js';
-import { defaultBatchConcurrency } from './threads.js';
+import { createSegmenter, type NodeBackendName, type NodeSegmenterOptions } from '../node/segmenter.js';
+import { defaultBatchConcurrency } from '../node/threads.js';
 import { UsageError } from './usage-error.js';
 import { writeImage } from './write-image.js';
 
-export { restrictImageLoaders } from './native-modules.js';
+export { restrictImageLoaders } from '../node/native-modules.js';
 
 export { EXIT };
 
