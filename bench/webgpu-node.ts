@@ -128,7 +128,7 @@ async function ortWeb(): Promise<OrtWeb> {
 /** The image as RGB bytes: sharp (edgeseg's Node decoder), else OpenCV through Python. */
 async function decoded(path: string): Promise<PixelImage> {
   try {
-    const { decodeImage } = await import('../src/node/decode-image.js');
+    const { decodeImage } = await import('../src/decode/decode-node.js');
     return await decodeImage(new Uint8Array(readFileSync(path)));
   } catch (error) {
     if (!/sharp/i.test(String((error as Error).message ?? error))) throw error;

@@ -95,5 +95,5 @@ export {
 export type { DownloadProgress, ModelSpec, PackageFiles, PackageGeneration } from './model/index.js';
 export type { ContrastType, PreprocessSpec } from './pipeline/index.js';
 export { classColors } from './model/colors.js';
-export { IMAGE_FORMATS, type ImageFormat } from './pipeline/image-header.js';
+export { IMAGE_FORMATS, type ImageFormat } from './decode/image-header.js';
 export type { SegmentManyOutcome } from './batch/segment-many.js';

@@ -3,7 +3,7 @@
 import { EdgesegAbortError, ModelPackageError, throwIfAborted } from '../errors/index.js';
 import type { PackageCache } from './package-cache.js';
 import type { PackageFiles } from './types.js';
-import { isHtmlPage } from '../pipeline/html-page.js';
+import { isHtmlPage } from '../decode/html-page.js';
 
 export interface DownloadProgress {
   /** The file being downloaded (weights.onnx, environment.json, …). */

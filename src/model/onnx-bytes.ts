@@ -1,7 +1,7 @@
 // Tells an ONNX model's bytes (a protobuf ModelProto) from anything else before the runtime is handed them,
 // so that an HTML page, a JSON error or a truncated download is a clear error, not the runtime's.
 import { ModelPackageError } from '../errors/index.js';
-import { isHtmlPage } from '../pipeline/html-page.js';
+import { isHtmlPage } from '../decode/html-page.js';
 import { fieldsOf, type Field } from './protobuf.js';
 
 /** ModelProto's fields and the wire type each must have (2: length-delimited, 0: varint). */

@@ -12,7 +12,7 @@ export {
   type Timings,
   type NodeBackendName,
 } from './segmenter.js';
-export { decodeImage, type DecodeOptions } from './decode-image.js';
+export { decodeImage, type DecodeOptions } from '../decode/decode-node.js';
 export { restrictImageLoaders } from './native-modules.js';
 export { readPackageDir } from './read-package-dir.js';
 export { BUNDLED_MODELS, type BundledModelName } from './bundled-model.js';
@@ -51,5 +51,5 @@ export {
 export type { ModelSpec, PackageFiles, PackageGeneration, DownloadProgress } from '../model/index.js';
 export { classColors } from '../model/colors.js';
 export type { ContrastType, PixelImage, PreprocessSpec } from '../pipeline/index.js';
-export { IMAGE_FORMATS, type ImageFormat } from '../pipeline/image-header.js';
+export { IMAGE_FORMATS, type ImageFormat } from '../decode/image-header.js';
 export type { SegmentManyOutcome } from '../batch/segment-many.js';

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { BackendError } from '../errors/index.js';
-import type { ImageFormat } from '../pipeline/image-header.js';
+import type { ImageFormat } from '../decode/image-header.js';
 import { isNotFound, nativeInstallCommand } from './native-install.js';
 
 type OrtNode = typeof import('onnxruntime-node');
@@ -59,7 +59,7 @@ const LOADERS: Record<ImageFormat, string> = {
 };
 
 /**
- * Defence in depth behind the allow-list of src/pipeline/image-header.ts, which refuses other formats
+ * Defence in depth behind the allow-list of src/decode/image-header.ts, which refuses other formats
  * before libvips sees them: every other libvips loader (SVG, PDF, ImageMagick, OpenSlide, FITS, PPM, the
  * .v format…) is blocked in this process, so that a gap in that check cannot reach them. Process-wide (it
  * is libvips's own switch): the command line and the local platform call it for their processes; a

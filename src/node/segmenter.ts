@@ -9,14 +9,14 @@ import { asEdgesegError, batchSettings, type SegmentManyOptions, type SegmentMan
 import { orderedPool } from '../batch/ordered-pool.js';
 import { DEFAULT_CONFIDENCE, segmentPixels, type PixelImage, type Timings } from '../pipeline/index.js';
 import type { NodeBackendName, NodeSessionRunner } from './node-runner.js';
-import { decodeImage, DEFAULT_MAX_PIXELS } from './decode-image.js';
+import { decodeImage, DEFAULT_MAX_PIXELS } from '../decode/decode-node.js';
 import { directoryPackageCache } from './directory-cache.js';
 import { bundledModelDir, DEFAULT_BUNDLED_MODEL, isBundledModelName, type BundledModelName } from './bundled-model.js';
 import { createNativeRunner } from './native-runner.js';
 import { readPackageDir } from './read-package-dir.js';
 import { defaultBatchConcurrency } from './threads.js';
 import { createWasmRunner } from './wasm-runner.js';
-import { checkPixelCount } from '../pipeline/image-header.js';
+import { checkPixelCount } from '../decode/image-header.js';
 
 export type { NodeBackendName, SegmentManyOptions, Timings };
 

@@ -1,7 +1,7 @@
 // Every kind of image a page has, turned into what the worker (by transfer) or the hosted route takes.
 import { InvalidInputError } from '../errors/index.js';
 import { base64ToBytes } from '../payload/base64.js';
-import { readImageHeader } from '../pipeline/image-header.js';
+import { readImageHeader } from '../decode/image-header.js';
 import type { WorkerImage } from './protocol.js';
 import { isBase64Image } from './image-string.js';
 

@@ -2,7 +2,7 @@
 // valid base64; `/9j/4AAQ…`, a JPEG's base64, looks like an absolute path), so what decides is whether the
 // text decodes to the start of an image.
 import { base64ToBytes } from '../payload/base64.js';
-import { sniffImageFormat } from '../pipeline/image-header.js';
+import { sniffImageFormat } from '../decode/image-header.js';
 
 /** Standard or URL-safe base64, whitespace allowed, `=` padding only at the end. */
 const BASE64 = /^[A-Za-z0-9+/_\-\s]+=*\s*$/;

@@ -2,7 +2,7 @@
 // module or WASM binary): static hosts answer a path they lack with 404, or with index.html. Asked only
 // after a failure, so a working start pays nothing for it.
 import { BackendError, type BackendName } from '../errors/index.js';
-import { isHtmlPage } from '../pipeline/html-page.js';
+import { isHtmlPage } from '../decode/html-page.js';
 
 export type RuntimeFileKind = "edgeseg's worker script" | "onnxruntime-web's ES module" | "onnxruntime-web's WASM binary";
 

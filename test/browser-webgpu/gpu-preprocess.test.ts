@@ -4,8 +4,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { preprocess, type PixelImage, type PreprocessSpec, type YCbCrImage } from '../../src/pipeline/index.js';
 import { GpuPreprocessor } from '../../workers/gpu-preprocess.js';
-import { jpegPlanes } from '../../workers/decode-image.js';
-import { readImageHeader } from '../../src/pipeline/image-header.js';
+import { jpegPlanes } from '../../src/decode/decode-in-worker.js';
+import { readImageHeader } from '../../src/decode/image-header.js';
 
 let device: GPUDevice;
 let pre: GpuPreprocessor;

@@ -8,8 +8,8 @@ import { server } from 'vitest/browser';
 import { SUPPORT } from '../engines/support.js';
 import type { EngineName } from '../engines/index.js';
 import { ycbcrToRgb } from '../../src/pipeline/index.js';
-import { decodeInWorker, draw, framePixels, jpegPlanes, opaquePixels } from '../../workers/decode-image.js';
-import { readImageHeader } from '../../src/pipeline/image-header.js';
+import { decodeInWorker, draw, framePixels, jpegPlanes, opaquePixels } from '../../src/decode/decode-in-worker.js';
+import { readImageHeader } from '../../src/decode/image-header.js';
 
 const url = (file: string) => `/test/fixtures/reference/data/${file}`;
 const options = { imageOrientation: 'from-image', premultiplyAlpha: 'none', colorSpaceConversion: 'none' } as const;

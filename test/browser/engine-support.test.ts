@@ -4,8 +4,8 @@ import { expect, test } from 'vitest';
 import { server } from 'vitest/browser';
 import type { EngineName } from '../engines/index.js';
 import { SUPPORT } from '../engines/support.js';
-import { jpegPlanes, opaquePixels } from '../../workers/decode-image.js';
-import { readImageHeader } from '../../src/pipeline/image-header.js';
+import { jpegPlanes, opaquePixels } from '../../src/decode/decode-in-worker.js';
+import { readImageHeader } from '../../src/decode/image-header.js';
 
 const support = SUPPORT[server.browser as EngineName];
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, expect, test } from 'vitest';
-import { IMAGE_FORMATS } from '../../src/pipeline/image-header.js';
+import { IMAGE_FORMATS } from '../../src/decode/image-header.js';
 import { SAMPLE_FILES } from '../fixtures/bad-images.js';
 import { ensureBuilt } from '../helpers/built-cli.js';
 import { parseJson } from '../helpers/json.js';

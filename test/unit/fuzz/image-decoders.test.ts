@@ -3,8 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { InvalidInputError } from '../../../src/errors/index.js';
-import { decodeImage } from '../../../src/node/decode-image.js';
-import { IMAGE_FORMATS, readImageHeader } from '../../../src/pipeline/image-header.js';
+import { decodeImage } from '../../../src/decode/decode-node.js';
+import { IMAGE_FORMATS, readImageHeader } from '../../../src/decode/image-header.js';
 import { corruptImage, fuzzParams } from '../../helpers/fuzz.js';
 import { samples } from '../../helpers/image-samples.js';
 

@@ -3,7 +3,7 @@
 import sharp from 'sharp';
 import { describe, expect, test } from 'vitest';
 import { InvalidInputError } from '../../../src/errors/index.js';
-import { decodeImage } from '../../../src/node/decode-image.js';
+import { decodeImage } from '../../../src/decode/decode-node.js';
 import { badImages } from '../../fixtures/bad-images.js';
 import { samples } from '../../helpers/image-samples.js';
 import { codeOf } from '../../helpers/rejection.js';

@@ -2,7 +2,7 @@
 // coded errors before any decoder runs; base64 text is told from a path by the same signatures.
 import { describe, expect, test } from 'vitest';
 import { InvalidInputError } from '../../../src/errors/index.js';
-import { IMAGE_FORMATS, readImageHeader, sniffImageFormat } from '../../../src/pipeline/image-header.js';
+import { IMAGE_FORMATS, readImageHeader, sniffImageFormat } from '../../../src/decode/image-header.js';
 import { isBase64Image } from '../../../src/runtime/image-string.js';
 import { badImages, pngSized } from '../../fixtures/bad-images.js';
 import { samples } from '../../helpers/image-samples.js';

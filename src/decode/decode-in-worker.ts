@@ -1,9 +1,9 @@
 // Image decoding in the worker: encoded bytes, Blobs, URLs, ImageBitmaps, VideoFrames and raw pixels
 // to RGBA, with EXIF orientation applied and the pixel limit checked from the header first.
-import { InvalidInputError } from '../src/errors/index.js';
-import type { PixelImage, YCbCrImage } from '../src/pipeline/index.js';
-import { checkPixelCount, formatName, readImageHeader, type ImageHeader } from '../src/pipeline/image-header.js';
-import type { WorkerImage } from '../src/runtime/protocol.js';
+import { InvalidInputError } from '../errors/index.js';
+import type { PixelImage, YCbCrImage } from '../pipeline/index.js';
+import { checkPixelCount, formatName, readImageHeader, type ImageHeader } from './image-header.js';
+import type { WorkerImage } from '../runtime/protocol.js';
 
 let canvas: OffscreenCanvas | null = null;
 let context: OffscreenCanvasRenderingContext2D | null = null;
