@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { PACKAGE_FILES } from '../src/model/index.js';
 import { redact } from '../src/platform/redact.js';
-import { createAccessPolicy } from './access.js';
+import { createAccessPolicy, duplicateHost, hasDuplicateHost } from './access.js';
 import { imageEmbedding } from './embedding.js';
 import { EXPORT_FORMATS, exportToken } from './exports.js';
 import { badRequest, checkFields, HttpError, notFound, readJson, sendError, sendJson, setCorsHeaders, setResourcePolicy } from './http.js';
@@ -341,6 +341,7 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
       ),
     );
     // Before anything else: a rebound name gets nothing, not even CORS headers.
+    if (hasDuplicateHost(req)) return sendError(res, duplicateHost());
     if (!access.hostAllowed(req)) {
       return sendError(
         res,
