@@ -1,6 +1,6 @@
 // The local platform against a hostile web page and hostile input: its key, the Host and Origin checks,
 // number checks, and bad input that must be a clear 4xx (or 504) while the server keeps serving.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -95,6 +95,32 @@ describe('the key', () => {
     }
     for (const key of keys) expect(key).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(new Set(keys).size).toBe(2);
+  });
+
+  test("the data directory is its owner's alone (directories 0700, platform.json and signing-key 0600), and repaired when found looser", async () => {
+    const data = join(dir, 'modes');
+    const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
+    const dirs = async () => [data, ...(await readdir(data, { recursive: true })).map((n) => join(data, n))];
+    const expectTight = async () => {
+      expect(await modeOf(join(data, 'platform.json'))).toBe(0o600);
+      expect(await modeOf(join(data, 'signing-key'))).toBe(0o600);
+      for (const path of await dirs()) if ((await stat(path)).isDirectory()) expect([path, await modeOf(path)]).toEqual([path, 0o700]);
+    };
+    const first = await startPlatformServer({ port: 0, dataDir: data, modelDir: TINY('tiny-legacy') });
+    await first.close();
+    await expectTight();
+    // As an earlier version left it, or a user's chmod: readable by all.
+    for (const path of await dirs()) await chmod(path, (await stat(path)).isDirectory() ? 0o755 : 0o644);
+    const again = await startPlatformServer({ port: 0, dataDir: data, modelDir: TINY('tiny-legacy') });
+    try {
+      await expectTight();
+      // A write of the state keeps it so.
+      const put = await fetch(`${again.baseUrl}/${WS}/settings?api_key=${again.apiKey}`, { method: 'PUT', body: '{"captionModel":"m"}' });
+      expect(put.status).toBe(200);
+      await expectTight();
+    } finally {
+      await again.close();
+    }
   });
 
   test('under npm start, /api/local-key hands the key to pages of the same origin only', async () => {
