@@ -6,7 +6,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { PACKAGE_FILES } from '../src/model/index.js';
 import { redact } from '../src/platform/redact.js';
+import { decodeImage } from '../src/node/decode-image.js';
 import { createAccessPolicy, duplicateHost, hasDuplicateHost } from './access.js';
+import { pixelWeight } from './decode-gate.js';
 import { imageEmbedding } from './embedding.js';
 import { EXPORT_FORMATS, exportToken } from './exports.js';
 import { badRequest, checkFields, HttpError, notFound, readJson, sendError, sendJson, setCorsHeaders, setResourcePolicy } from './http.js';
@@ -55,11 +57,22 @@ const FILE_ROUTES = new Set(['model-files', 'image-files', 'exports']);
 /** A model package folder's signature as a path segment: `signed.{expires}.{sig}`. */
 const SIGNED_SEGMENT = /^signed\.(\d+)\.([0-9a-f]+)$/;
 
+/** What a request may cost; see docs/security.md. */
+export const DEFAULT_LIMITS: InferenceLimits = {
+  maxImageBytes: 20_000_000,
+  maxPixels: 50_000_000,
+  fetchTimeoutMs: 10_000,
+  // One image of the largest size allowed at a time (about 800 MB while it decodes and runs), or many small ones.
+  maxDecodePixels: 50_000_000,
+  maxDecodesWaiting: 8,
+  retryAfterS: 5,
+};
+
 export function createPlatformHandler(options: PlatformHandlerOptions): PlatformHandler {
   const { store, signer } = options;
   const prefix = (options.prefix ?? '').replace(/\/+$/, '');
   const maxJson = options.maxJsonBytes ?? 1_000_000;
-  const limits: InferenceLimits = { maxImageBytes: 20_000_000, maxPixels: 50_000_000, fetchTimeoutMs: 10_000, ...options.limits };
+  const limits: InferenceLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const segmenters = new Segmenters(store, limits);
   const access = createAccessPolicy({
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
@@ -174,7 +187,11 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
         200,
         await syntheticImage(store, ws, body, {
           maxImageBytes: limits.maxImageBytes,
+          // As /infer caps the image it fetches.
+          maxAnswerBytes: limits.maxImageBytes,
           fetchTimeoutMs: limits.fetchTimeoutMs,
+          decode: (bytes) =>
+            segmenters.gate.run(pixelWeight(bytes, limits.maxPixels), () => decodeImage(bytes, { maxPixels: limits.maxPixels })),
           embed: (project) => embedFor(ws, project),
           imageUrl: (project, image) => imageUrl(urls, ws, project.url)(image),
         }),

@@ -5,10 +5,11 @@ import { isEdgesegError } from '../src/errors/index.js';
 import { bundledModelDir, isBundledModelName } from '../src/node/bundled-model.js';
 import { createSegmenter, type NodeSegmenter } from '../src/node/segmenter.js';
 import type { SegmentationPayload } from '../src/payload/index.js';
+import { DecodeGate, pixelWeight, type DecodeGateLimits } from './decode-gate.js';
 import { badRequest, HttpError, notFound, readBody } from './http.js';
 import type { Store, VersionState } from './store.js';
 
-export interface InferenceLimits {
+export interface InferenceLimits extends DecodeGateLimits {
   /** Bytes of an uploaded or fetched image. */
   maxImageBytes: number;
   maxPixels: number;
@@ -16,14 +17,17 @@ export interface InferenceLimits {
   fetchTimeoutMs: number;
 }
 
-/** One segmenter per model package, created on first use and kept. */
+/** One segmenter per model package, created on first use and kept; and the gate every decode passes. */
 export class Segmenters {
   #cache = new Map<string, Promise<NodeSegmenter>>();
+  readonly gate: DecodeGate;
 
   constructor(
     private readonly store: Store,
     private readonly limits: InferenceLimits,
-  ) {}
+  ) {
+    this.gate = new DecodeGate(limits);
+  }
 
   modelDir(version: VersionState): string {
     const dir = version.model!.dir;
@@ -86,7 +90,7 @@ export async function hostedSegmentation(
   }
   const segmenter = await segmenters.get(version);
   try {
-    return await segmenter.segment(bytes, { confidence });
+    return await segmenters.gate.run(pixelWeight(bytes, limits.maxPixels), () => segmenter.segment(bytes, { confidence }));
   } catch (error) {
     if (isEdgesegError(error) && error.name === 'InvalidInputError') {
       throw new HttpError(error.code === 'IMAGE_TOO_LARGE' ? 413 : 400, error.message, error.code);
