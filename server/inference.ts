@@ -58,6 +58,12 @@ export class Segmenters {
   }
 }
 
+/**
+ * A number as JSON writes it (and as clients print one: `50`, `37.5`, `1e-7`), not negative: no spaces, no
+ * sign, base prefix or `Infinity`, all of which Number() takes.
+ */
+const DECIMAL = /^(?=.{1,32}$)\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
+
 export async function hostedSegmentation(
   req: IncomingMessage,
   url: URL,
@@ -70,8 +76,13 @@ export async function hostedSegmentation(
     throw notFound(`version ${version.number} has no trained model`, 'train the version, or use a version whose record has a model');
   const confidenceText = url.searchParams.get('confidence');
   const confidence = confidenceText === null ? 50 : Number(confidenceText);
-  if (confidenceText !== null && (confidenceText.trim() === '' || !Number.isFinite(confidence) || confidence < 0 || confidence > 100)) {
-    throw badRequest(`confidence must be a number in 0–100, got ${JSON.stringify(confidenceText)}`);
+  // Number() also takes ' 1e1 ', '0x10' and '0b1', which no client means.
+  if (confidenceText !== null && (!DECIMAL.test(confidenceText) || confidence < 0 || confidence > 100)) {
+    throw badRequest(
+      `confidence must be a number in 0–100, got ${JSON.stringify(confidenceText.slice(0, 40))}`,
+      'write it as 50 or 37.5',
+      'confidence',
+    );
   }
   const imageUrl = url.searchParams.get('image');
   const body = await readBody(req, Math.ceil(limits.maxImageBytes * 1.4) + 1024);

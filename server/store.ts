@@ -1,7 +1,7 @@
 // The local platform's data directory: one state file (written atomically: temp file, fsync, rename) and
 // the image, mask, generated-image and export files beside it. The directory holds the workspace keys and
 // the provider's key: only its owner may read it (directories 0700, the state file 0600).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, lstat, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
@@ -117,8 +117,18 @@ export class Store {
     return this.#state;
   }
 
+  /**
+   * The workspace whose key this is. Compared as SHA-256 digests, in constant time, against every
+   * workspace: how long it takes says nothing of how much of a key was right, nor of which one matched.
+   */
   workspaceByKey(apiKey: string): WorkspaceState | undefined {
-    return this.#state.workspaces.find((w) => w.apiKey === apiKey);
+    const digest = sha256(apiKey);
+    let found: WorkspaceState | undefined;
+    for (const w of this.#state.workspaces) {
+      const match = timingSafeEqual(digest, sha256(w.apiKey));
+      found = match && found === undefined ? w : found;
+    }
+    return found;
   }
 
   /** Changes the state and writes it; writes are serialised, each one atomic. */
@@ -149,6 +159,8 @@ export class Store {
     return relative(this.dir, absolutePath);
   }
 }
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
 /** Temporary files of writeAtomic: `{target}.{pid}.{8 hex}.tmp`. */
 const TEMP_FILE = /\.(\d+)\.[0-9a-f]{8}\.tmp$/;
