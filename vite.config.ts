@@ -4,7 +4,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig, type Plugin, type PreviewServer, type ViteDevServer } from 'vite';
 import { Server } from 'node:http';
-import { guardConnections, openPlatform } from './server/start.js';
+import { refuseForeignPages } from './server/dev-guard.js';
+import { defaultDataDir, guardConnections, openPlatform } from './server/start.js';
 
 const isolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',
@@ -26,10 +27,13 @@ function localPlatform(): Plugin {
               .filter(Boolean),
           }
         : {}),
-      dataDir: process.env.EDGESEG_DATA_DIR ?? join(import.meta.dirname, '.data', 'platform'),
+      // Outside the repository, which the dev server serves files of: `edgeseg serve`'s directory.
+      dataDir: defaultDataDir(),
       ...(process.env.EDGESEG_MODEL_DIR ? { modelDir: process.env.EDGESEG_MODEL_DIR } : {}),
     });
-    server.middlewares.use((req, res, next) => platform.handler(req, res, next));
+    // /api is the platform's (its own Host, Origin and CORS rules); every other path is the demo's files,
+    // for the demo's own pages only.
+    server.middlewares.use((req, res, next) => platform.handler(req, res, () => refuseForeignPages(req, res, next)));
     // The platform's defences against half-sent requests, on the server that carries it (plain HTTP; an
     // HTTP/2 server has its own session timeouts).
     if (server.httpServer instanceof Server) guardConnections(server.httpServer);
@@ -38,6 +42,10 @@ function localPlatform(): Plugin {
       server.config.logger.info(
         `\n  edgeseg local platform at /api — workspace edgeseg-demo, api key ${platform.apiKey}\n  data: ${platform.dataDir}\n`,
       );
+      if (existsSync(join(import.meta.dirname, '.data', 'platform', 'platform.json')))
+        server.config.logger.warn(
+          `  .data/platform (the data directory of earlier versions) is no longer used: move what you need from it to ${platform.dataDir}, then delete it (it holds keys)\n`,
+        );
     });
   };
   return { name: 'edgeseg-local-platform', configureServer: mount, configurePreviewServer: mount };
@@ -82,8 +90,20 @@ export default defineConfig({
   plugins: [localPlatform(), bundledModel()],
   // The demo imports `edgeseg` as an app would; here it resolves to the source.
   resolve: { alias: { edgeseg: join(import.meta.dirname, 'src', 'index.ts') } },
-  server: { headers: isolation, host: '127.0.0.1', port: 5173, fs: { allow: ['..'] } },
-  preview: { headers: isolation, host: '127.0.0.1', port: 4173 },
+  server: {
+    headers: isolation,
+    host: '127.0.0.1',
+    port: 5173,
+    // No CORS from Vite: /api answers with the platform's own grants, and the demo's files are for its own
+    // pages (Vite's default grants every localhost origin).
+    cors: false,
+    // The demo and what it loads from outside demo/: edgeseg's source, its worker, onnxruntime-web.
+    fs: {
+      allow: ['demo', 'src', 'workers', 'node_modules'].map((dir) => join(import.meta.dirname, dir)),
+      deny: ['.env', '.env.*', '*.{crt,pem,key}', '**/.git/**', '**/.data/**', '**/platform.json', '**/signing-key'],
+    },
+  },
+  preview: { headers: isolation, host: '127.0.0.1', port: 4173, cors: false },
   optimizeDeps: { exclude: ['onnxruntime-web'] },
   worker: { format: 'es' },
   build: { outDir: '../demo-dist', emptyOutDir: true, target: 'es2022' },

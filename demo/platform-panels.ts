@@ -1,6 +1,7 @@
 // The platform panels: key check, catalog (workspace → project → version → export link), search (with
 // filters and paging through searchAll), synthetic images.
 import type { PlatformClient, SearchQuery, SearchResult } from 'edgeseg';
+import { webHref } from './safe-link.js';
 import { describeError, onAsync } from './status.js';
 import { escapeHtml } from './viewer.js';
 
@@ -133,7 +134,12 @@ export function setUpCatalog(ctx: PanelContext): void {
             const answer = await c.platform().exportFormat(ws, project, n, format);
             const a = document.createElement('a');
             if ('export' in answer) {
-              a.href = answer.export.link;
+              const href = webHref(answer.export.link, location.href);
+              if (href === null) {
+                b.textContent = `the platform answered a link that is not http(s): not followed`;
+                return;
+              }
+              a.href = href;
               a.textContent = `download ${format}.zip`;
               b.replaceWith(a);
             }

@@ -4,6 +4,7 @@
 // is answered with CORS grants only for loopback origins and the origins the user named.
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+import { HttpError } from './http.js';
 
 export interface AccessOptions {
   /** The base URL clients use, when it is not a loopback one (a tunnel, a LAN name): its host is allowed. */
@@ -53,6 +54,19 @@ export function createAccessPolicy(options: AccessOptions = {}): AccessPolicy {
     },
   };
 }
+
+/**
+ * More than one `Host` header (Node keeps the first in `req.headers`): which one names the server is
+ * ambiguous, so the request is refused whatever they say.
+ */
+export function hasDuplicateHost(req: IncomingMessage): boolean {
+  let count = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') count++;
+  return count > 1;
+}
+
+export const duplicateHost = () =>
+  new HttpError(400, 'the request has more than one Host header', 'MalformedRequest', 'send exactly one Host header');
 
 /** `https://App.example:443/` → `https://app.example`; anything that is not an http(s) origin is refused. */
 export function normalizeOrigin(text: string): string {

@@ -1,12 +1,14 @@
 // The local platform as one Node (req, res, next) listener: every route of the platform, on loopback,
 // backed by a data directory. The same listener runs standalone (`edgeseg serve`) and inside Vite.
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { PACKAGE_FILES } from '../src/model/index.js';
 import { redact } from '../src/platform/redact.js';
-import { createAccessPolicy } from './access.js';
+import { decodeImage } from '../src/node/decode-image.js';
+import { createAccessPolicy, duplicateHost, hasDuplicateHost } from './access.js';
+import { pixelWeight } from './decode-gate.js';
 import { imageEmbedding } from './embedding.js';
 import { EXPORT_FORMATS, exportToken } from './exports.js';
 import { badRequest, checkFields, HttpError, notFound, readJson, sendError, sendJson, setCorsHeaders, setResourcePolicy } from './http.js';
@@ -55,11 +57,22 @@ const FILE_ROUTES = new Set(['model-files', 'image-files', 'exports']);
 /** A model package folder's signature as a path segment: `signed.{expires}.{sig}`. */
 const SIGNED_SEGMENT = /^signed\.(\d+)\.([0-9a-f]+)$/;
 
+/** What a request may cost; see docs/security.md. */
+export const DEFAULT_LIMITS: InferenceLimits = {
+  maxImageBytes: 20_000_000,
+  maxPixels: 50_000_000,
+  fetchTimeoutMs: 10_000,
+  // One image of the largest size allowed at a time (about 800 MB while it decodes and runs), or many small ones.
+  maxDecodePixels: 50_000_000,
+  maxDecodesWaiting: 8,
+  retryAfterS: 5,
+};
+
 export function createPlatformHandler(options: PlatformHandlerOptions): PlatformHandler {
   const { store, signer } = options;
   const prefix = (options.prefix ?? '').replace(/\/+$/, '');
   const maxJson = options.maxJsonBytes ?? 1_000_000;
-  const limits: InferenceLimits = { maxImageBytes: 20_000_000, maxPixels: 50_000_000, fetchTimeoutMs: 10_000, ...options.limits };
+  const limits: InferenceLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const segmenters = new Segmenters(store, limits);
   const access = createAccessPolicy({
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
@@ -133,19 +146,20 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
       const file = rest.at(-1)!;
       const version = findVersion(findWorkspaceByUrl(second!), third!, fourth!);
       if (!version.model || !(PACKAGE_FILES as readonly string[]).includes(file)) throw notFound('no such model file');
-      return sendFile(res, join(segmenters.modelDir(version), file), 'application/octet-stream');
+      const dir = segmenters.modelDir(version);
+      return sendFile(res, dir, join(dir, file), 'application/octet-stream');
     }
     if (method === 'GET' && first === 'image-files' && parts.length === 4) {
       signer.verify(`/${parts.join('/')}`, url.searchParams.get('expires'), url.searchParams.get('sig'));
       const image = findProject(findWorkspaceByUrl(second!), third!).images.find((i) => i.id === fourth);
       if (!image) throw notFound('no such image');
-      return sendFile(res, store.path(image.file), image.file.endsWith('.png') ? 'image/png' : 'image/jpeg');
+      return sendFile(res, store.dir, store.path(image.file), image.file.endsWith('.png') ? 'image/png' : 'image/jpeg');
     }
     if (method === 'GET' && first === 'exports' && parts.length === 3) {
       signer.verify(`/${parts.join('/')}`, url.searchParams.get('expires'), url.searchParams.get('sig'));
       const entry = store.state.exports[second!];
       if (!entry) throw notFound('no such export (links come from the export route)');
-      return sendFile(res, store.path(entry.file), 'application/zip', third);
+      return sendFile(res, store.dir, store.path(entry.file), 'application/zip', third);
     }
 
     if (first === 'local-key' && parts.length === 1 && method === 'GET' && options.shareKeyWithPages) {
@@ -174,7 +188,11 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
         200,
         await syntheticImage(store, ws, body, {
           maxImageBytes: limits.maxImageBytes,
+          // As /infer caps the image it fetches.
+          maxAnswerBytes: limits.maxImageBytes,
           fetchTimeoutMs: limits.fetchTimeoutMs,
+          decode: (bytes) =>
+            segmenters.gate.run(pixelWeight(bytes, limits.maxPixels), () => decodeImage(bytes, { maxPixels: limits.maxPixels })),
           embed: (project) => embedFor(ws, project),
           imageUrl: (project, image) => imageUrl(urls, ws, project.url)(image),
         }),
@@ -313,9 +331,12 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     return ws;
   };
 
+  /** Every key the data directory holds: masked wherever they appear in a log line. */
+  const secrets = () => store.state.workspaces.flatMap((w) => [w.apiKey, w.settings.providerApiKey]);
+
   const failed = (res: ServerResponse, error: unknown) => {
     if (error instanceof HttpError) return sendError(res, error);
-    options.log?.(redact(`error: ${(error as Error)?.stack ?? String(error)}`));
+    options.log?.(redact(`error: ${(error as Error)?.stack ?? String(error)}`, ...secrets()));
     sendError(res, new HttpError(500, 'the local platform failed on this request', 'InternalError'));
   };
 
@@ -331,16 +352,13 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     }
     // Refusals are logged too: they are what a user debugging a refused page needs to see.
     const started = Date.now();
-    // Signatures are masked like keys: a logged file URL would otherwise grant the file to whoever reads the log.
+    // Keys in every spelling the server reads, and signatures (a logged file URL would otherwise grant the
+    // file to whoever reads the log), are masked.
     res.on('finish', () =>
-      options.log?.(
-        redact(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started} ms`).replace(
-          /(\bsig=|\/signed\.\d+\.)[0-9a-f]+/g,
-          '$1***',
-        ),
-      ),
+      options.log?.(`${req.method} ${loggedUrl(rawPath, query, secrets())} ${res.statusCode} ${Date.now() - started} ms`),
     );
     // Before anything else: a rebound name gets nothing, not even CORS headers.
+    if (hasDuplicateHost(req)) return sendError(res, duplicateHost());
     if (!access.hostAllowed(req)) {
       return sendError(
         res,
@@ -399,6 +417,38 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
   return handler;
 }
 
+/** Query parameters whose values are never logged: the key (as any parameter-name spelling decodes) and signatures. */
+const SECRET_PARAMS = /^(?:api_key|apikey|key|token|sig)$/i;
+
+/**
+ * A request's URL as the log shows it. The query is decoded as the server reads it, so `api%5Fkey=…` and
+ * `%61pi_key=…` are the `api_key` they are, each secret parameter's value is masked, a URL inside a
+ * parameter (`image=http://…?api_key=…`) has its own query masked the same way, and each known key is
+ * masked wherever else it appears, in the path or encoded.
+ */
+export function loggedUrl(rawPath: string, query: string, secrets: readonly (string | undefined)[]): string {
+  const maskQuery = (text: string, depth: number): string =>
+    [...new URLSearchParams(text)]
+      .map(([name, value]) => {
+        const shown = SECRET_PARAMS.test(name) ? '***' : depth < 3 ? maskInnerUrl(value, depth) : value;
+        return `${encodeURIComponent(name)}=${encodeURIComponent(shown).replace(/%2A/g, '*')}`;
+      })
+      .join('&');
+  const maskInnerUrl = (value: string, depth: number) => {
+    const at = value.indexOf('?');
+    return at < 0 ? value : `${value.slice(0, at)}?${maskQuery(value.slice(at + 1), depth + 1)}`;
+  };
+  let path = rawPath.replace(/\/signed\.(\d+)\.[0-9a-f]+/g, '/signed.$1.***');
+  let decodedPath = path;
+  try {
+    decodedPath = decodeURIComponent(path);
+  } catch {
+    // shown as sent
+  }
+  if (redact(decodedPath, ...secrets) !== decodedPath) path = redact(decodedPath, ...secrets);
+  return redact(`${path}${query ? `?${maskQuery(query, 0)}` : ''}`, ...secrets);
+}
+
 /** Decoded path segments; anything that could leave its folder (.., slashes, NUL) is refused. */
 function pathParts(path: string): string[] {
   const raw = path.split('/').filter((s) => s.length > 0);
@@ -430,7 +480,14 @@ function findVersion(ws: WorkspaceState, projectUrl: string, number: string) {
   return version;
 }
 
-async function sendFile(res: ServerResponse, path: string, type: string, downloadName?: string): Promise<void> {
+/**
+ * Sends a regular file that lies inside `root`, symbolic links resolved first: a link in the data directory
+ * (or a model folder) that leads out of it is answered as a missing file, as are directories and devices.
+ */
+async function sendFile(res: ServerResponse, root: string, path: string, type: string, downloadName?: string): Promise<void> {
+  const [realRoot, real] = await Promise.all([realpath(root).catch(() => null), realpath(path).catch(() => null)]);
+  if (realRoot === null || real === null || !real.startsWith(realRoot + sep)) throw notFound('the file is gone');
+  path = real;
   const info = await stat(path).catch(() => null);
   if (!info?.isFile()) throw notFound('the file is gone');
   res.writeHead(200, {

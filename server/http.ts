@@ -7,6 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * fault where there is one.
  */
 export class HttpError extends Error {
+  /** Sent as `Retry-After` (a 503 or 429 the client may retry). */
+  retryAfterS?: number;
+
   constructor(
     readonly status: number,
     message: string,
@@ -59,6 +62,7 @@ export function sendError(res: ServerResponse, error: HttpError): void {
     return;
   }
   const { status, message, type, hint, field } = error;
+  if (error.retryAfterS !== undefined) res.setHeader('retry-after', String(error.retryAfterS));
   sendJson(res, status, { error: { message, type, code: type, ...(hint ? { hint } : {}), ...(field ? { field } : {}) } });
 }
 

@@ -5,10 +5,11 @@ import { isEdgesegError } from '../src/errors/index.js';
 import { bundledModelDir, isBundledModelName } from '../src/node/bundled-model.js';
 import { createSegmenter, type NodeSegmenter } from '../src/node/segmenter.js';
 import type { SegmentationPayload } from '../src/payload/index.js';
+import { DecodeGate, pixelWeight, type DecodeGateLimits } from './decode-gate.js';
 import { badRequest, HttpError, notFound, readBody } from './http.js';
 import type { Store, VersionState } from './store.js';
 
-export interface InferenceLimits {
+export interface InferenceLimits extends DecodeGateLimits {
   /** Bytes of an uploaded or fetched image. */
   maxImageBytes: number;
   maxPixels: number;
@@ -16,14 +17,17 @@ export interface InferenceLimits {
   fetchTimeoutMs: number;
 }
 
-/** One segmenter per model package, created on first use and kept. */
+/** One segmenter per model package, created on first use and kept; and the gate every decode passes. */
 export class Segmenters {
   #cache = new Map<string, Promise<NodeSegmenter>>();
+  readonly gate: DecodeGate;
 
   constructor(
     private readonly store: Store,
     private readonly limits: InferenceLimits,
-  ) {}
+  ) {
+    this.gate = new DecodeGate(limits);
+  }
 
   modelDir(version: VersionState): string {
     const dir = version.model!.dir;
@@ -54,6 +58,12 @@ export class Segmenters {
   }
 }
 
+/**
+ * A number as JSON writes it (and as clients print one: `50`, `37.5`, `1e-7`), not negative: no spaces, no
+ * sign, base prefix or `Infinity`, all of which Number() takes.
+ */
+const DECIMAL = /^(?=.{1,32}$)\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
+
 export async function hostedSegmentation(
   req: IncomingMessage,
   url: URL,
@@ -66,8 +76,13 @@ export async function hostedSegmentation(
     throw notFound(`version ${version.number} has no trained model`, 'train the version, or use a version whose record has a model');
   const confidenceText = url.searchParams.get('confidence');
   const confidence = confidenceText === null ? 50 : Number(confidenceText);
-  if (confidenceText !== null && (confidenceText.trim() === '' || !Number.isFinite(confidence) || confidence < 0 || confidence > 100)) {
-    throw badRequest(`confidence must be a number in 0–100, got ${JSON.stringify(confidenceText)}`);
+  // Number() also takes ' 1e1 ', '0x10' and '0b1', which no client means.
+  if (confidenceText !== null && (!DECIMAL.test(confidenceText) || confidence < 0 || confidence > 100)) {
+    throw badRequest(
+      `confidence must be a number in 0–100, got ${JSON.stringify(confidenceText.slice(0, 40))}`,
+      'write it as 50 or 37.5',
+      'confidence',
+    );
   }
   const imageUrl = url.searchParams.get('image');
   const body = await readBody(req, Math.ceil(limits.maxImageBytes * 1.4) + 1024);
@@ -86,7 +101,7 @@ export async function hostedSegmentation(
   }
   const segmenter = await segmenters.get(version);
   try {
-    return await segmenter.segment(bytes, { confidence });
+    return await segmenters.gate.run(pixelWeight(bytes, limits.maxPixels), () => segmenter.segment(bytes, { confidence }));
   } catch (error) {
     if (isEdgesegError(error) && error.name === 'InvalidInputError') {
       throw new HttpError(error.code === 'IMAGE_TOO_LARGE' ? 413 : 400, error.message, error.code);

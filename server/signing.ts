@@ -2,10 +2,10 @@
 // export downloads are reached without the API key (an <img>, a worker's fetch, a download link), so each
 // URL carries a short-lived HMAC of what it grants instead.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { link, readFile, unlink } from 'node:fs/promises';
+import { chmod, link, lstat, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HttpError } from './http.js';
-import { writeAtomic } from './store.js';
+import { FILE_MODE, writeAtomic } from './store.js';
 
 /** The per-data-directory secret; deleting it revokes every URL handed out so far. */
 export const SIGNING_KEY_FILE = 'signing-key';
@@ -70,12 +70,16 @@ export async function loadSigningSecret(dataDir: string): Promise<Buffer> {
   const path = join(dataDir, SIGNING_KEY_FILE);
   const read = async () => Buffer.from((await readFile(path, 'utf8')).trim(), 'hex');
   try {
-    return await read();
+    const secret = await read();
+    // Made looser by an earlier version or by hand: the owner's alone again.
+    const info = await lstat(path);
+    if (info.isFile() && (info.mode & 0o077) !== 0) await chmod(path, FILE_MODE);
+    return secret;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeAtomic(temp, `${randomBytes(32).toString('hex')}\n`, 0o600);
+  await writeAtomic(temp, `${randomBytes(32).toString('hex')}\n`, FILE_MODE);
   try {
     await link(temp, path);
   } catch (error) {

@@ -1,7 +1,8 @@
 // The local platform's data directory: one state file (written atomically: temp file, fsync, rename) and
-// the image, mask, generated-image and export files beside it.
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+// the image, mask, generated-image and export files beside it. The directory holds the workspace keys and
+// the provider's key: only its owner may read it (directories 0700, the state file 0600).
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmod, lstat, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 export interface ImageState {
@@ -76,6 +77,9 @@ export interface PlatformState {
 }
 
 const STATE_FILE = 'platform.json';
+/** Modes of what the data directory holds: its owner's alone. */
+export const DIR_MODE = 0o700;
+export const FILE_MODE = 0o600;
 
 export class Store {
   #state: PlatformState;
@@ -91,7 +95,7 @@ export class Store {
   /** Opens the data directory; `seed` makes the first state when there is none. */
   static async open(dir: string, seed: (store: { dir: string }) => Promise<PlatformState>): Promise<Store> {
     const root = resolve(dir);
-    await mkdir(root, { recursive: true });
+    await mkdir(root, { recursive: true, mode: DIR_MODE });
     await removeLeftoverTemps(root);
     let state: PlatformState;
     try {
@@ -102,8 +106,10 @@ export class Store {
       state = await seed({ dir: root });
       const store = new Store(root, state);
       await store.save();
+      await tightenModes(root);
       return store;
     }
+    await tightenModes(root);
     return new Store(root, state);
   }
 
@@ -111,8 +117,18 @@ export class Store {
     return this.#state;
   }
 
+  /**
+   * The workspace whose key this is. Compared as SHA-256 digests, in constant time, against every
+   * workspace: how long it takes says nothing of how much of a key was right, nor of which one matched.
+   */
   workspaceByKey(apiKey: string): WorkspaceState | undefined {
-    return this.#state.workspaces.find((w) => w.apiKey === apiKey);
+    const digest = sha256(apiKey);
+    let found: WorkspaceState | undefined;
+    for (const w of this.#state.workspaces) {
+      const match = timingSafeEqual(digest, sha256(w.apiKey));
+      found = match && found === undefined ? w : found;
+    }
+    return found;
   }
 
   /** Changes the state and writes it; writes are serialised, each one atomic. */
@@ -144,12 +160,14 @@ export class Store {
   }
 }
 
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
+
 /** Temporary files of writeAtomic: `{target}.{pid}.{8 hex}.tmp`. */
 const TEMP_FILE = /\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 
 /** Writes a file so that a crash leaves either the old or the new content, never a mix. */
-export async function writeAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+export async function writeAtomic(path: string, data: string | Uint8Array, mode = FILE_MODE): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: DIR_MODE });
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     const handle = await open(temp, 'w', mode);
@@ -163,6 +181,25 @@ export async function writeAtomic(path: string, data: string | Uint8Array, mode 
   } catch (error) {
     await unlink(temp).catch(() => {});
     throw error;
+  }
+}
+
+/**
+ * Takes group and other permissions off the data directory, each directory in it and its state file: a
+ * directory made by an earlier version (0755, 0644), or loosened by hand, is repaired at each start.
+ * Symbolic links are left alone (chmod would follow them out of the directory).
+ */
+export async function tightenModes(root: string): Promise<void> {
+  const tighten = async (path: string, mode: number) => {
+    const info = await lstat(path).catch(() => null);
+    if (!info || info.isSymbolicLink() || (info.mode & 0o777 & ~mode) === 0) return;
+    await chmod(path, mode);
+  };
+  await tighten(root, DIR_MODE);
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isDirectory()) await tighten(path, DIR_MODE);
+    else if (entry.isFile() && path === join(root, STATE_FILE)) await tighten(path, FILE_MODE);
   }
 }
 

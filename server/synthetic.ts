@@ -3,7 +3,7 @@
 // The provider is reached over its real HTTP API (OpenAI-compatible); its key lives in workspace settings.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { decodeImage } from '../src/node/decode-image.js';
+import type { PixelImage } from '../src/pipeline/types.js';
 import { colorBin, COLOR_BINS } from './embedding.js';
 import { badRequest, checkFields, HttpError, notFound, shown, stringField } from './http.js';
 import { writeAtomic, type ImageState, type ProjectState, type Store, type WorkspaceState } from './store.js';
@@ -21,7 +21,11 @@ const DEFAULTS = { model: 'dall-e-3', style: 'natural', size: '1024x1024', quali
 
 export interface SyntheticOptions {
   maxImageBytes: number;
+  /** Bytes of a provider's answer (its images come base64-encoded in it); more is 502 `ProviderError`. */
+  maxAnswerBytes: number;
   fetchTimeoutMs: number;
+  /** Decodes an image the provider made (through the decoder's allow-list and the server's decode gate). */
+  decode: (bytes: Uint8Array) => Promise<PixelImage>;
   /** Embeds a new image of `project` for search (the model's own output where a trained version exists). */
   embed: (project: ProjectState) => (rgb: Uint8Array, width: number, height: number) => Promise<{ embedding: number[]; classes: string[] }>;
   /** The (signed) URL at which a stored image is served. */
@@ -120,7 +124,8 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
   for (const item of generated.data) {
     const bytes = Buffer.from(item.b64_json!, 'base64');
     // Through the decoder's allow-list: the provider's host is a setting, and its bytes are untrusted.
-    const pixels = await decodeImage(bytes).catch((cause: unknown) => {
+    const pixels = await options.decode(bytes).catch((cause: unknown) => {
+      if (cause instanceof HttpError) throw cause;
       throw new HttpError(
         502,
         `the image provider answered with an image edgeseg does not decode: ${(cause as Error).message}`,
@@ -204,36 +209,88 @@ async function describe(base: string, key: string, ws: WorkspaceState, imageUrl:
 
 async function provider(base: string, key: string, path: string, body: unknown, options: SyntheticOptions): Promise<unknown> {
   let response: Response;
+  // One signal for the request and the answer's body: a provider that trickles its answer is cut off too.
+  const signal = AbortSignal.timeout(options.fetchTimeoutMs * 6);
   try {
     response = await fetch(`${base}${path}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(options.fetchTimeoutMs * 6),
+      signal,
     });
   } catch (cause) {
     throw new HttpError(502, `the image provider could not be reached: ${(cause as Error).message}`, 'ProviderUnavailable');
   }
-  const text = await response.text();
-  let json: unknown = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // reported below
-  }
   if (!response.ok) {
-    const message = (json as { error?: { message?: string } } | null)?.error?.message ?? text.slice(0, 200);
+    // Only the status and the provider's error type go back, never its words: `providerBaseUrl` may name
+    // any host, and its answers would otherwise let a key holder read a local service through this route.
+    const type = errorTypeOf(await readCapped(response, MAX_ERROR_BYTES, signal).catch(() => null));
     // The provider's own refusal (a bad request, a bad key, no credit) is the caller's to fix: 4xx.
     const status =
       response.status === 401 || response.status === 403 ? 400 : response.status === 429 ? 429 : response.status >= 500 ? 502 : 400;
     throw new HttpError(
       status,
-      `the image provider refused: ${message}`,
+      `the image provider refused: it answered ${response.status}${type ? ` (${type})` : ''}`,
       response.status === 401 ? 'ProviderAuthentication' : 'ProviderError',
+      "see the provider's own dashboard or logs for why",
     );
   }
-  if (json === null) throw new HttpError(502, 'the image provider answered with malformed JSON', 'ProviderError');
-  return json;
+  let text: string;
+  try {
+    text = new TextDecoder().decode(await readCapped(response, options.maxAnswerBytes, signal));
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(502, `the image provider's answer did not arrive: ${(error as Error).message}`, 'ProviderUnavailable');
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new HttpError(502, 'the image provider answered with malformed JSON', 'ProviderError');
+  }
+}
+
+/** Of a provider's error answer, no more than this is read. */
+const MAX_ERROR_BYTES = 65_536;
+
+/**
+ * An answer's body, read as it streams in and cut off past `limit` bytes (502 `ProviderError`): a provider
+ * that answers gigabytes costs this server `limit` bytes at most.
+ */
+async function readCapped(response: Response, limit: number, signal: AbortSignal): Promise<Uint8Array> {
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  const tooLarge = () => new HttpError(502, `the image provider's answer is over the limit of ${limit} bytes`, 'ProviderError');
+  if (declared > limit) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!response.body) return new Uint8Array();
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    signal.throwIfAborted();
+    const chunk = await reader.read();
+    if (chunk.done) break;
+    size += chunk.value.length;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(chunk.value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The OpenAI-shaped error's `type` or `code`, when it is a plain identifier (nothing else of the answer is shown). */
+function errorTypeOf(bytes: Uint8Array | null): string | null {
+  if (bytes === null) return null;
+  try {
+    const error = (JSON.parse(new TextDecoder().decode(bytes)) as { error?: { type?: unknown; code?: unknown } } | null)?.error;
+    const name = [error?.code, error?.type].find((v) => typeof v === 'string' && /^[a-z0-9_]{1,64}$/.test(v));
+    return (name as string | undefined) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** The image as a data URL of its real type (from its leading bytes): the vision model decodes by that type. */

@@ -1,5 +1,6 @@
 // Tells an ONNX model's bytes (a protobuf ModelProto) from anything else before the runtime is handed them,
-// so that an HTML page, a JSON error or a truncated download is a clear error, not the runtime's.
+// so that an HTML page, a JSON error or a truncated download is a clear error, not the runtime's; and refuses
+// a model that keeps tensor data in external files, which the runtime would read from the local disk.
 import { ModelPackageError } from '../errors/index.js';
 import { isHtmlPage } from '../decode/html-page.js';
 import { fieldsOf, type Field } from './protobuf.js';
@@ -40,6 +41,94 @@ export function checkOnnxModel(bytes: Uint8Array): void {
   }
   const has = (number: number) => fields.some((f) => f.number === number);
   if (!has(1) || !has(7)) throw fail(`it has no ${has(1) ? 'graph' : 'ir_version'}`);
+  refuseExternalData(fields);
+}
+
+/**
+ * Where tensors sit in an ONNX model, by message: the fields of each that hold a message to walk into, and
+ * what that message is. Graphs nest through node attributes (If, Loop, Scan), functions and training info.
+ */
+type Message = 'graph' | 'node' | 'attribute' | 'tensor' | 'sparse' | 'training' | 'function';
+const NESTED: Record<Exclude<Message, 'tensor'>, Record<number, Message>> = {
+  // GraphProto: node, initializer, sparse_initializer.
+  graph: { 1: 'node', 5: 'tensor', 15: 'sparse' },
+  // NodeProto: attribute.
+  node: { 5: 'attribute' },
+  // AttributeProto: t, g, tensors, graphs, sparse_tensor, sparse_tensors.
+  attribute: { 5: 'tensor', 6: 'graph', 10: 'tensor', 11: 'graph', 22: 'sparse', 23: 'sparse' },
+  // SparseTensorProto: values, indices.
+  sparse: { 1: 'tensor', 2: 'tensor' },
+  // TrainingInfoProto: initialization, algorithm.
+  training: { 1: 'graph', 2: 'graph' },
+  // FunctionProto: node.
+  function: { 7: 'node' },
+};
+/** ModelProto: graph, training_info, functions. */
+const MODEL_NESTED: Record<number, Message> = { 7: 'graph', 20: 'training', 25: 'function' };
+/** Deeper than this, a model's subgraphs are refused rather than walked (no real model nests so). */
+const MAX_NESTING = 64;
+/** TensorProto's `name`, `external_data`, `data_location` (EXTERNAL = 1). */
+const TENSOR_NAME = 8;
+const TENSOR_EXTERNAL_DATA = 13;
+const TENSOR_DATA_LOCATION = 14;
+
+/**
+ * Throws MODEL_LOAD_FAILED if any tensor of the model (an initializer, a constant in a node attribute, in a
+ * subgraph, a function or training info) has `data_location: EXTERNAL` or `external_data` entries. A model
+ * package is one file: external data would make the runtime read a path the model names (in Node, relative
+ * to the working directory: a hostile host's model could read `package.json` as weights). Large tensors are
+ * skipped by their length, so the walk costs little next to the download.
+ */
+function refuseExternalData(modelFields: Field[]): void {
+  const refuse = (reason: string) =>
+    new ModelPackageError(
+      'MODEL_LOAD_FAILED',
+      `weights.onnx keeps tensor data outside the file (${reason}); a model package is one file: save the model with its weights inside it (onnx.save(model, path) without save_as_external_data)`,
+    );
+  const walk = (fields: Field[], nested: Record<number, Message>, depth: number): void => {
+    if (depth > MAX_NESTING) throw refuse(`its graphs nest deeper than ${MAX_NESTING} levels`);
+    for (const field of fields) {
+      const kind = nested[field.number];
+      if (kind === undefined || field.wireType !== 2) continue;
+      let inner: Field[];
+      try {
+        inner = fieldsOf(field.payload);
+      } catch (error) {
+        throw new ModelPackageError(
+          'MODEL_LOAD_FAILED',
+          `weights.onnx is not an ONNX model: a ${kind} in it is malformed: ${(error as Error).message}`,
+        );
+      }
+      if (kind === 'tensor') checkTensor(inner, refuse);
+      else walk(inner, NESTED[kind], depth + 1);
+    }
+  };
+  walk(modelFields, MODEL_NESTED, 0);
+}
+
+function checkTensor(fields: Field[], refuse: (reason: string) => Error): void {
+  const external =
+    fields.some((f) => f.number === TENSOR_EXTERNAL_DATA) ||
+    fields.some((f) => f.number === TENSOR_DATA_LOCATION && f.wireType === 0 && f.varint === 1);
+  if (!external) return;
+  const text = (bytes: Uint8Array) => JSON.stringify(new TextDecoder().decode(bytes.subarray(0, 100)));
+  const name = fields.find((f) => f.number === TENSOR_NAME && f.wireType === 2);
+  // StringStringEntryProto: key 1, value 2; the entry whose key is `location` names the file.
+  const location = fields
+    .filter((f) => f.number === TENSOR_EXTERNAL_DATA && f.wireType === 2)
+    .map((f) => {
+      try {
+        const entry = fieldsOf(f.payload);
+        const key = entry.find((e) => e.number === 1);
+        return key && new TextDecoder().decode(key.payload) === 'location' ? entry.find((e) => e.number === 2) : undefined;
+      } catch {
+        return undefined;
+      }
+    })
+    .find((v) => v !== undefined);
+  throw refuse(
+    `tensor ${name ? text(name.payload) : '(unnamed)'}${location ? ` names the file ${text(location.payload)}` : ' is marked external'}`,
+  );
 }
 
 /** What the bytes look like when they are text (an HTML page, a JSON error), for the message. */

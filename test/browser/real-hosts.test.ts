@@ -44,3 +44,13 @@ test('a model URL whose every file is an HTML page: MODEL_FILE_MISSING naming th
   expect((await seg.segment(await sample())).image).toEqual({ width: 24, height: 16 });
   await seg.dispose();
 });
+
+test('a package whose weights.onnx keeps its tensors in another file (ONNX external data): MODEL_LOAD_FAILED, before any runtime fetches that file', async () => {
+  const error = await createSegmenter({ model: '/test/fixtures/models/external-data/', backends: ['wasm'], cache: false }).catch(
+    (e: unknown) => e,
+  );
+  expect(error).toMatchObject({ code: 'NO_BACKEND' });
+  expect((error as Error).cause).toBeInstanceOf(ModelPackageError);
+  expect((error as Error).cause).toMatchObject({ code: 'MODEL_LOAD_FAILED' });
+  expect((error as Error).message).toContain('"classify.weight" names the file "package.json"');
+});

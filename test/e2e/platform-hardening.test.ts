@@ -1,18 +1,19 @@
 // The local platform against a hostile web page and hostile input: its key, the Host and Origin checks,
 // number checks, and bad input that must be a clear 4xx (or 504) while the server keeps serving.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { PlatformClient } from '../../src/platform/index.js';
 import { openPlatform, startPlatformServer, type PlatformServer, type PlatformState } from '../../server/index.js';
-import { TINY } from '../helpers/paths.js';
+import { ROOT, TINY } from '../helpers/paths.js';
 import { parseJson, readJsonFile } from '../helpers/json.js';
 import { rawHttp, rawSocket, type RawRequest } from '../helpers/raw-http.js';
 
 const WS = 'edgeseg-demo';
+const SAMPLE_PNG = join(ROOT, 'test', 'fixtures', 'images', 'sample.png');
 const PROJECT = 'shapes';
 /** Short limits, so that every timeout below fires in well under a second. */
 const HEADERS_TIMEOUT_MS = 300;
@@ -95,6 +96,32 @@ describe('the key', () => {
     }
     for (const key of keys) expect(key).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(new Set(keys).size).toBe(2);
+  });
+
+  test("the data directory is its owner's alone (directories 0700, platform.json and signing-key 0600), and repaired when found looser", async () => {
+    const data = join(dir, 'modes');
+    const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
+    const dirs = async () => [data, ...(await readdir(data, { recursive: true })).map((n) => join(data, n))];
+    const expectTight = async () => {
+      expect(await modeOf(join(data, 'platform.json'))).toBe(0o600);
+      expect(await modeOf(join(data, 'signing-key'))).toBe(0o600);
+      for (const path of await dirs()) if ((await stat(path)).isDirectory()) expect([path, await modeOf(path)]).toEqual([path, 0o700]);
+    };
+    const first = await startPlatformServer({ port: 0, dataDir: data, modelDir: TINY('tiny-legacy') });
+    await first.close();
+    await expectTight();
+    // As an earlier version left it, or a user's chmod: readable by all.
+    for (const path of await dirs()) await chmod(path, (await stat(path)).isDirectory() ? 0o755 : 0o644);
+    const again = await startPlatformServer({ port: 0, dataDir: data, modelDir: TINY('tiny-legacy') });
+    try {
+      await expectTight();
+      // A write of the state keeps it so.
+      const put = await fetch(`${again.baseUrl}/${WS}/settings?api_key=${again.apiKey}`, { method: 'PUT', body: '{"captionModel":"m"}' });
+      expect(put.status).toBe(200);
+      await expectTight();
+    } finally {
+      await again.close();
+    }
   });
 
   test('under npm start, /api/local-key hands the key to pages of the same origin only', async () => {
@@ -246,14 +273,23 @@ describe('numbers', () => {
       expect(errorOf(r.body), name).toMatchObject({ code: 'ValidationError', field });
       expect(errorOf(r.body).message, name).toContain(field);
     }
-    for (const confidence of ['1e400', 'NaN', '', '50abc', '-1', '100.5', 'Infinity']) {
+    for (const confidence of ['1e400', 'NaN', '', '50abc', '-1', '100.5', 'Infinity', '0x10', ' 1e1 ', '0b1', '+5', '5.', '.5', ' 50']) {
       const r = await send({
         method: 'POST',
         path: withKey(`/infer/${PROJECT}/2?confidence=${encodeURIComponent(confidence)}`),
         body: 'aGVsbG8=',
       });
       expect(r.status, confidence).toBe(400);
-      expect(errorOf(r.body).message).toContain('confidence');
+      expect(errorOf(r.body)).toMatchObject({ code: 'ValidationError', field: 'confidence' });
+    }
+    // As JSON writes numbers, and as clients print them.
+    for (const confidence of ['0', '37.5', '1e1', '1e-7', '100']) {
+      const r = await send({
+        method: 'POST',
+        path: withKey(`/infer/${PROJECT}/2?confidence=${encodeURIComponent(confidence)}`),
+        body: Buffer.from(await readFile(SAMPLE_PNG)).toString('base64'),
+      });
+      expect(r.status, confidence).toBe(200);
     }
     // Where the number is good, the answer echoes it as a number.
     const ok = await search('{"offset": 70, "limit": 250}');
@@ -350,5 +386,93 @@ describe('bad input: each a clear 4xx (or 504), and the server keeps serving', (
       expect(r.status, url).toBe(400);
     }
     await stillServing();
+  });
+});
+
+describe('second pass', () => {
+  test('the request log masks the key in every spelling the server reads: encoded names and values, inside an image URL, in the path', async () => {
+    const key = server.apiKey;
+    const encodeAll = (text: string) => [...text].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+    const requests: [string, string, number][] = [
+      ['GET', `/${WS}?api%5Fkey=${key}`, 200],
+      ['GET', `/${WS}?%61pi_key=${key}`, 200],
+      ['GET', `/${WS}?${encodeAll('api_key')}=${encodeAll(key)}`, 200],
+      ['POST', `/infer/${PROJECT}/2?api_key=${key}&image=${encodeURIComponent(`http://127.0.0.1:1/x.png?api_key=${key}`)}`, 400],
+      ['POST', `/infer/${PROJECT}/2?api%5Fkey=${key}&image=${encodeURIComponent(`http://127.0.0.1:1/x.png?api%5Fkey=${key}`)}`, 400],
+      ['GET', `/${WS}/${encodeAll(key)}?api_key=${key}`, 404],
+      ['GET', `/${encodeAll(key)}?token=${key}`, 401],
+    ];
+    const from = logged.length;
+    for (const [method, path, status] of requests) expect((await send({ method, path })).status, path).toBe(status);
+    await vi.waitFor(() => expect(logged.length - from).toBe(requests.length));
+    const lines = logged.slice(from).join('\n');
+    let decoded = lines;
+    for (let i = 0; i < 3; i++) {
+      try {
+        decoded = decodeURIComponent(decoded);
+      } catch {
+        break;
+      }
+    }
+    expect(lines).not.toContain(key);
+    expect(decoded).not.toContain(key);
+    expect(lines).toContain(`POST /infer/${PROJECT}/2?api_key=***&image=http%3A%2F%2F127.0.0.1%3A1%2Fx.png%3Fapi_key%3D*** 400`);
+  });
+
+  test('the signed file routes serve only regular files inside the data directory: no symbolic link out, no directory', async () => {
+    const outside = join(dir, 'outside');
+    await mkdir(join(outside, 'folder'), { recursive: true });
+    await writeFile(join(outside, 'secret.png'), 'the secret outside');
+    await writeFile(join(outside, 'folder', 'x.png'), 'the secret outside');
+    const images = join(server.dataDir, 'files', WS, PROJECT, 'images');
+    await symlink(join(outside, 'secret.png'), join(images, 'link.png'));
+    await symlink(join(outside, 'folder'), join(server.dataDir, 'files', 'linked'));
+    await mkdir(join(images, 'a-folder.png'));
+    const record = (id: string, file: string) => ({
+      id,
+      name: `${id}.png`,
+      file,
+      width: 1,
+      height: 1,
+      split: null,
+      tags: [],
+      batch: null,
+      created: Date.now(),
+      owner: 'test',
+      classes: [],
+      embedding: [],
+    });
+    await server.store.update((s) => {
+      s.workspaces[0]!.projects.find((p) => p.url === PROJECT)!.images.push(
+        record('linked-file', `files/${WS}/${PROJECT}/images/link.png`),
+        record('linked-folder', 'files/linked/x.png'),
+        record('a-folder', `files/${WS}/${PROJECT}/images/a-folder.png`),
+      );
+    });
+    for (const id of ['linked-file', 'linked-folder', 'a-folder']) {
+      const { image } = parseJson<{ image: { urls: { original: string } } }>(
+        (await send({ path: withKey(`/${WS}/${PROJECT}/images/${id}`) })).body,
+      );
+      const answer = await fetch(image.urls.original);
+      const body = await answer.text();
+      expect([id, answer.status]).toEqual([id, 404]);
+      expect(body).not.toContain('the secret outside');
+    }
+    // A real image of the directory still comes.
+    const first = server.store.state.workspaces[0]!.projects.find((p) => p.url === PROJECT)!.images[0]!;
+    const { image } = parseJson<{ image: { urls: { original: string } } }>(
+      (await send({ path: withKey(`/${WS}/${PROJECT}/images/${first.id}`) })).body,
+    );
+    expect((await fetch(image.urls.original)).status).toBe(200);
+  });
+
+  test('the workspace key is found by its digest in constant time: a near miss is as wrong as any', async () => {
+    const key = server.apiKey;
+    const flipped = `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`;
+    for (const wrong of [flipped, key.slice(0, -1), `${key}x`, key.toLowerCase() === key ? key.toUpperCase() : key.toLowerCase()]) {
+      expect((await send({ path: `/${WS}?api_key=${encodeURIComponent(wrong)}` })).status).toBe(401);
+    }
+    expect(server.store.workspaceByKey(key)?.url).toBe(WS);
+    expect(server.store.workspaceByKey(flipped)).toBeUndefined();
   });
 });

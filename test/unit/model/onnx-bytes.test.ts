@@ -49,3 +49,65 @@ test('a package whose weights are a JSON error is refused at parse time, before 
   files['weights.onnx'] = new TextEncoder().encode('{"error":"model not found"}');
   expect(() => parseModelPackage(files)).toThrowError(expect.objectContaining({ code: 'MODEL_LOAD_FAILED' }));
 });
+
+describe('external tensor data (a model package is one file)', () => {
+  /** Protobuf encoding, enough for hand-made ModelProtos. */
+  const concat = (...parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
+  const varint = (n: number) => {
+    const out: number[] = [];
+    for (; n >= 0x80; n = Math.floor(n / 128)) out.push((n & 0x7f) | 0x80);
+    return [...out, n];
+  };
+  const bytesField = (number: number, payload: Uint8Array | string) => {
+    const p = typeof payload === 'string' ? new TextEncoder().encode(payload) : payload;
+    return concat(new Uint8Array([...varint(number * 8 + 2), ...varint(p.length)]), p);
+  };
+  const intField = (number: number, value: number) => new Uint8Array([...varint(number * 8), ...varint(value)]);
+  const entry = (key: string, value: string) => concat(bytesField(1, key), bytesField(2, value));
+  // TensorProto: dims 1, data_type 1 (float), name, data_location 14, external_data 13.
+  const externalTensor = (name: string, location = 'package.json') =>
+    concat(intField(1, 1), intField(2, 1), bytesField(8, name), bytesField(13, entry('location', location)), intField(14, 1));
+  const model = (graph: Uint8Array, ...more: Uint8Array[]) => concat(intField(1, 8), bytesField(7, graph), ...more);
+  // A node whose attribute (NodeProto 5) carries `field` of AttributeProto.
+  const nodeWith = (attribute: Uint8Array) =>
+    bytesField(1, concat(bytesField(1, 'x'), bytesField(5, concat(bytesField(1, 'value'), attribute))));
+
+  test('the fixture: tiny-legacy whose initializers point into package.json', () => {
+    const message = messageOf(readFileSync(join(TINY('external-data'), 'weights.onnx')));
+    expect(message).toContain('weights.onnx keeps tensor data outside the file');
+    expect(message).toContain('"classify.weight" names the file "package.json"');
+    expect(message).toContain('a model package is one file');
+  });
+
+  test.each<[string, Uint8Array]>([
+    ['an initializer', model(bytesField(5, externalTensor('w')))],
+    ['an initializer marked EXTERNAL with no entries', model(bytesField(5, concat(bytesField(8, 'w'), intField(14, 1))))],
+    ['a sparse initializer', model(bytesField(15, bytesField(1, externalTensor('w'))))],
+    ["a Constant node's tensor", model(nodeWith(bytesField(5, externalTensor('w'))))],
+    ["a node's tensor list", model(nodeWith(bytesField(10, externalTensor('w'))))],
+    ["an If branch's initializer", model(nodeWith(bytesField(6, bytesField(5, externalTensor('w')))))],
+    [
+      'a function',
+      model(new Uint8Array(), bytesField(25, bytesField(7, concat(bytesField(1, 'x'), bytesField(5, bytesField(5, externalTensor('w'))))))),
+    ],
+    ['training info', model(new Uint8Array(), bytesField(20, bytesField(1, bytesField(5, externalTensor('w')))))],
+  ])('in %s: MODEL_LOAD_FAILED', (_, bytes) => {
+    expect(messageOf(bytes)).toContain('weights.onnx keeps tensor data outside the file');
+  });
+
+  test('graphs nested past 64 levels are refused, not walked into a stack overflow', () => {
+    let graph = new Uint8Array();
+    for (let i = 0; i < 1000; i++) graph = nodeWith(bytesField(6, graph));
+    expect(messageOf(model(graph))).toContain('nest deeper than 64 levels');
+  });
+
+  test('in Node: a package with external data is refused before onnxruntime reads the file it names', async () => {
+    const { createSegmenter } = await import('../../../src/node/index.js');
+    const error = await createSegmenter({ model: TINY('external-data') }).then(
+      () => null,
+      (e: unknown) => e as { code: string; message: string },
+    );
+    expect(error?.code).toBe('MODEL_LOAD_FAILED');
+    expect(error?.message).toContain('names the file "package.json"');
+  });
+});
