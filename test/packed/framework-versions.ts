@@ -8,9 +8,21 @@ const ANGULAR = '21.2.26';
 export const FRAMEWORKS = {
   astro5: { astro: '5.18.2' },
   nuxt3: { nuxt: '3.21.11', vue: '3.5.45', 'vue-router': '4.6.5' },
-  sveltekitVite8: { '@sveltejs/kit': '2.70.4', '@sveltejs/vite-plugin-svelte': '7.3.1', svelte: '5.57.3', vite: '8.3.8' },
+  sveltekitVite8: {
+    '@sveltejs/adapter-node': '5.5.7',
+    '@sveltejs/kit': '2.70.4',
+    '@sveltejs/vite-plugin-svelte': '7.3.1',
+    svelte: '5.57.3',
+    vite: '8.3.8',
+  },
   /** The oldest Vite that SvelteKit's current plugin (vite-plugin-svelte 6) allows. */
-  sveltekitVite6: { '@sveltejs/kit': '2.70.4', '@sveltejs/vite-plugin-svelte': '6.2.4', svelte: '5.57.3', vite: '6.4.6' },
+  sveltekitVite6: {
+    '@sveltejs/adapter-node': '5.5.7',
+    '@sveltejs/kit': '2.70.4',
+    '@sveltejs/vite-plugin-svelte': '6.2.4',
+    svelte: '5.57.3',
+    vite: '6.4.6',
+  },
   angular21: {
     '@angular/build': '21.2.27',
     '@angular/cli': '21.2.28',
