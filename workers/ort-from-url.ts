@@ -1,8 +1,9 @@
 // Imports onnxruntime-web's self-contained ES module from a URL and points it at its WASM binary.
+import { BackendError } from '../src/errors/index.js';
 import { checkRuntimeFile } from '../src/runtime/runtime-file-check.js';
 import type { LocalBackendName, OrtFiles } from './protocol.js';
 
-type OrtEnv = { env: { wasm: { wasmPaths?: unknown } } };
+type OrtEnv = { env?: { wasm?: { wasmPaths?: unknown } | null } };
 
 export async function importOrtFrom(files: OrtFiles, backend: LocalBackendName): Promise<unknown> {
   let ort: OrtEnv;
@@ -10,8 +11,15 @@ export async function importOrtFrom(files: OrtFiles, backend: LocalBackendName):
     // The comments keep bundlers from resolving a URL that only exists at run time.
     ort = (await import(/* @vite-ignore */ /* webpackIgnore: true */ files.module)) as OrtEnv;
   } catch (cause) {
-    throw (await checkRuntimeFile(files.module, "onnxruntime-web's ES module", backend)) ?? cause;
+    throw (await checkRuntimeFile(files.module, "onnxruntime-web's ES module", backend, { fix: files.fix })) ?? cause;
   }
+  // A bundler that re-bundled the module as a classic script (Parcel) serves a file that loads and exports nothing.
+  if (typeof ort?.env?.wasm !== 'object' || ort.env.wasm === null)
+    throw new BackendError(
+      'RUNTIME_FILE_MISSING',
+      `onnxruntime-web's ES module at ${files.module} loaded but exports no onnxruntime-web (a bundler rewrote it?); ${files.fix ?? "serve edgeseg's browser files there, or point `wasmPaths` at them"}`,
+      { backend },
+    );
   // The module would look for its binary beside itself; a bundler may have renamed the binary.
   ort.env.wasm.wasmPaths = { wasm: files.binary };
   return ort;
@@ -19,5 +27,5 @@ export async function importOrtFrom(files: OrtFiles, backend: LocalBackendName):
 
 /** Why onnxruntime-web could not start, when its binary is the reason (null otherwise, or with no URLs). */
 export async function binaryProblem(files: OrtFiles | undefined, backend: LocalBackendName): Promise<Error | null> {
-  return files ? checkRuntimeFile(files.binary, "onnxruntime-web's WASM binary", backend) : null;
+  return files ? checkRuntimeFile(files.binary, "onnxruntime-web's WASM binary", backend, { fix: files.fix }) : null;
 }

@@ -21,6 +21,8 @@ export type WorkerModelSource =
 export interface OrtFiles {
   module: string;
   binary: string;
+  /** What a RUNTIME_FILE_MISSING error tells the user to do when these files are not there. */
+  fix?: string;
 }
 
 export interface LoadRequest {
