@@ -60,7 +60,10 @@ export function servedPackageFolders(fileUrl: string): string[] {
   const folder = parts[parts.length - 2] ?? '';
   if (!/^deps(?:_[\w-]+)?$/.test(folder)) return [];
   const modules = url.pathname.indexOf('/node_modules/');
-  const base = modules >= 0 ? url.pathname.slice(0, modules + 1) : '/';
+  // Angular's dev server keeps its optimizer's folder in the project's `.angular/cache/`, served under
+  // `/@fs/<project path>/`, and serves the project's node_modules there too (not at `/node_modules/`).
+  const angular = url.pathname.indexOf('/.angular/cache/');
+  const base = modules >= 0 ? url.pathname.slice(0, modules + 1) : angular >= 0 ? url.pathname.slice(0, angular + 1) : '/';
   return [`${url.origin}${base}node_modules/edgeseg/dist/browser/`];
 }
 

@@ -11,6 +11,7 @@ import { HostedBackend, hostedUnavailable } from './hosted-backend.js';
 import type { ImageSource } from './image-source.js';
 import { checkRuntimeFile } from './runtime-file-check.js';
 import { bundledFiles, startBundledWorker } from './runtime-files.js';
+import { isAngularPage, withFrameworkFix } from './framework-fix.js';
 import { runtimeLocations, type RuntimeLocation } from './runtime-location.js';
 import { browserThreadPlan } from './threads.js';
 import { versionModelSource, type VersionRef } from './version-model.js';
@@ -220,7 +221,10 @@ export class Segmenter {
       return new HostedBackend(this.options.platform, target.project, target.version);
     }
     if (this.modelSource instanceof Error) throw this.modelSource;
-    const locations = runtimeLocations(bundledFiles(name), this.options, name, globalThis.location?.href);
+    const locations = withFrameworkFix(
+      runtimeLocations(bundledFiles(name), this.options, name, globalThis.location?.href),
+      isAngularPage(),
+    );
     const missing: BackendError[] = [];
     const failedScripts = new Set<string>();
     for (const location of locations) {

@@ -22,10 +22,11 @@ describe('servedPackageFolders', () => {
       'http://localhost:5173/node_modules/.vite/deps_temp_3f2a/segment-worker.js',
       'http://localhost:5173/node_modules/edgeseg/dist/browser/',
     ],
-    // Angular's dev server: its cache folder, outside any node_modules.
+    // Angular's dev server: its cache folder, outside any node_modules, and the project's node_modules both
+    // under /@fs/ (it answers /node_modules/… with 404).
     [
       'http://localhost:4200/@fs/home/me/app/.angular/cache/21.0.0/app/vite/deps/segment-worker.js',
-      'http://localhost:4200/node_modules/edgeseg/dist/browser/',
+      'http://localhost:4200/@fs/home/me/app/node_modules/edgeseg/dist/browser/',
     ],
   ])('a file in an optimizer folder, %s: the package folder %s', (url, folder) => {
     expect(servedPackageFolders(url)).toEqual([folder]);
