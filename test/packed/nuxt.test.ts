@@ -1,6 +1,8 @@
 // Nuxt 3 (on Vite 7) with the packed edgeseg and no option for it: `nuxt dev`, and `nuxt build` served by
-// its own server (.output/server/index.mjs). The page loads the app's script on mount; Nuxt's `routeRules`
-// headers make every response cross-origin isolated, for WASM threads.
+// its own server (.output/server/index.mjs). The page loads the app's script on mount. COOP/COEP, for WASM
+// threads: Nuxt's `routeRules` headers cover every response of the built server, but in dev Vite serves the
+// app's modules and the worker past them (and a worker without COEP does not start on an isolated page), so
+// `vite.server.headers` sets them there too.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
@@ -14,9 +16,12 @@ let appDir: string;
 
 beforeAll(() => {
   appDir = makeFrameworkApp(packed, 'nuxt3', {
-    'nuxt.config.ts': `export default defineNuxtConfig({
+    'nuxt.config.ts': `const isolation = ${JSON.stringify(ISOLATION_HEADERS)};
+export default defineNuxtConfig({
   devtools: { enabled: false },
-  routeRules: { '/**': { headers: ${JSON.stringify(ISOLATION_HEADERS)} } },
+  routeRules: { '/**': { headers: isolation } },
+  // In dev, Vite serves the app's modules and the worker itself, past the route rules.
+  vite: { server: { headers: isolation } },
 });
 `,
     'app.vue': `<script setup>
