@@ -3,7 +3,8 @@
 // onnxruntime-web's `.mjs` module as JavaScript (nginx's own mime.types before 1.25 lacks it, and a module
 // script with another type is refused). Needs nginx (apt-get install nginx); skipped without it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
@@ -13,8 +14,10 @@ import { recordingLogger } from './warnings.js';
 
 const NGINX = '/usr/sbin/nginx';
 const { appDir, cliPayload } = inject('packed');
-const OUT_DIR = join(appDir, 'out-nginx');
-const PREFIX = join(appDir, 'nginx');
+// Outside the app's private temporary folder: nginx's workers run as another user where it starts as root.
+const SITE = mkdtempSync(join(tmpdir(), 'edgeseg-nginx-'));
+const OUT_DIR = join(SITE, 'out');
+const PREFIX = join(SITE, 'nginx');
 let nginx: ChildProcess | undefined;
 let url: string;
 
@@ -37,6 +40,7 @@ function siteConf(port: number, root: string): string {
 
 beforeAll(async () => {
   if (!existsSync(NGINX)) return;
+  chmodSync(SITE, 0o755);
   const { logger } = recordingLogger();
   await build({ root: appDir, configFile: false, customLogger: logger, logLevel: 'warn', build: { outDir: OUT_DIR, emptyOutDir: true } });
   const port = await freePort();
@@ -84,6 +88,7 @@ afterAll(async () => {
     nginx.kill('SIGQUIT');
     await exited;
   }
+  rmSync(SITE, { recursive: true, force: true });
 });
 
 describe.skipIf(!existsSync(NGINX))('edgeseg built with Vite, hosted by nginx with the recipe of docs/frameworks.md', () => {
