@@ -20,16 +20,18 @@ const OUT_DIR = join(SITE, 'out');
 const PREFIX = join(SITE, 'nginx');
 let nginx: ChildProcess | undefined;
 let url: string;
+/** The same site with `Cross-Origin-Embedder-Policy: credentialless`. */
+let credentialless: string;
 
 /** The doc's server block, with the port and folder filled in. */
-function siteConf(port: number, root: string): string {
+function siteConf(port: number, root: string, coep = 'require-corp'): string {
   return `server {
     listen 127.0.0.1:${port};
     root ${root};
 
     # Every answer, errors included; a location block with add_header of its own drops these, so repeat them there.
     add_header Cross-Origin-Opener-Policy same-origin always;
-    add_header Cross-Origin-Embedder-Policy require-corp always;
+    add_header Cross-Origin-Embedder-Policy ${coep} always;
 
     location / {
         try_files $uri $uri/ /index.html;
@@ -43,9 +45,9 @@ beforeAll(async () => {
   chmodSync(SITE, 0o755);
   const { logger } = recordingLogger();
   await build({ root: appDir, configFile: false, customLogger: logger, logLevel: 'warn', build: { outDir: OUT_DIR, emptyOutDir: true } });
-  const port = await freePort();
+  const [port, other] = [await freePort(), await freePort()];
   mkdirSync(join(PREFIX, 'logs'), { recursive: true });
-  writeFileSync(join(PREFIX, 'site.conf'), siteConf(port, OUT_DIR));
+  writeFileSync(join(PREFIX, 'site.conf'), siteConf(port, OUT_DIR) + siteConf(other, OUT_DIR, 'credentialless'));
   writeFileSync(
     join(PREFIX, 'nginx.conf'),
     `daemon off;
@@ -70,6 +72,7 @@ http {
   );
   nginx = spawn(NGINX, ['-p', PREFIX, '-c', join(PREFIX, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
   url = `http://127.0.0.1:${port}`;
+  credentialless = `http://127.0.0.1:${other}`;
   // Until nginx answers (it exits at once on a bad configuration).
   for (;;) {
     if (nginx.exitCode !== null) throw new Error(`nginx exited with ${nginx.exitCode}`);
@@ -109,4 +112,12 @@ describe.skipIf(!existsSync(NGINX))('edgeseg built with Vite, hosted by nginx wi
   test("the page segments on two WASM threads: the command line's payload", { timeout: 240_000 }, async () => {
     await expectSegmentsOnTwoThreads(`${url}/`, cliPayload);
   });
+
+  test(
+    "with COEP credentialless instead, the page is cross-origin isolated too: two WASM threads, the command line's payload",
+    { timeout: 240_000 },
+    async () => {
+      await expectSegmentsOnTwoThreads(`${credentialless}/`, cliPayload);
+    },
+  );
 });
