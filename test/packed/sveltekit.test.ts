@@ -17,7 +17,8 @@ const VITE = 'vite/bin/vite.js';
 const apps: string[] = [];
 
 const FILES = {
-  'svelte.config.js': "import adapter from '@sveltejs/adapter-node';\n// No precompression: brotli over the 25 MB of WASM takes minutes on CI.\nexport default { kit: { adapter: adapter({ precompress: false }) } };\n",
+  'svelte.config.js':
+    "import adapter from '@sveltejs/adapter-node';\n// No precompression: brotli over the 25 MB of WASM takes minutes on CI.\nexport default { kit: { adapter: adapter({ precompress: false }) } };\n",
   // SvelteKit's custom-server form of adapter-node's output: its handler behind a server that sets the
   // headers on every response, the static files' included (SvelteKit's hooks see only what it renders).
   'server.js': `import { createServer } from 'node:http';

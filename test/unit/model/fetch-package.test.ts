@@ -58,13 +58,13 @@ describe('fetchPackageFiles', () => {
     // class_names.txt sent as 40 bytes of brotli, which fetch hands back decoded).
     const served =
       (encoding: string | null): typeof fetch =>
-      async (input) => {
-        const file = String(input).split('/').pop()!;
+      (input) => {
+        const file = (input instanceof Request ? input.url : input.toString()).split('/').pop()!;
         const text = file === 'weights.onnx' ? weights : legacy[file];
-        if (text === undefined) return new Response('', { status: 404 });
+        if (text === undefined) return Promise.resolve(new Response('', { status: 404 }));
         const headers: Record<string, string> = { 'content-length': String(text.length - 2) };
         if (encoding) headers['content-encoding'] = encoding;
-        return new Response(text, { headers });
+        return Promise.resolve(new Response(text, { headers }));
       };
     const files = await fetchPackageFiles('http://host/pkg/', { fetch: served('br') });
     expect(new TextDecoder().decode(files['class_names.txt'])).toBe(legacy['class_names.txt']);
