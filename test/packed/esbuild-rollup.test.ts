@@ -16,10 +16,10 @@ import { makeToolApp } from './tool-app.js';
 const { cliPayload, tarball } = inject('packed');
 
 interface EsbuildApi {
-  build(options: object): Promise<{ warnings: unknown[] }>;
+  build: (options: object) => Promise<{ warnings: unknown[] }>;
 }
 interface RollupApi {
-  rollup(options: object): Promise<{ write(options: object): Promise<unknown>; close(): Promise<void> }>;
+  rollup: (options: object) => Promise<{ write(options: object): Promise<unknown>; close(): Promise<void> }>;
 }
 
 let appDir: string;
