@@ -268,6 +268,16 @@ export class Segmenter {
       createWorker: worker === undefined ? startBundledWorker : () => new Worker(worker, { type: 'module' }),
       ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
       onRestart: () => this.#restarts++,
+      ...(worker === undefined
+        ? {}
+        : {
+            silentScript: () =>
+              new BackendError(
+                'RUNTIME_FILE_MISSING',
+                `edgeseg's worker script at ${worker} runs but never answered: it is another file, not edgeseg's segment-worker.js; ${fix}`,
+                { backend: name },
+              ),
+          }),
     });
   }
   async #run<T>(

@@ -140,6 +140,13 @@ describe('Rollup 4 with @rollup/plugin-node-resolve', () => {
     expect(result).toMatchObject({ isolated: true, backend: 'wasm', numThreads: 2, fallbacks: [] });
   });
 
+  test("a workerUrl at a script that runs but is not edgeseg's worker: RUNTIME_FILE_MISSING naming it, after a deadline, not a hang", async () => {
+    const result = await runPage(`${url}/?runtimeUrl=/edgeseg/&workerUrl=/edgeseg/ort.wasm.bundle.min.mjs`);
+    expect(result.error?.message).toContain(
+      `wasm: [RUNTIME_FILE_MISSING] edgeseg's worker script at ${url}/edgeseg/ort.wasm.bundle.min.mjs runs but never answered: it is another file, not edgeseg's segment-worker.js`,
+    );
+  });
+
   test('with runtimeUrl pointing where nothing was copied: RUNTIME_FILE_MISSING naming the URL and the command for that folder', async () => {
     const result = await runPage(`${url}/?runtimeUrl=/elsewhere/`);
     expect(result.error?.message).toContain(
