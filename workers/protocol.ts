@@ -41,6 +41,8 @@ export interface LoadResult {
   warnings: string[];
   backend: LocalBackendName;
   numThreads: number;
+  /** onnxruntime-web's module was re-bundled by the app's bundler (Parcel): its WASM runs on one thread. */
+  rebundled?: true;
   /** The WebGPU adapter's vendor / architecture, when WebGPU was loaded. */
   adapter?: string;
 }

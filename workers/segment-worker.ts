@@ -20,6 +20,7 @@ import { buildPayload, classMapOf } from '../src/payload/index.js';
 import { isYCbCr, segmentPixels, type PrepareInput, type ResizeMode, type RunModel } from '../src/pipeline/index.js';
 import { installErrorTransfer, serializeError } from '../src/runtime/error-transfer.js';
 import { decodeInWorker, encodePng } from './decode-image.js';
+import { rebundled } from './ort-from-url.js';
 import { wasmRuntime } from './wasm-runtime.js';
 import { createWebgpuRunner } from './webgpu-runner.js';
 import type {
@@ -169,6 +170,7 @@ const api: WorkerApi = {
       backend: request.backend,
       numThreads: request.numThreads,
       ...(adapter ? { adapter } : {}),
+      ...(request.backend === 'wasm' && rebundled(await wasmRuntime(request.numThreads, request.ort)) ? { rebundled: true as const } : {}),
     };
     return result;
   },

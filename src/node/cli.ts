@@ -16,7 +16,7 @@ import { defaultBatchConcurrency } from './threads.js';
 import { UsageError } from './usage-error.js';
 import { writeImage } from './write-image.js';
 
-export { restrictImageLoaders } from './native-modules.js';
+export { restrictImageLoaders } from './image-loaders.js';
 
 export { EXIT };
 

@@ -12,7 +12,7 @@ export {
   type NodeBackendName,
 } from './segmenter.js';
 export { decodeImage, DEFAULT_MAX_PIXELS, type DecodeOptions } from './decode-image.js';
-export { restrictImageLoaders } from './native-modules.js';
+export { restrictImageLoaders } from './image-loaders.js';
 export { readPackageDir } from './read-package-dir.js';
 export { BUNDLED_MODELS, DEFAULT_BUNDLED_MODEL, bundledModelDir, type BundledModelName } from './bundled-model.js';
 export { defaultBatchConcurrency } from './threads.js';

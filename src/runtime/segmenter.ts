@@ -24,7 +24,7 @@ export type RuntimeBackendName = Exclude<BackendName, 'native'>;
 /** Why a backend was left (at start or while running), or a limit that applies. */
 export interface Fallback {
   backend: RuntimeBackendName;
-  /** A stable code: an error's code (BACKEND_UNAVAILABLE, BACKEND_FAILED, MODEL_LOAD_FAILED, …), or NOT_ISOLATED / NO_SHARED_MEMORY (WASM on one thread). */
+  /** A stable code: an error's code (BACKEND_UNAVAILABLE, BACKEND_FAILED, MODEL_LOAD_FAILED, …), or NOT_ISOLATED / NO_SHARED_MEMORY / RUNTIME_REBUNDLED (WASM on one thread). */
   code: string;
   message: string;
 }
@@ -72,6 +72,12 @@ export interface SegmentCallOptions {
 export const INJECT_FAULT = Symbol.for('edgeseg.injectFault');
 
 const LOCAL: readonly RuntimeBackendName[] = ['webgpu', 'wasm'];
+
+/** Fallback codes that say why WASM runs on one thread: notes, not failures. */
+const ONE_THREAD_NOTES: readonly string[] = ['NOT_ISOLATED', 'NO_SHARED_MEMORY', 'RUNTIME_REBUNDLED'];
+
+const REBUNDLED =
+  "the bundler re-bundled onnxruntime-web's module (Parcel does), which fixes its import.meta.url at build time: WASM runs on one thread; for threads, have the bundler copy edgeseg's runtime files as they are (see edgeseg's docs/apps.md)";
 
 export class Segmenter {
   #order: RuntimeBackendName[];
@@ -203,7 +209,7 @@ export class Segmenter {
     throw new BackendError(
       'NO_BACKEND',
       `no backend could run the model: ${this.#fallbacks
-        .filter((f) => f.code !== 'NOT_ISOLATED' && f.code !== 'NO_SHARED_MEMORY')
+        .filter((f) => !ONE_THREAD_NOTES.includes(f.code))
         .map((f) => `${f.backend}: [${f.code}] ${f.message}`)
         .join('; ')}`,
       last === undefined ? {} : { cause: last },
@@ -234,6 +240,10 @@ export class Segmenter {
         const backend = await this.#startWorker(name, location);
         this.#spec = backend.spec;
         this.#adapter = backend.loadResult.adapter;
+        if (backend.loadResult.rebundled && this.#numThreads > 1) {
+          this.#numThreads = 1;
+          this.#fallbacks.push({ backend: 'wasm', code: 'RUNTIME_REBUNDLED', message: REBUNDLED });
+        }
         return backend;
       } catch (error) {
         // A worker whose script did not load says only that it failed: ask the host what it answered.
@@ -262,6 +272,16 @@ export class Segmenter {
       createWorker: worker === undefined ? startBundledWorker : () => new Worker(worker, { type: 'module' }),
       ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
       onRestart: () => this.#restarts++,
+      ...(worker === undefined
+        ? {}
+        : {
+            silentScript: () =>
+              new BackendError(
+                'RUNTIME_FILE_MISSING',
+                `edgeseg's worker script at ${worker} runs but never answered: it is another file, not edgeseg's segment-worker.js; ${fix}`,
+                { backend: name },
+              ),
+          }),
     });
   }
   async #run<T>(
