@@ -9,6 +9,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const args = process.argv.slice(2);
+// A web app's command: it copies files and needs none of the native modules that a web app lacks.
+if (args[0] === 'copy-runtime') {
+  const [{ copyRuntimeCommand }, { UsageError }] = await Promise.all([
+    import('../dist/src/cli/copy-runtime.js'),
+    import('../dist/src/cli/usage-error.js'),
+  ]);
+  try {
+    copyRuntimeCommand(args.slice(1), (s) => process.stdout.write(s));
+  } catch (error) {
+    console.error(`edgeseg: ${error.message}`);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  }
+  process.exit(0);
+}
 let cli;
 try {
   cli = await import('../dist/src/cli/cli.js');

@@ -59,6 +59,24 @@ const ortFiles = Object.values(ORT_FILE_NAMES).flatMap(({ module, binary }) => [
 mkdirSync(out, { recursive: true });
 for (const file of ortFiles) {
   if (file.endsWith('.mjs'))
-    writeFileSync(join(out, file), readFileSync(join(ortDist, file), 'utf8').replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n'));
+    writeFileSync(
+      join(out, file),
+      withGlobalExports(readFileSync(join(ortDist, file), 'utf8').replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n'), file),
+    );
   else copyFileSync(join(ortDist, file), join(out, file));
+}
+
+/**
+ * The module also hands its exports to `globalThis[Symbol.for('edgeseg.onnxruntime-web')]` (the key of
+ * workers/ort-from-url.ts): a bundler that re-bundles it as an app entry (Parcel) drops its exports, and
+ * the worker then finds them there.
+ */
+function withGlobalExports(code, file) {
+  const last = code.match(/export\s*\{([^}]*)\};?\s*$/);
+  if (!last) throw new Error(`build-browser: ${file} does not end with an export list`);
+  const pairs = last[1].split(',').map((entry) => {
+    const [local, exported = local] = entry.trim().split(/\s+as\s+/);
+    return `${JSON.stringify(exported)}:${local}`;
+  });
+  return `${code.slice(0, last.index)}globalThis[Symbol.for("edgeseg.onnxruntime-web")]={${pairs.join(',')}};\n${code.slice(last.index)}`;
 }

@@ -3,7 +3,7 @@
 // admitted by their pixel count against a budget: small images run side by side, a huge one runs alone,
 // a few more wait their turn in order, and past that the request is refused at once with 503 and
 // `Retry-After` rather than queued without end.
-import { readImageHeader } from '../src/pipeline/image-header.js';
+import { readImageHeader } from '../src/decode/image-header.js';
 import { HttpError } from './http.js';
 
 export interface DecodeGateLimits {

@@ -6,7 +6,7 @@ import type { Duplex } from 'node:stream';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../src/node/bundled-model.js';
-import { restrictImageLoaders } from '../src/node/native-modules.js';
+import { restrictImageLoaders } from '../src/node/image-loaders.js';
 import { createPlatformHandler, type PlatformHandler } from './handler.js';
 import { seedDefault } from './seed.js';
 import { loadSigningSecret, UrlSigner } from './signing.js';

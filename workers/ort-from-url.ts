@@ -1,8 +1,12 @@
 // Imports onnxruntime-web's self-contained ES module from a URL and points it at its WASM binary.
+import { BackendError } from '../src/errors/index.js';
 import { checkRuntimeFile } from '../src/runtime/runtime-file-check.js';
 import type { LocalBackendName, OrtFiles } from '../src/runtime/protocol.js';
 
-type OrtEnv = { env: { wasm: { wasmPaths?: unknown } } };
+/** Where edgeseg's copy of onnxruntime-web's module also puts its exports (scripts/build-browser.mjs). */
+const ORT_GLOBAL = Symbol.for('edgeseg.onnxruntime-web');
+
+type OrtEnv = { env?: { wasm?: { wasmPaths?: unknown } | null } };
 
 export async function importOrtFrom(files: OrtFiles, backend: LocalBackendName): Promise<unknown> {
   let ort: OrtEnv;
@@ -10,14 +14,32 @@ export async function importOrtFrom(files: OrtFiles, backend: LocalBackendName):
     // The comments keep bundlers from resolving a URL that only exists at run time.
     ort = (await import(/* @vite-ignore */ /* webpackIgnore: true */ files.module)) as OrtEnv;
   } catch (cause) {
-    throw (await checkRuntimeFile(files.module, "onnxruntime-web's ES module", backend)) ?? cause;
+    throw (await checkRuntimeFile(files.module, "onnxruntime-web's ES module", backend, { fix: files.fix })) ?? cause;
   }
+  // A bundler that re-bundled the module as an app entry (Parcel) serves a file that loads and exports
+  // nothing; edgeseg's copy of the module also hands its exports to this global (scripts/build-browser.mjs).
+  if (!hasOrtEnv(ort)) ort = (globalThis as Record<symbol, unknown>)[ORT_GLOBAL] as OrtEnv;
+  if (!hasOrtEnv(ort))
+    throw new BackendError(
+      'RUNTIME_FILE_MISSING',
+      `onnxruntime-web's ES module at ${files.module} loaded but exports no onnxruntime-web (a bundler rewrote it?); ${files.fix ?? "serve edgeseg's browser files there, or point `wasmPaths` at them"}`,
+      { backend },
+    );
   // The module would look for its binary beside itself; a bundler may have renamed the binary.
   ort.env.wasm.wasmPaths = { wasm: files.binary };
   return ort;
 }
 
+/** Whether `ort` is the module's exports found through the global (the bundler re-bundled it): its threads cannot start. */
+export function rebundled(ort: unknown): boolean {
+  return ort === (globalThis as Record<symbol, unknown>)[ORT_GLOBAL];
+}
+
+function hasOrtEnv(ort: OrtEnv | undefined): ort is OrtEnv & { env: { wasm: object } } {
+  return typeof ort?.env?.wasm === 'object' && ort.env.wasm !== null;
+}
+
 /** Why onnxruntime-web could not start, when its binary is the reason (null otherwise, or with no URLs). */
 export async function binaryProblem(files: OrtFiles | undefined, backend: LocalBackendName): Promise<Error | null> {
-  return files ? checkRuntimeFile(files.binary, "onnxruntime-web's WASM binary", backend) : null;
+  return files ? checkRuntimeFile(files.binary, "onnxruntime-web's WASM binary", backend, { fix: files.fix }) : null;
 }

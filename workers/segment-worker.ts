@@ -19,6 +19,7 @@ import { isYCbCr, segmentPixels, type PrepareInput, type ResizeMode, type RunMod
 import { installErrorTransfer, serializeError } from '../src/runtime/error-transfer.js';
 import { decodeInWorker, encodePng } from '../src/decode/decode-in-worker.js';
 import { crashArmed, faultArmed, injectFault, playRunFault } from './faults.js';
+import { rebundled } from './ort-from-url.js';
 import { wasmRuntime } from './wasm-runtime.js';
 import { createWebgpuRunner } from './webgpu-runner.js';
 import type {
@@ -125,6 +126,7 @@ const api: WorkerApi = {
       backend: request.backend,
       numThreads: request.numThreads,
       ...(adapter ? { adapter } : {}),
+      ...(request.backend === 'wasm' && rebundled(await wasmRuntime(request.numThreads, request.ort)) ? { rebundled: true as const } : {}),
     };
     return result;
   },

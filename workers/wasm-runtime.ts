@@ -2,7 +2,7 @@
 // runtime's 14 MB wasm is fetched and compiled while the model package downloads (or is read from the
 // cache), instead of after it.
 import type { OrtModule } from '../src/ort/ort-session.js';
-import { binaryProblem } from './ort-from-url.js';
+import { binaryProblem, rebundled } from './ort-from-url.js';
 import { importOrt } from './ort-import.js';
 import type { OrtFiles } from '../src/runtime/protocol.js';
 
@@ -26,8 +26,10 @@ let started: Promise<OrtWasm> | null = null;
 export function wasmRuntime(numThreads: number, files: OrtFiles | undefined): Promise<OrtWasm> {
   started ??= importOrt('wasm', files).then(async (module) => {
     const m = module as OrtWasm;
-    // Explicit: onnxruntime-web otherwise guesses, and silently drops to one thread without isolation.
-    m.env.wasm.numThreads = numThreads;
+    // Explicit: onnxruntime-web otherwise guesses, and silently drops to one thread without isolation. A
+    // re-bundled module (Parcel) had its import.meta.url fixed at build time, so its threads cannot start:
+    // one thread, which the load result reports.
+    m.env.wasm.numThreads = rebundled(m) ? 1 : numThreads;
     m.env.wasm.proxy = false;
     try {
       const session = await m.InferenceSession.create(WARM_UP_MODEL, { executionProviders: ['wasm'] });

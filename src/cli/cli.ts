@@ -7,6 +7,7 @@ import { validateConfidence } from '../pipeline/index.js';
 import { formatSummary, prepareBatch, runBatch } from './batch.js';
 import { DEFAULT_BUNDLED_MODEL, packageVersion } from '../node/bundled-model.js';
 import { cutoutRgba } from './cutout.js';
+import { COPY_RUNTIME_HELP, copyRuntimeCommand } from './copy-runtime.js';
 import { EXIT } from './exit-codes.js';
 import { overlayMask } from './overlay.js';
 import { createProgressBar } from './progress-bar.js';
@@ -15,7 +16,7 @@ import { defaultBatchConcurrency } from '../node/threads.js';
 import { UsageError } from './usage-error.js';
 import { writeImage } from './write-image.js';
 
-export { restrictImageLoaders } from '../node/native-modules.js';
+export { restrictImageLoaders } from '../node/image-loaders.js';
 
 export { EXIT };
 
@@ -46,6 +47,7 @@ Usage:
       random key (printed at start). Pages on loopback origins may call it; --allow-origin grants
       another origin (repeatable). Requests must be addressed to it (127.0.0.1, localhost, its
       --host address, or the host of --public-url).
+${COPY_RUNTIME_HELP}
   edgeseg --help | --version
 
 --model names a bundled model: people (the default: people in photos, 256×256), people-landscape
@@ -84,6 +86,10 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     if (command === 'segment') return await segment(rest, io);
     if (command === 'info') return await info(rest, io);
     if (command === 'serve') return await serve(rest, io);
+    if (command === 'copy-runtime') {
+      copyRuntimeCommand(rest, io.out);
+      return EXIT.ok;
+    }
     io.err(`edgeseg: unknown command "${command}"\n\n${HELP}\n`);
     return EXIT.usage;
   } catch (error) {

@@ -48,8 +48,10 @@ export type BackendCode =
   | 'BACKEND_FAILED'
   /** Every backend in the caller's list was tried and none could run. */
   | 'NO_BACKEND'
-  /** A file of the browser runtime (the worker script, onnxruntime-web's module or WASM binary) answered 404, an error or something that is not that file (an HTML page); see `workerUrl` and `wasmPaths`. */
+  /** A file of the browser runtime (the worker script, onnxruntime-web's module or WASM binary) answered 404, an error or something that is not that file (an HTML page); the message names the URL and the fix (`npx edgeseg copy-runtime`, `runtimeUrl`). */
   | 'RUNTIME_FILE_MISSING'
+  /** The bundle has no `import.meta.url` (esbuild's IIFE format), so the runtime files' place is unknown; set `runtimeUrl` (after `npx edgeseg copy-runtime`). */
+  | 'RUNTIME_URL_UNKNOWN'
   /** edgeseg/node or the command line runs where onnxruntime-node or sharp is not installed (optional peer dependencies); the message names the command to run. */
   | 'NATIVE_MODULE_MISSING'
   /** The worker died; the next call starts a new one. */

@@ -146,7 +146,11 @@ export async function fetchFile(
 
 async function readWithProgress(response: Response, file: string, options: FetchPackageOptions): Promise<Uint8Array> {
   const header = response.headers.get('content-length');
-  const total = header !== null && /^\d+$/.test(header) ? Number(header) : null;
+  // A compressed answer's Content-Length counts the encoded bytes, not the decoded ones the body yields (hosts
+  // that precompress static files send br or gzip for small text files too): no total to check or show.
+  const encoding = response.headers.get('content-encoding');
+  const encoded = encoding !== null && encoding.trim().toLowerCase() !== 'identity';
+  const total = !encoded && header !== null && /^\d+$/.test(header) ? Number(header) : null;
   if (!response.body) {
     const bytes = new Uint8Array(await response.arrayBuffer());
     options.onProgress?.({ file, loaded: bytes.length, total, cached: false });

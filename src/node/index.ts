@@ -13,7 +13,7 @@ export {
   type NodeBackendName,
 } from './segmenter.js';
 export { decodeImage, type DecodeOptions } from '../decode/decode-node.js';
-export { restrictImageLoaders } from './native-modules.js';
+export { restrictImageLoaders } from './image-loaders.js';
 export { readPackageDir } from './read-package-dir.js';
 export { BUNDLED_MODELS, type BundledModelName } from './bundled-model.js';
 export { defaultBatchConcurrency } from './threads.js';

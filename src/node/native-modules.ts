@@ -4,7 +4,6 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { BackendError } from '../errors/index.js';
-import type { ImageFormat } from '../decode/image-header.js';
 import { isNotFound, nativeInstallCommand } from './native-install.js';
 
 type OrtNode = typeof import('onnxruntime-node');
@@ -47,25 +46,3 @@ async function loadNative(): Promise<{ ort: OrtNode; sharp: Sharp['default'] }> 
 }
 
 export const { ort, sharp } = await loadNative();
-
-/** libvips's loader (with its buffer, file and source subclasses) for each format of the allow-list. */
-const LOADERS: Record<ImageFormat, string> = {
-  jpeg: 'VipsForeignLoadJpeg',
-  png: 'VipsForeignLoadPng',
-  webp: 'VipsForeignLoadWebp',
-  gif: 'VipsForeignLoadNsgif',
-  avif: 'VipsForeignLoadHeif',
-  tiff: 'VipsForeignLoadTiff',
-};
-
-/**
- * Defence in depth behind the allow-list of src/decode/image-header.ts, which refuses other formats
- * before libvips sees them: every other libvips loader (SVG, PDF, ImageMagick, OpenSlide, FITS, PPM, the
- * .v format…) is blocked in this process, so that a gap in that check cannot reach them. Process-wide (it
- * is libvips's own switch): the command line and the local platform call it for their processes; a
- * program that imports edgeseg/node decides for itself.
- */
-export function restrictImageLoaders(): void {
-  sharp.block({ operation: ['VipsForeignLoad'] });
-  sharp.unblock({ operation: Object.values(LOADERS) });
-}

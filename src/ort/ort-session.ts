@@ -1,6 +1,5 @@
 // Wraps an onnxruntime InferenceSession (node or web build; they share one API) as a model runner:
 // used by the Node backends and by the browser worker alike.
-import type { InferenceSession, Tensor } from 'onnxruntime-common';
 import { BackendError, ModelPackageError, type BackendName } from '../errors/index.js';
 import type { ModelIo } from '../model/index.js';
 import type { PrepareInput, RunModel } from '../pipeline/index.js';
@@ -20,18 +19,46 @@ export interface SessionRunner<N extends BackendName = BackendName> {
   dispose(): Promise<void>;
 }
 
+// The part of onnxruntime's API that is used here, declared here rather than imported from
+// onnxruntime-common: edgeseg's type declarations then name no package that a user was not told to
+// install (onnxruntime-common comes only as a dependency of onnxruntime-node and -web). Both builds'
+// modules are assignable to OrtModule.
+
+/** A tensor as onnxruntime returns it. */
+export interface OrtTensor {
+  readonly type: string;
+  readonly dims: readonly number[];
+  readonly data: unknown;
+}
+
+/** What onnxruntime says of a model input or output: a tensor's shape (symbolic dimensions as names). */
+export type OrtValueMetadata = { readonly isTensor: false } | { readonly isTensor: true; readonly shape: ReadonlyArray<number | string> };
+
+/** A loaded model. */
+export interface OrtSession {
+  readonly inputNames: readonly string[];
+  readonly outputNames: readonly string[];
+  readonly inputMetadata: readonly OrtValueMetadata[];
+  readonly outputMetadata: readonly OrtValueMetadata[];
+  run(feeds: Record<string, OrtTensor>): Promise<Record<string, OrtTensor>>;
+  release(): Promise<void>;
+}
+
+/** Session options (execution providers, graph optimisation…): each build checks its own, so any object here. */
+export type OrtSessionOptions = object;
+
 export type OrtModule = {
-  InferenceSession: { create(bytes: Uint8Array, options?: InferenceSession.SessionOptions): Promise<InferenceSession> };
-  Tensor: new (type: 'float32', data: Float32Array, dims: readonly number[]) => Tensor;
+  InferenceSession: { create(bytes: Uint8Array, options?: OrtSessionOptions): Promise<OrtSession> };
+  Tensor: new (type: 'float32', data: Float32Array, dims: readonly number[]) => OrtTensor;
 };
 
 export async function sessionRunner<N extends BackendName>(
   name: N,
   ort: OrtModule,
   weights: Uint8Array,
-  options: InferenceSession.SessionOptions,
+  options: OrtSessionOptions,
 ): Promise<SessionRunner<N>> {
-  let session: InferenceSession;
+  let session: OrtSession;
   try {
     session = await ort.InferenceSession.create(weights, options);
   } catch (cause) {
@@ -41,14 +68,14 @@ export async function sessionRunner<N extends BackendName>(
   }
   const input = session.inputMetadata[0];
   const output = session.outputMetadata[0];
-  const shapeOf = (m: InferenceSession.ValueMetadata | undefined) => (m && m.isTensor ? [...m.shape] : []);
+  const shapeOf = (m: OrtValueMetadata | undefined) => (m && m.isTensor ? [...m.shape] : []);
   const inputName = session.inputNames[0]!;
   const outputName = session.outputNames[0]!;
   return {
     name,
     io: { input: shapeOf(input), output: shapeOf(output) },
     async run({ data, dims }) {
-      let result: InferenceSession.OnnxValueMapType;
+      let result: Record<string, OrtTensor>;
       try {
         result = await session.run({ [inputName]: new ort.Tensor('float32', data, dims) });
       } catch (cause) {
@@ -57,7 +84,7 @@ export async function sessionRunner<N extends BackendName>(
           backend: name,
         });
       }
-      const logits = result[outputName] as Tensor;
+      const logits = result[outputName]!;
       const [, channels, height, width] = logits.dims as number[];
       if (logits.type !== 'float32' || logits.dims.length !== 4) {
         throw new ModelPackageError(

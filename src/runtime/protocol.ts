@@ -21,6 +21,8 @@ export type WorkerModelSource =
 export interface OrtFiles {
   module: string;
   binary: string;
+  /** What a RUNTIME_FILE_MISSING error tells the user to do when these files are not there. */
+  fix?: string;
 }
 
 export interface LoadRequest {
@@ -39,6 +41,8 @@ export interface LoadResult {
   warnings: string[];
   backend: LocalBackendName;
   numThreads: number;
+  /** onnxruntime-web's module was re-bundled by the app's bundler (Parcel): its WASM runs on one thread. */
+  rebundled?: true;
   /** The WebGPU adapter's vendor / architecture, when WebGPU was loaded. */
   adapter?: string;
 }

@@ -8,23 +8,23 @@ export type RuntimeFileKind = "edgeseg's worker script" | "onnxruntime-web's ES 
 
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
-/** A `RUNTIME_FILE_MISSING` error when `url` answers an error status or an HTML page (or, for a binary, not WASM); null when it looks right. */
+/**
+ * A `RUNTIME_FILE_MISSING` error when `url` answers an error status or an HTML page (or, for a binary, not
+ * WASM); null when it looks right. `fix` ends the message: what to do, for how the URL was found.
+ */
 export async function checkRuntimeFile(
   url: string,
   kind: RuntimeFileKind,
   backend: BackendName,
-  signal?: AbortSignal,
+  { fix, signal }: { fix?: string | undefined; signal?: AbortSignal } = {},
 ): Promise<BackendError | null> {
   const option = kind === "edgeseg's worker script" ? 'workerUrl' : 'wasmPaths';
+  const todo = fix ?? `serve edgeseg's browser files there, or point \`${option}\` at them`;
   const missing = (what: string, cause?: unknown) =>
-    new BackendError(
-      'RUNTIME_FILE_MISSING',
-      `${kind} at ${url} ${what}; serve edgeseg's browser files there, or point \`${option}\` at them`,
-      {
-        backend,
-        ...(cause === undefined ? {} : { cause }),
-      },
-    );
+    new BackendError('RUNTIME_FILE_MISSING', `${kind} at ${url} ${what}; ${todo}`, {
+      backend,
+      ...(cause === undefined ? {} : { cause }),
+    });
   let response: Response;
   try {
     response = await fetch(url, { ...(signal ? { signal } : {}) });

@@ -9,13 +9,14 @@ import { orderedPool } from '../batch/ordered-pool.js';
 import { isPlatformError } from '../platform/errors/guards.js';
 import type { PlatformError } from '../platform/errors/platform-error.js';
 import type { PlatformClient } from '../platform/platform-client.js';
-import type { Fault, WorkerModelSource } from './protocol.js';
+import type { Fault, LocalBackendName, WorkerModelSource } from './protocol.js';
 import type { Backend, BackendOutcome, Timings } from './backend.js';
 import { HostedBackend, hostedUnavailable } from './hosted-backend.js';
 import type { ImageSource } from './image-source.js';
-import { ortFilesIn } from './ort-file-names.js';
 import { checkRuntimeFile } from './runtime-file-check.js';
-import { bundledOrtFiles, bundledWorkerUrl, startBundledWorker } from './runtime-files.js';
+import { bundledFiles, startBundledWorker } from './runtime-files.js';
+import { isAngularPage, withFrameworkFix } from './framework-fix.js';
+import { runtimeLocations, type RuntimeLocation } from './runtime-location.js';
 import { browserThreadPlan } from './threads.js';
 import { versionModelSource, type VersionRef } from './version-model.js';
 import { WorkerBackend } from './worker-backend.js';
@@ -27,7 +28,7 @@ export type RuntimeBackendName = Exclude<BackendName, 'native'>;
 /** Why a backend was left (at start or while running), or a limit that applies. */
 export interface Fallback {
   backend: RuntimeBackendName;
-  /** A stable code: an error's code (BACKEND_UNAVAILABLE, BACKEND_FAILED, MODEL_LOAD_FAILED, …), or NOT_ISOLATED / NO_SHARED_MEMORY (WASM on one thread). */
+  /** A stable code: an error's code (BACKEND_UNAVAILABLE, BACKEND_FAILED, MODEL_LOAD_FAILED, …), or NOT_ISOLATED / NO_SHARED_MEMORY / RUNTIME_REBUNDLED (WASM on one thread). */
   code: string;
   message: string;
 }
@@ -49,6 +50,12 @@ export interface SegmenterOptions {
   maxPixels?: number;
   /** Keep downloaded model files in Cache Storage, so that a second start works offline. Default true. */
   cache?: boolean;
+  /**
+   * The folder that `npx edgeseg copy-runtime <folder>` filled (edgeseg's worker and onnxruntime-web's
+   * files), as the page reaches it (`'/edgeseg/'`): for bundlers that copy no files (esbuild, Rollup).
+   * `workerUrl` and `wasmPaths`, where given, win over it.
+   */
+  runtimeUrl?: string | URL;
   /** Where edgeseg's worker script (`segment-worker.js` of the browser build) is, when not where the bundler or the package put it. */
   workerUrl?: string | URL;
   /**
@@ -80,6 +87,12 @@ export interface SegmentCallOptions {
 export const INJECT_FAULT = Symbol.for('edgeseg.injectFault');
 
 const LOCAL: readonly RuntimeBackendName[] = ['webgpu', 'wasm'];
+
+/** Fallback codes that say why WASM runs on one thread: notes, not failures. */
+const ONE_THREAD_NOTES: readonly string[] = ['NOT_ISOLATED', 'NO_SHARED_MEMORY', 'RUNTIME_REBUNDLED'];
+
+const REBUNDLED =
+  "the bundler re-bundled onnxruntime-web's module (Parcel does), which fixes its import.meta.url at build time: WASM runs on one thread; for threads, have the bundler copy edgeseg's runtime files as they are (see edgeseg's docs/apps.md)";
 
 export class Segmenter {
   #order: RuntimeBackendName[];
@@ -239,7 +252,7 @@ export class Segmenter {
     throw new BackendError(
       'NO_BACKEND',
       `no backend could run the model: ${this.#fallbacks
-        .filter((f) => f.code !== 'NOT_ISOLATED' && f.code !== 'NO_SHARED_MEMORY')
+        .filter((f) => !ONE_THREAD_NOTES.includes(f.code))
         .map((f) => `${f.backend}: [${f.code}] ${f.message}`)
         .join('; ')}`,
       last === undefined ? {} : { cause: last },
@@ -257,31 +270,63 @@ export class Segmenter {
       return new HostedBackend(this.options.platform, target.project, target.version);
     }
     if (this.modelSource instanceof Error) throw this.modelSource;
-    const { workerUrl, wasmPaths } = this.options;
-    const ort = wasmPaths === undefined ? bundledOrtFiles(name) : ortFilesIn(wasmPaths, name);
-    const scriptUrl = workerUrl === undefined ? bundledWorkerUrl() : new URL(workerUrl, globalThis.location?.href).href;
-    let backend: WorkerBackend;
-    try {
-      backend = await WorkerBackend.start(name, {
-        load: { model: this.modelSource, numThreads: this.#numThreads, cache: this.options.cache ?? true, ...(ort ? { ort } : {}) },
-        maxPixels: this.options.maxPixels ?? 50_000_000,
-        createWorker: workerUrl === undefined ? startBundledWorker : () => new Worker(scriptUrl!, { type: 'module' }),
-        ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
-        onRestart: () => this.#restarts++,
-      });
-    } catch (error) {
-      // A worker whose script did not load says only that it failed: ask the host what it answered.
-      const missing =
-        scriptUrl && (error as { code?: string }).code === 'WORKER_CRASHED'
-          ? await checkRuntimeFile(scriptUrl, "edgeseg's worker script", name)
-          : null;
-      throw missing ?? error;
+    const locations = withFrameworkFix(
+      runtimeLocations(bundledFiles(name), this.options, name, globalThis.location?.href),
+      isAngularPage(),
+    );
+    const missing: BackendError[] = [];
+    const failedScripts = new Set<string>();
+    for (const location of locations) {
+      // A worker script that failed at one place fails with any onnxruntime-web files.
+      if (location.worker !== undefined && failedScripts.has(location.worker)) continue;
+      try {
+        const backend = await this.#startWorker(name, location);
+        this.#spec = backend.spec;
+        this.#adapter = backend.loadResult.adapter;
+        if (backend.loadResult.rebundled && this.#numThreads > 1) {
+          this.#numThreads = 1;
+          this.#fallbacks.push({ backend: 'wasm', code: 'RUNTIME_REBUNDLED', message: REBUNDLED });
+        }
+        return backend;
+      } catch (error) {
+        // A worker whose script did not load says only that it failed: ask the host what it answered.
+        const checked =
+          location.worker && (error as { code?: string }).code === 'WORKER_CRASHED'
+            ? await checkRuntimeFile(location.worker, "edgeseg's worker script", name, { fix: location.fix })
+            : null;
+        if (checked && location.worker) failedScripts.add(location.worker);
+        const why = checked ?? error;
+        if ((why as { code?: string }).code !== 'RUNTIME_FILE_MISSING') throw why;
+        missing.push(why as BackendError);
+      }
     }
-    this.#spec = backend.spec;
-    this.#adapter = backend.loadResult.adapter;
-    return backend;
+    throw missingEverywhere(missing);
   }
 
+  #startWorker(name: LocalBackendName, { worker, ort, fix }: RuntimeLocation): Promise<WorkerBackend> {
+    return WorkerBackend.start(name, {
+      load: {
+        model: this.modelSource as WorkerModelSource,
+        numThreads: this.#numThreads,
+        cache: this.options.cache ?? true,
+        ...(ort ? { ort: { ...ort, fix } } : {}),
+      },
+      maxPixels: this.options.maxPixels ?? 50_000_000,
+      createWorker: worker === undefined ? startBundledWorker : () => new Worker(worker, { type: 'module' }),
+      ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
+      onRestart: () => this.#restarts++,
+      ...(worker === undefined
+        ? {}
+        : {
+            silentScript: () =>
+              new BackendError(
+                'RUNTIME_FILE_MISSING',
+                `edgeseg's worker script at ${worker} runs but never answered: it is another file, not edgeseg's segment-worker.js; ${fix}`,
+                { backend: name },
+              ),
+          }),
+    });
+  }
   async #run<T>(
     source: ImageSource,
     options: SegmentCallOptions,
@@ -390,6 +435,17 @@ async function resolveModel(options: SegmenterOptions): Promise<WorkerModelSourc
     throw new InvalidInputError('OPTION_INVALID', 'model must be a URL, { files } or { workspace, project, version }');
   if (!options.platform) throw new InvalidInputError('OPTION_INVALID', 'a platform version as the model needs options.platform');
   return versionModelSource(options.platform, model, options.cache ?? true);
+}
+
+/**
+ * One RUNTIME_FILE_MISSING for every place tried: the first place's error, which ends with the fix, and
+ * what the others answered.
+ */
+function missingEverywhere(errors: BackendError[]): BackendError {
+  const [first, ...others] = errors;
+  if (!first || others.length === 0) return first ?? new BackendError('RUNTIME_FILE_MISSING', 'no place to look for the runtime files');
+  const also = others.map((e) => e.message.replace(/; [^;]*$/, '')).join('; ');
+  return new BackendError('RUNTIME_FILE_MISSING', `${first.message} (also tried: ${also})`, { backend: first.backend, cause: first });
 }
 
 function disposedError(): BackendError {

@@ -19,6 +19,11 @@ export const PING_TIMEOUT_MS = 2000;
  * preview servers send such 304s), and then fetches it afresh for the next worker.
  */
 const SCRIPT_ATTEMPTS = 3;
+/**
+ * How long a started worker may take to answer its first ping. edgeseg's worker answers as soon as its
+ * script has run (well under a second); a script that runs but never answers is some other file.
+ */
+export const HELLO_TIMEOUT_MS = 20_000;
 
 export interface WorkerBackendOptions {
   load: Omit<LoadRequest, 'backend'>;
@@ -27,6 +32,8 @@ export interface WorkerBackendOptions {
   onProgress?: (progress: DownloadProgress) => void;
   /** Told when a dead worker was replaced. */
   onRestart?: (reason: string) => void;
+  /** The error for a worker script that runs but never answers (it is not edgeseg's worker). */
+  silentScript?: () => Error;
 }
 
 export class WorkerBackend implements Backend {
@@ -110,6 +117,12 @@ export class WorkerBackend implements Backend {
       this.#unresponsive = null;
       const onProgress = this.#options.onProgress ? proxy(this.#options.onProgress) : undefined;
       try {
+        // A script that runs but is not edgeseg's worker would leave the load waiting forever.
+        if (!(await answersWithin(life, remote, HELLO_TIMEOUT_MS)))
+          throw (
+            this.#options.silentScript?.() ??
+            new BackendError('WORKER_CRASHED', `the ${this.name} worker's script runs but never answered`, { backend: this.name })
+          );
         // A worker whose script cannot load, or that dies while loading, fails the start instead of hanging it.
         this.#loaded = await life.guard(remote.load({ ...this.#options.load, backend: this.name }, onProgress));
         return;
@@ -225,6 +238,19 @@ export class WorkerBackend implements Backend {
     }
     const value = output === 'raw' ? outcome.raw! : outcome.payload!;
     return { ok: true, value, timings: { ...outcome.timings, total: performance.now() - t0 } };
+  }
+}
+
+/** Whether the worker answers a ping within `ms`; rejects when it dies first (its script did not run, say). */
+async function answersWithin(life: WorkerLife, remote: Remote<WorkerApi>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      life.guard(remote.ping()).then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -84,7 +84,7 @@ describe('edgeseg without a bundler', () => {
           {
             backend: 'webgpu',
             code: 'RUNTIME_FILE_MISSING',
-            message: `onnxruntime-web's ES module at ${isolated.url}/wasm-only/ort.webgpu.bundle.min.mjs answered an HTML page (often a single-page-app fallback for a path the host lacks); serve edgeseg's browser files there, or point \`wasmPaths\` at them`,
+            message: `onnxruntime-web's ES module at ${isolated.url}/wasm-only/ort.webgpu.bundle.min.mjs answered an HTML page (often a single-page-app fallback for a path the host lacks); serve edgeseg's browser files (node_modules/edgeseg/dist/browser/, or \`npx edgeseg copy-runtime <folder>\`) there, or point \`wasmPaths\` at them`,
           },
         ]);
       },

@@ -1,5 +1,5 @@
 // A user's app: imports the packed edgeseg by name, segments one image, and publishes the outcome on
-// `window.edgesegResult` for the test that drives the page. Query: model (a package URL), backends, threads, workerUrl, wasmPaths.
+// `window.edgesegResult` for the test that drives the page. Query: model (a package URL), backends, threads, runtimeUrl, workerUrl, wasmPaths.
 import { createSegmenter } from 'edgeseg';
 
 const query = new URLSearchParams(location.search);
@@ -23,6 +23,7 @@ async function run() {
   const options = {};
   if (query.has('backends')) options.backends = query.get('backends').split(',');
   if (query.has('threads')) options.numThreads = Number(query.get('threads'));
+  if (query.has('runtimeUrl')) options.runtimeUrl = query.get('runtimeUrl');
   if (query.has('workerUrl')) options.workerUrl = query.get('workerUrl');
   if (query.has('wasmPaths')) options.wasmPaths = query.get('wasmPaths');
   const result = { isolated: globalThis.crossOriginIsolated === true };

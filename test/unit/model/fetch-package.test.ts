@@ -53,6 +53,27 @@ describe('fetchPackageFiles', () => {
     expect(error.message).toContain('class_names.txt');
   });
 
+  test("a compressed answer's Content-Length counts the encoded bytes: the package is read whole; without an encoding, a short body is MODEL_DOWNLOAD_FAILED", async () => {
+    // As a host that precompresses its static files answers (SvelteKit's adapter-node: a 42-byte
+    // class_names.txt sent as 40 bytes of brotli, which fetch hands back decoded).
+    const served =
+      (encoding: string | null): typeof fetch =>
+      (input) => {
+        const file = (input instanceof Request ? input.url : input.toString()).split('/').pop()!;
+        const text = file === 'weights.onnx' ? weights : legacy[file];
+        if (text === undefined) return Promise.resolve(new Response('', { status: 404 }));
+        const headers: Record<string, string> = { 'content-length': String(text.length - 2) };
+        if (encoding) headers['content-encoding'] = encoding;
+        return Promise.resolve(new Response(text, { headers }));
+      };
+    const files = await fetchPackageFiles('http://host/pkg/', { fetch: served('br') });
+    expect(new TextDecoder().decode(files['class_names.txt'])).toBe(legacy['class_names.txt']);
+    expect(new TextDecoder().decode(files['weights.onnx'])).toBe(weights);
+    const error = await rejection(fetchPackageFiles('http://host/pkg/', { fetch: served(null) }));
+    expect(error.code).toBe('MODEL_DOWNLOAD_FAILED');
+    expect(error.message).toMatch(/got \d+ of \d+ bytes/);
+  });
+
   test('a cached package is read from the cache alone, every file', async () => {
     server.script('GET /pkg/environment.json', { text: legacy['environment.json'] });
     server.script('GET /pkg/class_names.txt', { text: legacy['class_names.txt'] });

@@ -1,0 +1,73 @@
+// Astro 5 (on Vite 6) with the packed edgeseg and no option for it: `astro dev`, and `astro build` served by
+// `astro preview`. The page loads the app's script from a <script> tag, as Astro pages do; Astro's own
+// `server.headers` (dev and preview) make the page cross-origin isolated, for WASM threads.
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, inject, test } from 'vitest';
+import { expectRuntimeFilesCopied } from './expect-payload.js';
+import { expectSegmentsOnTwoThreads, freePort, ISOLATION_HEADERS, MAIN_JS, makeFrameworkApp, runTool, startTool } from './framework-app.js';
+import { closeBrowser } from './run-page.js';
+import { join } from 'node:path';
+
+const packed = inject('packed');
+let appDir: string;
+
+beforeAll(() => {
+  appDir = makeFrameworkApp(packed, 'astro5', {
+    'astro.config.mjs': `import { defineConfig } from 'astro/config';
+export default defineConfig({ server: { headers: ${JSON.stringify(ISOLATION_HEADERS)} } });
+`,
+    'src/pages/index.astro': `<html lang="en">
+  <head><meta charset="utf-8" /><title>edgeseg in Astro</title></head>
+  <body>
+    <p id="status">loading</p>
+    <script>
+      import '../main.js';
+    </script>
+  </body>
+</html>
+`,
+    'src/main.js': MAIN_JS,
+  });
+});
+afterAll(async () => {
+  await closeBrowser();
+  if (appDir) rmSync(appDir, { recursive: true, force: true });
+});
+
+describe('edgeseg in Astro 5', () => {
+  test("astro dev: the page segments on two WASM threads: the command line's payload", { timeout: 480_000 }, async () => {
+    const port = await freePort();
+    const server = await startTool(
+      appDir,
+      'astro/astro.js',
+      ['dev', '--host', '127.0.0.1', '--port', String(port)],
+      `http://127.0.0.1:${port}/`,
+    );
+    try {
+      await expectSegmentsOnTwoThreads(server.url, packed.cliPayload);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test(
+    "astro build, served by astro preview: the runtime files are copied, and the page segments on two WASM threads: the command line's payload",
+    { timeout: 480_000 },
+    async () => {
+      await runTool(appDir, 'astro/astro.js', ['build']);
+      expectRuntimeFilesCopied(join(appDir, 'dist'), appDir);
+      const port = await freePort();
+      const server = await startTool(
+        appDir,
+        'astro/astro.js',
+        ['preview', '--host', '127.0.0.1', '--port', String(port)],
+        `http://127.0.0.1:${port}/`,
+      );
+      try {
+        await expectSegmentsOnTwoThreads(server.url, packed.cliPayload);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
+});

@@ -1,0 +1,107 @@
+// SvelteKit 2 with the packed edgeseg and no option for it, on Vite 8 and on Vite 6 (the oldest that
+// SvelteKit's current Vite plugin allows): `vite dev`, and `vite build` with adapter-node run as SvelteKit's
+// custom server. The page loads the app's script on mount. COOP/COEP: a `handle` hook (src/hooks.server.js)
+// sets them on what SvelteKit renders, but the worker script and the other files that Vite or the adapter
+// serve do not pass through hooks, and a worker without COEP does not start on an isolated page: Vite's
+// `server.headers` sets them in dev, the custom server in production (SvelteKit's `vite preview` sends
+// neither `preview.headers` nor any header of the hook on its static files, so it cannot host threads).
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, inject, test } from 'vitest';
+import { expectRuntimeFilesCopied } from './expect-payload.js';
+import { expectSegmentsOnTwoThreads, freePort, ISOLATION_HEADERS, MAIN_JS, makeFrameworkApp, runTool, startTool } from './framework-app.js';
+import { closeBrowser } from './run-page.js';
+
+const packed = inject('packed');
+const VITE = 'vite/bin/vite.js';
+const apps: string[] = [];
+
+const FILES = {
+  'svelte.config.js':
+    "import adapter from '@sveltejs/adapter-node';\n// No precompression: brotli over the 25 MB of WASM takes minutes on CI.\nexport default { kit: { adapter: adapter({ precompress: false }) } };\n",
+  // SvelteKit's custom-server form of adapter-node's output: its handler behind a server that sets the
+  // headers on every response, the static files' included (SvelteKit's hooks see only what it renders).
+  'server.js': `import { createServer } from 'node:http';
+import { handler } from './build/handler.js';
+const isolation = ${JSON.stringify(ISOLATION_HEADERS)};
+createServer((req, res) => {
+  for (const [name, value] of Object.entries(isolation)) res.setHeader(name, value);
+  handler(req, res);
+}).listen(Number(process.env.PORT), process.env.HOST);
+`,
+  'vite.config.js': `import { sveltekit } from '@sveltejs/kit/vite';
+import { defineConfig } from 'vite';
+const isolation = ${JSON.stringify(ISOLATION_HEADERS)};
+// The files that Vite serves itself in dev (the worker among them) do not pass through SvelteKit's hooks.
+export default defineConfig({ plugins: [sveltekit()], server: { headers: isolation } });
+`,
+  'src/hooks.server.js': `const isolation = ${JSON.stringify(ISOLATION_HEADERS)};
+export async function handle({ event, resolve }) {
+  const response = await resolve(event);
+  for (const [name, value] of Object.entries(isolation)) response.headers.set(name, value);
+  return response;
+}
+`,
+  'src/app.html': `<!doctype html>
+<html lang="en">
+  <head><meta charset="utf-8" /><title>edgeseg in SvelteKit</title>%sveltekit.head%</head>
+  <body>%sveltekit.body%</body>
+</html>
+`,
+  'src/routes/+page.svelte': `<script>
+  import { onMount } from 'svelte';
+  onMount(() => {
+    import('$lib/main.js');
+  });
+</script>
+
+<p id="status">loading</p>
+`,
+  'src/lib/main.js': MAIN_JS,
+};
+
+afterAll(async () => {
+  await closeBrowser();
+  for (const appDir of apps) rmSync(appDir, { recursive: true, force: true });
+});
+
+describe.each([
+  { vite: 'Vite 8', framework: 'sveltekitVite8' as const },
+  { vite: 'Vite 6', framework: 'sveltekitVite6' as const },
+])('edgeseg in SvelteKit 2 on $vite', ({ framework }) => {
+  let appDir: string;
+  const app = () => (appDir ??= (apps.push(makeFrameworkApp(packed, framework, FILES, 'static')), apps.at(-1)!));
+
+  test("vite dev: the page segments on two WASM threads: the command line's payload", { timeout: 480_000 }, async () => {
+    const port = await freePort();
+    const server = await startTool(
+      app(),
+      VITE,
+      ['dev', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+      `http://127.0.0.1:${port}/`,
+    );
+    try {
+      await expectSegmentsOnTwoThreads(server.url, packed.cliPayload);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test(
+    "vite build with adapter-node, served by a custom server: the runtime files are copied, and the page segments on two WASM threads: the command line's payload",
+    { timeout: 480_000 },
+    async () => {
+      await runTool(app(), VITE, ['build']);
+      expectRuntimeFilesCopied(join(app(), 'build', 'client'), app());
+      const port = await freePort();
+      const server = await startTool(app(), './server.js', [], `http://127.0.0.1:${port}/`, {
+        env: { HOST: '127.0.0.1', PORT: String(port) },
+      });
+      try {
+        await expectSegmentsOnTwoThreads(server.url, packed.cliPayload);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
+});

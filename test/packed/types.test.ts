@@ -1,0 +1,88 @@
+// The packed package's type declarations, checked by tsc with skipLibCheck off in a fresh app, under
+// moduleResolution bundler, node16 and nodenext, for `edgeseg` and `edgeseg/node`, with the optional
+// peers that the README names (onnxruntime-node and sharp for the Node entry) installed; and no
+// declaration names a package that a user is not told to install.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { ROOT } from '../helpers/paths.js';
+import { makeToolApp } from './tool-app.js';
+
+const { tarball } = inject('packed');
+// The optional peers and what their own declarations import, as npm lays them out: linked from this
+// repository's install, which pins the peers' versions (an install of onnxruntime-node runs a download script).
+const PEERS = ['onnxruntime-node', 'onnxruntime-common', 'onnxruntime-web', 'sharp', '@img/colour'];
+let appDir: string;
+
+beforeAll(() => {
+  appDir = makeToolApp({ name: 'types', dependencies: { typescript: '5.9.3', '@types/node': '20.19.43' }, tarball, files: {} });
+  for (const name of PEERS) {
+    mkdirSync(join(appDir, 'node_modules', name, '..'), { recursive: true });
+    execFileSync('cp', ['-al', join(ROOT, 'node_modules', name), join(appDir, 'node_modules', name)]);
+  }
+});
+afterAll(() => rmSync(appDir, { recursive: true, force: true }));
+
+const USES = {
+  edgeseg: `import { createSegmenter, type SegmentationPayload, type SegmenterOptions } from 'edgeseg';
+const options: SegmenterOptions = { model: '/model/', runtimeUrl: '/edgeseg/', backends: ['wasm'] };
+export async function mask(image: Blob): Promise<SegmentationPayload> {
+  const seg = await createSegmenter(options);
+  return seg.segment(image);
+}
+`,
+  'edgeseg/node': `import { createSegmenter } from 'edgeseg/node';
+export async function mask(path: string): Promise<string> {
+  const seg = await createSegmenter({ model: 'people' });
+  return (await seg.segment(path)).segmentation_mask;
+}
+`,
+};
+
+const SETTINGS = {
+  bundler: { module: 'esnext', moduleResolution: 'bundler' },
+  node16: { module: 'node16', moduleResolution: 'node16' },
+  nodenext: { module: 'nodenext', moduleResolution: 'nodenext' },
+};
+
+describe.each(Object.keys(SETTINGS) as Array<keyof typeof SETTINGS>)('tsc, moduleResolution %s, skipLibCheck false', (resolution) => {
+  test.each(Object.keys(USES) as Array<keyof typeof USES>)("import '%s' type-checks", (entry) => {
+    const dir = `${resolution}-${entry.replace('/', '-')}`;
+    writeFileSync(join(appDir, `${dir}.mts`), USES[entry]);
+    writeFileSync(
+      join(appDir, `tsconfig.${dir}.json`),
+      JSON.stringify({
+        compilerOptions: {
+          ...SETTINGS[resolution],
+          target: 'es2022',
+          lib: entry === 'edgeseg' ? ['es2022', 'dom', 'dom.iterable'] : ['es2022'],
+          types: entry === 'edgeseg' ? [] : ['node'],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+        },
+        files: [`${dir}.mts`],
+      }),
+    );
+    let output = '';
+    try {
+      execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', `tsconfig.${dir}.json`], { cwd: appDir, stdio: 'pipe' });
+    } catch (error) {
+      output = String((error as { stdout?: Buffer }).stdout ?? error);
+    }
+    expect(output).toBe('');
+  });
+});
+
+test("the declarations import only edgeseg's dependencies, Node's built-ins and the peers the README names for the Node entry", () => {
+  const shipped = join(appDir, 'node_modules', 'edgeseg', 'dist');
+  const named = new Set<string>();
+  for (const entry of readdirSync(shipped, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
+    const text = readFileSync(join(entry.parentPath, entry.name), 'utf8');
+    for (const [, spec] of text.matchAll(/(?:from\s+|import\()\s*['"]([^'"./][^'"]*)['"]/g))
+      named.add(spec!.startsWith('node:') ? 'node:' : spec!);
+  }
+  expect([...named].sort()).toEqual(['comlink', 'node:', 'onnxruntime-node', 'sharp']);
+});
