@@ -9,8 +9,11 @@ import {
   type RuntimeBackendName,
   type SegmentationPayload,
   type Segmenter,
+  createCompositor,
+  type Compositor,
+  type CompositorChoice,
+  type FrameSource,
 } from 'edgeseg';
-import { createCompositor, type Compositor, type CompositorChoice, type FrameSource } from './effects/compositor.js';
 import { EffectControls } from './effects/effect-controls.js';
 import { startLive, type LiveSession } from './live-camera.js';
 import { bundledModels, ModelPicker, platformModels, type ModelChoice } from './model-picker.js';
@@ -265,7 +268,7 @@ function presentEffect(frame?: FrameSource): void {
   const source = frame ?? current?.bitmap;
   if (!source) return;
   try {
-    compositor ??= createCompositor($('#effect-canvas'), compositorChoice);
+    compositor ??= createCompositor($<HTMLCanvasElement>('#effect-canvas'), compositorChoice);
     compositor.render(source, result, effect);
   } catch (error) {
     status(describeError(error), 'error', 'error');

@@ -17,3 +17,4 @@ export {
 export type { DownloadProgress, ModelSpec, PackageFiles } from './model/index.js';
 export { classColors } from './model/colors.js';
 export { IMAGE_FORMATS, type ImageFormat } from './pipeline/image-header.js';
+export * from './video/index.js';

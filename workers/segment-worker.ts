@@ -19,6 +19,7 @@ import { sessionRunner } from '../src/ort/ort-session.js';
 import { buildPayload, classMapOf } from '../src/payload/index.js';
 import { isYCbCr, segmentPixels, type PrepareInput, type ResizeMode, type RunModel } from '../src/pipeline/index.js';
 import { installErrorTransfer, serializeError } from '../src/runtime/error-transfer.js';
+import { VideoSession, videoSupport } from '../src/video/video-session.js';
 import { decodeInWorker, encodePng } from './decode-image.js';
 import { wasmRuntime } from './wasm-runtime.js';
 import { createWebgpuRunner } from './webgpu-runner.js';
@@ -48,6 +49,8 @@ let files: { key: string; files: PackageFiles } | null = null;
 let pendingFault: Fault | null = null;
 // Reused between calls: the network input buffer.
 let inputBuffer: Float32Array | undefined;
+// The live-video loop of createVideoEffect, when one runs (on the loaded model).
+let video: VideoSession | null = null;
 
 async function packageFiles(source: WorkerModelSource, cache: boolean, onProgress?: (p: DownloadProgress) => void): Promise<PackageFiles> {
   if (source.kind === 'files') return source.files;
@@ -220,6 +223,35 @@ const api: WorkerApi = {
     }
   },
 
+  async videoSupport() {
+    return videoSupport();
+  },
+
+  async videoStart(request, events) {
+    if (!loaded) throw new BackendError('BACKEND_UNAVAILABLE', 'no model is loaded in this worker');
+    const current = loaded;
+    await video?.stop();
+    video = new VideoSession({ spec: current.spec, run: (input, signal) => current.runner.run(input, signal) }, request.settings, events);
+    return video.start(request);
+  },
+
+  async videoFrame(frame) {
+    if (!video) {
+      frame.close();
+      throw new BackendError('BACKEND_UNAVAILABLE', 'no video effect runs in this worker');
+    }
+    return video.frame(frame);
+  },
+
+  async videoUpdate(settings) {
+    video?.update(settings);
+  },
+
+  async videoStop() {
+    await video?.stop();
+    video = null;
+  },
+
   async ping() {
     if (pendingFault === 'crash') {
       // As a worker killed by the browser would: no answer, ever.
@@ -234,6 +266,8 @@ const api: WorkerApi = {
   },
 
   async dispose() {
+    await video?.stop();
+    video = null;
     if (loaded) await loaded.runner.dispose();
     loaded = null;
     files = null;

@@ -5,7 +5,8 @@ import type { DownloadProgress, ModelSpec, PackageFiles } from '../model/index.j
 import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
 import { DEFAULT_CONFIDENCE, validateConfidence } from '../pipeline/confidence.js';
 import type { PlatformClient } from '../platform/platform-client.js';
-import type { Fault, WorkerModelSource } from '../../workers/protocol.js';
+import type { Remote } from 'comlink';
+import type { Fault, WorkerApi, WorkerModelSource } from '../../workers/protocol.js';
 import type { Backend, BackendOutcome, Timings } from './backend.js';
 import { HostedBackend, hostedUnavailable } from './hosted-backend.js';
 import type { ImageSource } from './image-source.js';
@@ -63,6 +64,9 @@ export interface SegmentCallOptions {
 
 /** Test hook: `segmenter[INJECT_FAULT](fault)` makes the worker fail its next run, or die (see `Fault`). */
 export const INJECT_FAULT = Symbol.for('edgeseg.injectFault');
+
+/** @internal How live video (src/video) reaches the worker that runs the model: `segmenter[VIDEO_WORKER]()`. */
+export const VIDEO_WORKER = Symbol('edgeseg.videoWorker');
 
 const LOCAL: readonly RuntimeBackendName[] = ['webgpu', 'wasm'];
 
@@ -167,6 +171,11 @@ export class Segmenter {
     for (const start of this.#queue.splice(0)) start();
     await this.#backend?.dispose();
     this.#backend = null;
+  }
+
+  /** @internal The worker's remote, or null where the hosted route runs. */
+  [VIDEO_WORKER](): Remote<WorkerApi> | null {
+    return this.#backend instanceof WorkerBackend ? this.#backend.remote : null;
   }
 
   async [INJECT_FAULT](fault: Fault): Promise<void> {
