@@ -67,6 +67,8 @@ export interface FrameReport {
   /** Frames dropped since the start. */
   dropped: number;
   mask?: VideoMask;
+  /** Input frames the worker holds open after this frame (0 unless one is being processed). */
+  openFrames?: number;
   /** The model failed on this frame and the last good mask was used. */
   reused?: boolean;
 }

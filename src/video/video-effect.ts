@@ -50,6 +50,8 @@ export interface VideoStats {
   frames: number;
   /** Frames drawn with the last good mask because the model failed on them. */
   reused: number;
+  /** Input frames held open in the worker at the last report (0 after each frame: every frame is closed). */
+  openFrames: number;
   backend: RuntimeBackendName;
   path: VideoPath | null;
   compositor: 'webgl2' | 'canvas2d' | null;
@@ -85,6 +87,7 @@ export class VideoEffect {
   #reused = 0;
   #dropped = 0;
   #mainDropped = 0;
+  #openFrames = 0;
   #shown: number[] = [];
   #latencies: number[] = [];
 
@@ -142,6 +145,7 @@ export class VideoEffect {
       dropped: this.#dropped + this.#mainDropped,
       frames: this.#frames,
       reused: this.#reused,
+      openFrames: this.#openFrames,
       backend: this.#segmenter.backend,
       path: this.#path,
       compositor: this.#compositor,
@@ -211,6 +215,7 @@ export class VideoEffect {
 
   #report(report: FrameReport): void {
     this.#dropped = report.dropped;
+    if (report.openFrames !== undefined) this.#openFrames = report.openFrames;
     if (report.latency === undefined) return;
     this.#frames++;
     if (report.reused) this.#reused++;

@@ -53,6 +53,8 @@ export class VideoSession {
   #smoothed: Uint8Array | undefined;
   #coverage: Uint8Array | undefined;
   #dropped = 0;
+  /** Frames read from the input and not closed yet (a leak check: it is 0 between frames). */
+  #open = 0;
   #busy = false;
   #stopped = false;
   #reader: ReadableStreamDefaultReader<VideoFrame> | null = null;
@@ -119,14 +121,15 @@ export class VideoSession {
       for (;;) {
         const { value: frame, done } = await reader.read();
         if (done) break;
+        this.#open++;
         if (this.#stopped) {
-          frame.close();
+          this.#close(frame);
           break;
         }
         if (busy) {
-          frame.close();
+          this.#close(frame);
           this.#dropped++;
-          this.#events.frame({ dropped: this.#dropped });
+          this.#events.frame({ dropped: this.#dropped, openFrames: this.#open });
           continue;
         }
         busy = this.#one(frame, writer).finally(() => (busy = null));
@@ -149,7 +152,7 @@ export class VideoSession {
       out = new VideoFrame(rendered.canvas, { timestamp: frame.timestamp, alpha: 'keep' });
       report = rendered.report;
     } finally {
-      frame.close();
+      this.#close(frame);
     }
     try {
       await writer.write(out);
@@ -158,7 +161,13 @@ export class VideoSession {
       throw error;
     }
     report.latency = performance.now() - t0;
+    report.openFrames = this.#open;
     this.#events.frame(report);
+  }
+
+  #close(frame: VideoFrame): void {
+    frame.close();
+    this.#open--;
   }
 
   /** Segments `frame` and draws it with the effect; the frame stays the caller's. */
