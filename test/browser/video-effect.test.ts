@@ -177,3 +177,112 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
     }
   });
 });
+
+/** A live video track from a canvas that redraws itself (a flat scene with no person), and how to stop it. */
+function canvasTrack(): { track: MediaStreamTrack; stop(): void } {
+  const canvas = document.createElement('canvas');
+  [canvas.width, canvas.height] = [320, 240];
+  const ctx = canvas.getContext('2d')!;
+  let frame = 0;
+  let running = true;
+  const draw = () => {
+    if (!running) return;
+    ctx.fillStyle = `rgb(${90 + (frame++ % 20)}, 110, 160)`;
+    ctx.fillRect(0, 0, 320, 240);
+    ctx.fillStyle = '#ddd';
+    ctx.fillRect(40, 40, 60, 60);
+    requestAnimationFrame(draw);
+  };
+  draw();
+  const track = canvas.captureStream(30).getVideoTracks()[0]!;
+  return {
+    track,
+    stop() {
+      running = false;
+      track.stop();
+    },
+  };
+}
+
+async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
+  const end = performance.now() + ms;
+  while (!check()) {
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The output track's picture, through a <video> element (every engine plays a track so). */
+async function centreOf(output: MediaStreamTrack): Promise<number[]> {
+  const video = document.createElement('video');
+  video.muted = true;
+  video.srcObject = new MediaStream([output]);
+  await video.play();
+  await until(() => video.videoWidth > 0, 'the output video to play');
+  await new Promise<void>((resolve) => video.requestVideoFrameCallback(() => resolve()));
+  const ctx = new OffscreenCanvas(video.videoWidth, video.videoHeight).getContext('2d')!;
+  ctx.drawImage(video, 0, 0);
+  const pixel = [...ctx.getImageData(video.videoWidth >> 1, video.videoHeight >> 1, 1, 1).data];
+  video.srcObject = null;
+  return pixel;
+}
+
+describe('createVideoEffect in this engine: a canvas track in, the effect out; bad input; close()', () => {
+  let fx: VideoEffect;
+  beforeAll(async () => {
+    fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+  });
+  afterAll(async () => {
+    await fx?.close();
+  });
+
+  test('refuses an ended track, a track that is not video, and a second process() while one runs, each with its code', async () => {
+    const ended = canvasTrack();
+    ended.stop();
+    expect(() => fx.process(ended.track)).toThrow(expect.objectContaining({ code: 'TRACK_ENDED' }));
+    const audio = new AudioContext().createMediaStreamDestination().stream.getAudioTracks()[0]!;
+    expect(() => fx.process(audio)).toThrow(expect.objectContaining({ code: 'TRACK_NOT_VIDEO' }));
+    expect(() => fx.process('camera' as unknown as MediaStreamTrack)).toThrow(expect.objectContaining({ code: 'TRACK_NOT_VIDEO' }));
+    const live = canvasTrack();
+    const output = fx.process(live.track);
+    try {
+      expect(() => fx.process(canvasTrack().track)).toThrow(expect.objectContaining({ code: 'VIDEO_BUSY' }));
+      expect(output.kind).toBe('video');
+      await until(() => fx.stats.frames >= 3, 'three output frames');
+      // No person in the picture: all background, so the colour fills it.
+      const [r, g, b] = await centreOf(output);
+      expect(Math.abs(r! - 0) + Math.abs(g! - 255) + Math.abs(b! - 0)).toBeLessThan(30);
+      expect(fx.stats.path).toBe(typeof (globalThis as { MediaStreamTrackGenerator?: unknown }).MediaStreamTrackGenerator === 'function' ? 'worker' : 'main-thread');
+      // A background that does not decode: update() rejects, and the effect before it stays.
+      await expect(fx.update({ effect: 'image', background: new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }) })).rejects.toMatchObject({
+        code: 'IMAGE_DECODE_FAILED',
+      });
+      await expect(fx.update({ effect: 'sparkle' as never })).rejects.toMatchObject({ code: 'OPTION_INVALID' });
+      const frames = fx.stats.frames;
+      await until(() => fx.stats.frames >= frames + 2, 'frames after the failed update');
+      const [r2, g2] = await centreOf(output);
+      expect([r2! < 30, g2! > 225]).toEqual([true, true]);
+      // The input ends: the output ends.
+      live.stop();
+      await until(() => output.readyState === 'ended', 'the output to end');
+    } finally {
+      live.stop();
+    }
+  });
+
+  test('close() ends the output, stops the loop and frees the worker', async () => {
+    const other = await createVideoEffect({ effect: 'blur', backends: ['wasm'] });
+    const live = canvasTrack();
+    try {
+      const output = other.process(live.track);
+      await until(() => other.stats.frames >= 2, 'two output frames');
+      await other.close();
+      expect(output.readyState).toBe('ended');
+      await expect(other.segmenter.segmentRaw(new ImageData(4, 4))).rejects.toMatchObject({ code: 'DISPOSED' });
+      expect(() => other.process(canvasTrack().track)).toThrow(expect.objectContaining({ code: 'DISPOSED' }));
+      expect(other.stats.openFrames).toBe(0);
+    } finally {
+      live.stop();
+    }
+  });
+});
