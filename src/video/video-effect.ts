@@ -271,7 +271,8 @@ export class VideoEffect {
       busy = true;
       void (async () => {
         try {
-          const frame = typeof VideoFrame === 'function' ? new VideoFrame(video, { timestamp: performance.now() * 1000 }) : await createImageBitmap(video);
+          // A bitmap, not a VideoFrame: WebKit's worker canvases drew a VideoFrame made from a <video> as nothing.
+          const frame = await createImageBitmap(video);
           const { bitmap, report } = await this.#remote.videoFrame(transfer(frame, [frame as unknown as Transferable]));
           if (stopped) bitmap.close();
           else {
