@@ -19,7 +19,7 @@ import { sessionRunner } from '../src/ort/ort-session.js';
 import { buildPayload, classMapOf } from '../src/payload/index.js';
 import { isYCbCr, segmentPixels, type PrepareInput, type ResizeMode, type RunModel } from '../src/pipeline/index.js';
 import { installErrorTransfer, serializeError } from '../src/runtime/error-transfer.js';
-import { VideoSession, videoSupport } from '../src/video/video-session.js';
+import { VideoSession } from '../src/video/video-session.js';
 import { decodeInWorker, encodePng } from './decode-image.js';
 import { wasmRuntime } from './wasm-runtime.js';
 import { createWebgpuRunner } from './webgpu-runner.js';
@@ -223,10 +223,6 @@ const api: WorkerApi = {
     }
   },
 
-  async videoSupport() {
-    return videoSupport();
-  },
-
   async videoStart(request, events) {
     if (!loaded) throw new BackendError('BACKEND_UNAVAILABLE', 'no model is loaded in this worker');
     const current = loaded;
@@ -243,8 +239,9 @@ const api: WorkerApi = {
     return video.frame(frame);
   },
 
-  async videoUpdate(settings) {
+  videoUpdate(settings) {
     video?.update(settings);
+    return Promise.resolve();
   },
 
   async videoStop() {

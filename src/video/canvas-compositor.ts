@@ -53,7 +53,10 @@ export class CanvasCompositor implements Compositor {
     layer.globalCompositeOperation = 'copy';
     layer.drawImage(alpha.canvas, pad, pad, cw, ch, 0, 0, cw * MASK_FACTOR, ch * MASK_FACTOR);
     // A camera frame that both layers read (the blur) is converted (YUV to RGB) once, into a canvas.
-    const source = typeof VideoFrame !== 'undefined' && frame instanceof VideoFrame && effect.kind === 'blur' ? this.#converted(frame, width, height) : frame;
+    const source =
+      typeof VideoFrame !== 'undefined' && frame instanceof VideoFrame && effect.kind === 'blur'
+        ? this.#converted(frame, width, height)
+        : frame;
     layer.globalCompositeOperation = 'source-in';
     layer.drawImage(source, 0, 0, width, height);
 

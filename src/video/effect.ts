@@ -4,7 +4,11 @@ export type Rgb = readonly [number, number, number];
 
 /** What to do with the pixels of the background class; every other class counts as the subject. */
 export type Effect =
-  { kind: 'overlay' } | { kind: 'blur'; strength?: number } | { kind: 'color'; color: Rgb } | { kind: 'image'; image: ImageBitmap } | { kind: 'cutout' };
+  | { kind: 'overlay' }
+  | { kind: 'blur'; strength?: number }
+  | { kind: 'color'; color: Rgb }
+  | { kind: 'image'; image: ImageBitmap }
+  | { kind: 'cutout' };
 
 export type EffectKind = Effect['kind'];
 

@@ -88,13 +88,16 @@ export function tensorFromRgba(
  * probability is 1 − p(background) (softmax), σ(logit) for a one-channel model, and, for a model with no
  * background channel, the top class's probability; a cell below the confidence has probability 0.
  */
-export function subjectGrid(logits: Logits, classCount: number, backgroundClassId: number, confidence: number, out?: SubjectGrid): SubjectGrid {
+export function subjectGrid(
+  logits: Logits,
+  classCount: number,
+  backgroundClassId: number,
+  confidence: number,
+  out?: SubjectGrid,
+): SubjectGrid {
   const { channels: C, width, height, data } = logits;
   const n = width * height;
-  const grid =
-    out && out.probability.length === n
-      ? out
-      : { probability: new Uint8Array(n), classIds: new Uint8Array(n), width, height };
+  const grid = out && out.probability.length === n ? out : { probability: new Uint8Array(n), classIds: new Uint8Array(n), width, height };
   const classOf = classIdMapping(C, classCount, backgroundClassId);
   const threshold = confidence / 100;
   let bgChannel = -1;

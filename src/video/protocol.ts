@@ -10,13 +10,13 @@ export type VideoEffectName = 'none' | 'overlay' | 'blur' | 'colour' | 'image' |
 /**
  * Which way frames go:
  * - `worker`: Chromium's MediaStreamTrackProcessor and MediaStreamTrackGenerator, their streams handed
- *   to the worker, which reads, segments, composites and writes every frame;
- * - `worker-track`: the track itself handed to the worker, which reads it with MediaStreamTrackProcessor
- *   and writes a VideoTrackGenerator (the spec's path; Safari 18);
- * - `main-thread`: the page reads frames with requestVideoFrameCallback and shows the worker's result
- *   on a canvas whose captureStream() is the output (Firefox, which has no track processor).
+ *   to the worker, which reads, segments, composites and writes every frame; the page does nothing per frame;
+ * - `main-thread`: the page reads frames with requestVideoFrameCallback as a <video> shows them, the worker
+ *   segments and composites each, and the page shows the result on a canvas whose captureStream() is the
+ *   output (Firefox, which has no track processor; Safari and WebKit, whose generator exists only in
+ *   workers, so that its track could not be returned by process() at once).
  */
-export type VideoPath = 'worker' | 'worker-track' | 'main-thread';
+export type VideoPath = 'worker' | 'main-thread';
 
 /** The effect's settings as the worker takes them (the page decodes backgrounds first). */
 export interface VideoSettings {
@@ -36,9 +36,7 @@ export interface VideoSettings {
 }
 
 export type VideoInput =
-  | { kind: 'streams'; readable: ReadableStream<VideoFrame>; writable: WritableStream<VideoFrame> }
-  | { kind: 'track'; track: MediaStreamTrack }
-  | { kind: 'frames' };
+  { kind: 'streams'; readable: ReadableStream<VideoFrame>; writable: WritableStream<VideoFrame> } | { kind: 'frames' };
 
 export interface VideoStartRequest {
   input: VideoInput;
@@ -46,8 +44,6 @@ export interface VideoStartRequest {
 }
 
 export interface VideoStarted {
-  /** The output track, for the `track` input (made in the worker by VideoTrackGenerator). */
-  track?: MediaStreamTrack;
   compositor: 'webgl2' | 'canvas2d';
 }
 
@@ -81,8 +77,6 @@ export interface VideoEvents {
 }
 
 export interface VideoWorkerApi {
-  /** What this worker's engine offers for live video. */
-  videoSupport(): Promise<{ processor: boolean; generator: boolean }>;
   videoStart(request: VideoStartRequest, events: VideoEvents): Promise<VideoStarted>;
   /** The `main-thread` path: one frame in (the worker closes it), the composited frame out. */
   videoFrame(frame: VideoFrame | ImageBitmap): Promise<{ bitmap: ImageBitmap; report: FrameReport }>;

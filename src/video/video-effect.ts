@@ -31,8 +31,11 @@ export interface VideoEffectSettings {
 }
 
 export interface VideoEffectOptions extends VideoEffectSettings, Omit<SegmenterOptions, 'model' | 'backends' | 'hosted'> {
-  /** A bundled model by name (default `'people'`), or anything `createSegmenter` takes as its model. */
-  model?: BundledModelName | SegmenterOptions['model'];
+  /**
+   * A bundled model by name (a `BundledModelName`: `'people'`, the default, `'people-landscape'`,
+   * `'shapes'`), or anything `createSegmenter` takes as its model (a package URL, `{ files }`, a version).
+   */
+  model?: SegmenterOptions['model'];
   /** Tried in this order. Default `['webgpu', 'wasm']`: live video runs the model on this device. */
   backends?: Exclude<RuntimeBackendName, 'hosted'>[];
   /** `auto` (default): WebGL2 where it runs on a GPU, else canvas 2D. */
@@ -66,7 +69,10 @@ interface GeneratorConstructor {
 interface ProcessorConstructor {
   new (init: { track: MediaStreamTrack }): { readable: ReadableStream<VideoFrame> };
 }
-const page = globalThis as unknown as { MediaStreamTrackGenerator?: GeneratorConstructor; MediaStreamTrackProcessor?: ProcessorConstructor };
+const page = globalThis as unknown as {
+  MediaStreamTrackGenerator?: GeneratorConstructor;
+  MediaStreamTrackProcessor?: ProcessorConstructor;
+};
 
 const DEFAULT_COLOUR: Rgb = [20, 90, 60];
 
@@ -80,7 +86,6 @@ export class VideoEffect {
   #path: VideoPath | null = null;
   #compositor: 'webgl2' | 'canvas2d' | null = null;
   #output: MediaStreamTrack | null = null;
-  #input: MediaStreamTrack | null = null;
   #stopMain: (() => void) | null = null;
   #closed = false;
   #frames = 0;
@@ -99,12 +104,17 @@ export class VideoEffect {
 
   /** @internal — use createVideoEffect. */
   static async create(options: VideoEffectOptions = {}): Promise<VideoEffect> {
-    if (typeof options !== 'object' || options === null) throw new InvalidInputError('OPTION_INVALID', 'createVideoEffect takes an options object');
+    if (typeof options !== 'object' || options === null)
+      throw new InvalidInputError('OPTION_INVALID', 'createVideoEffect takes an options object');
     const settings = await resolveSettings(options, null);
     if ((options.backends as string[] | undefined)?.includes('hosted'))
-      throw new InvalidInputError('OPTION_INVALID', 'live video runs the model on this device: hosted is not a backend for createVideoEffect');
+      throw new InvalidInputError(
+        'OPTION_INVALID',
+        'live video runs the model on this device: hosted is not a backend for createVideoEffect',
+      );
     const compositor = options.compositor ?? 'auto';
-    if (!['auto', 'webgl2', 'canvas2d'].includes(compositor)) throw new InvalidInputError('OPTION_INVALID', `compositor must be auto, webgl2 or canvas2d`);
+    if (!['auto', 'webgl2', 'canvas2d'].includes(compositor))
+      throw new InvalidInputError('OPTION_INVALID', `compositor must be auto, webgl2 or canvas2d`);
     const { model, effect: _e, background: _b, blur: _bl, smoothing: _s, confidence: _c, compositor: _co, ...rest } = options;
     const segmenter = await createSegmenter({
       ...rest,
@@ -170,7 +180,6 @@ export class VideoEffect {
     if (track.readyState === 'ended') throw new InvalidInputError('TRACK_ENDED', 'the track has ended');
     if (this.#output && this.#output.readyState !== 'ended')
       throw new InvalidInputError('VIDEO_BUSY', 'this video effect is processing a track already: close() it, or create another');
-    this.#input = track;
     const events = proxy({
       frame: (report: FrameReport) => this.#report(report),
       ended: (error?: Parameters<typeof deserializeError>[0]) => this.#ended(error ? deserializeError(error) : undefined),
@@ -181,7 +190,13 @@ export class VideoEffect {
       this.#path = 'worker';
       this.#output = generator;
       this.#remote
-        .videoStart(transfer({ input: { kind: 'streams', readable, writable: generator.writable }, settings: this.#wire() }, [readable, generator.writable]), events)
+        .videoStart(
+          transfer({ input: { kind: 'streams', readable, writable: generator.writable }, settings: this.#wire() }, [
+            readable,
+            generator.writable,
+          ]),
+          events,
+        )
         .then((started) => (this.#compositor = started.compositor))
         .catch((error: unknown) => this.#ended(error as Error));
       return generator;
@@ -276,7 +291,8 @@ export class VideoEffect {
           const { bitmap, report } = await this.#remote.videoFrame(transfer(frame, [frame as unknown as Transferable]));
           if (stopped) bitmap.close();
           else {
-            if (canvas.width !== bitmap.width || canvas.height !== bitmap.height) [canvas.width, canvas.height] = [bitmap.width, bitmap.height];
+            if (canvas.width !== bitmap.width || canvas.height !== bitmap.height)
+              [canvas.width, canvas.height] = [bitmap.width, bitmap.height];
             shown.transferFromImageBitmap(bitmap);
             report.dropped = this.#mainDropped;
             events.frame(report);
@@ -313,14 +329,17 @@ export function createVideoEffect(options: VideoEffectOptions = {}): Promise<Vid
   return VideoEffect.create(options);
 }
 
-async function modelOf(model: BundledModelName | SegmenterOptions['model']): Promise<SegmenterOptions['model']> {
+async function modelOf(model: SegmenterOptions['model']): Promise<SegmenterOptions['model']> {
   if (typeof model !== 'string' || !(BUNDLED_MODELS as readonly string[]).includes(model)) return model;
   const files: PackageFiles = {};
   await Promise.all(
     Object.entries(bundledModelUrls(model as BundledModelName)).map(async ([name, url]) => {
       const response = await fetch(url);
       if (!response.ok)
-        throw new ModelPackageError('MODEL_DOWNLOAD_FAILED', `the bundled model ${model}'s ${name} answered ${response.status} at ${url.pathname}`);
+        throw new ModelPackageError(
+          'MODEL_DOWNLOAD_FAILED',
+          `the bundled model ${model}'s ${name} answered ${response.status} at ${url.pathname}`,
+        );
       files[name] = new Uint8Array(await response.arrayBuffer());
     }),
   );
@@ -331,11 +350,14 @@ const EFFECTS: readonly VideoEffectName[] = ['none', 'overlay', 'blur', 'colour'
 
 /** Checks `partial` and merges it over `base` (the defaults when null), decoding a new background. */
 async function resolveSettings(partial: VideoEffectSettings, base: VideoSettings | null): Promise<VideoSettings> {
-  if (typeof partial !== 'object' || partial === null) throw new InvalidInputError('OPTION_INVALID', 'update() takes an object of settings');
+  if (typeof partial !== 'object' || partial === null)
+    throw new InvalidInputError('OPTION_INVALID', 'update() takes an object of settings');
   const effect = partial.effect ?? base?.effect ?? 'blur';
-  if (!EFFECTS.includes(effect)) throw new InvalidInputError('OPTION_INVALID', `effect must be one of ${EFFECTS.join(', ')}; got ${String(effect)}`);
+  if (!EFFECTS.includes(effect))
+    throw new InvalidInputError('OPTION_INVALID', `effect must be one of ${EFFECTS.join(', ')}; got ${String(effect)}`);
   const blur = partial.blur ?? base?.blur ?? 1;
-  if (!(typeof blur === 'number' && blur >= 0.25 && blur <= 4)) throw new InvalidInputError('OPTION_INVALID', `blur must be a number 0.25–4, got ${String(blur)}`);
+  if (!(typeof blur === 'number' && blur >= 0.25 && blur <= 4))
+    throw new InvalidInputError('OPTION_INVALID', `blur must be a number 0.25–4, got ${String(blur)}`);
   const smoothing = partial.smoothing ?? base?.smoothing ?? 0.7;
   if (!(typeof smoothing === 'number' && smoothing >= 0 && smoothing <= 0.95))
     throw new InvalidInputError('OPTION_INVALID', `smoothing must be a number 0–0.95, got ${String(smoothing)}`);

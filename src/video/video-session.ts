@@ -19,23 +19,6 @@ export interface VideoModel {
   run: RunModel;
 }
 
-// The track processor and generators, where the engine has them (not in TypeScript's DOM types yet).
-interface TrackProcessorConstructor {
-  new (init: { track: MediaStreamTrack }): { readable: ReadableStream<VideoFrame> };
-}
-interface VideoTrackGeneratorConstructor {
-  new (): { writable: WritableStream<VideoFrame>; track: MediaStreamTrack };
-}
-const media = globalThis as unknown as {
-  MediaStreamTrackProcessor?: TrackProcessorConstructor;
-  VideoTrackGenerator?: VideoTrackGeneratorConstructor;
-};
-
-/** What this engine offers a worker for live video. */
-export function videoSupport(): { processor: boolean; generator: boolean } {
-  return { processor: typeof media.MediaStreamTrackProcessor === 'function', generator: typeof media.VideoTrackGenerator === 'function' };
-}
-
 export class VideoSession {
   readonly #model: VideoModel;
   readonly #events: VideoEvents;
@@ -59,7 +42,6 @@ export class VideoSession {
   #stopped = false;
   #reader: ReadableStreamDefaultReader<VideoFrame> | null = null;
   #loop: Promise<void> | null = null;
-  #generatorTrack: MediaStreamTrack | null = null;
 
   constructor(model: VideoModel, settings: VideoSettings, events: VideoEvents) {
     this.#model = model;
@@ -73,13 +55,6 @@ export class VideoSession {
     const compositor = this.#compositorFor(this.#settings).kind;
     const { input } = request;
     if (input.kind === 'streams') this.#loop = this.#run(input.readable, input.writable);
-    else if (input.kind === 'track') {
-      const processor = new media.MediaStreamTrackProcessor!({ track: input.track });
-      const generator = new media.VideoTrackGenerator!();
-      this.#generatorTrack = generator.track;
-      this.#loop = this.#run(processor.readable, generator.writable);
-      return transfer({ track: generator.track, compositor }, [generator.track as unknown as Transferable]);
-    }
     return { compositor };
   }
 
@@ -106,7 +81,6 @@ export class VideoSession {
     this.#stopped = true;
     await this.#reader?.cancel().catch(() => undefined);
     await this.#loop;
-    this.#generatorTrack?.stop();
     this.#compositor?.dispose();
     this.#compositor = null;
     this.#settings.image?.close();
@@ -223,7 +197,8 @@ export class VideoSession {
     const guideLow = low.getImageData(0, 0, grid.width, grid.height).data;
     this.#smoothed = this.#smoother.smooth(grid.probability, guideLow, grid.width, grid.height, settings.smoothing, this.#smoothed);
 
-    if (settings.effect === 'none' || settings.effect === 'overlay') return { canvas: this.#plainFrame(frame, width, height, grid, map), report };
+    if (settings.effect === 'none' || settings.effect === 'overlay')
+      return { canvas: this.#plainFrame(frame, width, height, grid, map), report };
     const [mw, mh] = [Math.ceil(width / MASK_FACTOR), Math.ceil(height / MASK_FACTOR)];
     const high = (this.#guideHigh = canvas2d(this.#guideHigh, mw, mh));
     high.drawImage(frame, 0, 0, mw, mh);

@@ -252,9 +252,13 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
       // No person in the picture: all background, so the colour fills it.
       const [r, g, b] = await centreOf(output);
       expect(Math.abs(r! - 0) + Math.abs(g! - 255) + Math.abs(b! - 0)).toBeLessThan(30);
-      expect(fx.stats.path).toBe(typeof (globalThis as { MediaStreamTrackGenerator?: unknown }).MediaStreamTrackGenerator === 'function' ? 'worker' : 'main-thread');
+      expect(fx.stats.path).toBe(
+        typeof (globalThis as { MediaStreamTrackGenerator?: unknown }).MediaStreamTrackGenerator === 'function' ? 'worker' : 'main-thread',
+      );
       // A background that does not decode: update() rejects, and the effect before it stays.
-      await expect(fx.update({ effect: 'image', background: new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }) })).rejects.toMatchObject({
+      await expect(
+        fx.update({ effect: 'image', background: new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }) }),
+      ).rejects.toMatchObject({
         code: 'IMAGE_DECODE_FAILED',
       });
       await expect(fx.update({ effect: 'sparkle' as never })).rejects.toMatchObject({ code: 'OPTION_INVALID' });

@@ -42,14 +42,20 @@ async function run() {
     const centre = [...ctx.getImageData(video.videoWidth >> 1, video.videoHeight >> 1, 1, 1).data];
     const { path, frames, backend, compositor } = fx.stats;
     input.stop();
-    return { isolated: globalThis.crossOriginIsolated === true, video: { path, frames, backend, compositor, centre, classes: fx.segmenter.spec.classNames } };
+    return {
+      isolated: globalThis.crossOriginIsolated === true,
+      video: { path, frames, backend, compositor, centre, classes: fx.segmenter.spec.classNames },
+    };
   } finally {
     await fx.close();
   }
 }
 
 run()
-  .catch((error) => ({ isolated: globalThis.crossOriginIsolated === true, failed: { name: error.name, code: error.code, message: error.message } }))
+  .catch((error) => ({
+    isolated: globalThis.crossOriginIsolated === true,
+    failed: { name: error.name, code: error.code, message: error.message },
+  }))
   .then((result) => {
     window.edgesegResult = result;
     document.querySelector('#status').textContent = 'done';

@@ -95,7 +95,9 @@ describe('TemporalSmoother', () => {
 describe('refineCoverage (joint bilateral upsampling)', () => {
   test('a flat probability stays flat; outside the crop is background', () => {
     const grid = { probability: new Uint8Array(16).fill(200), width: 4, height: 4 };
-    const map = { ...gridMap(meta({ originalWidth: 8, originalHeight: 8, cropWidth: 8, cropHeight: 8, inputWidth: 4, inputHeight: 4 }), 4, 4) };
+    const map = {
+      ...gridMap(meta({ originalWidth: 8, originalHeight: 8, cropWidth: 8, cropHeight: 8, inputWidth: 4, inputHeight: 4 }), 4, 4),
+    };
     const low = new Uint8ClampedArray(64).fill(50);
     const high = new Uint8ClampedArray(8 * 8 * 4).fill(50);
     expect(Array.from(refineCoverage(grid, map, low, high, 8, 8, 8, 8))).toEqual(new Array(64).fill(200));
@@ -107,11 +109,7 @@ describe('refineCoverage (joint bilateral upsampling)', () => {
     // Grid 2 cells across: left subject (255, dark), right background (0, light). The output pixel just
     // right of the middle is dark in the picture: guided, it is subject; bilinear would say about half.
     const grid = { probability: Uint8Array.from([255, 0]), width: 2, height: 1 };
-    const map = gridMap(
-      meta({ originalWidth: 8, originalHeight: 1, cropWidth: 8, cropHeight: 1, inputWidth: 2, inputHeight: 1 }),
-      2,
-      1,
-    );
+    const map = gridMap(meta({ originalWidth: 8, originalHeight: 1, cropWidth: 8, cropHeight: 1, inputWidth: 2, inputHeight: 1 }), 2, 1);
     const low = Uint8ClampedArray.from([20, 20, 20, 255, 230, 230, 230, 255]);
     const high = new Uint8ClampedArray(8 * 4);
     for (let x = 0; x < 8; x++) high.fill(x <= 4 ? 20 : 230, x * 4, x * 4 + 3);
