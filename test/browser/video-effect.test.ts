@@ -158,6 +158,7 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
       // Every frame: ours closed by the generator's stream, the worker's closed after each frame.
       expect(written.every((f) => f.format === null)).toBe(true);
       const stats = fx.stats;
+      console.log(`video: latency p50 ${stats.latency.p50.toFixed(1)} ms, p95 ${stats.latency.p95.toFixed(1)} ms (${stats.compositor})`);
       expect(stats).toMatchObject({ path: 'worker', backend: 'wasm', dropped: 0, frames: FRAMES, openFrames: 0 });
       expect(stats.latency.p95).toBeGreaterThan(0);
     } finally {
