@@ -275,6 +275,27 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
     }
   });
 
+  test.runIf(HAS_GENERATOR)('the WebGL2 compositor in the worker (forced; a software GL here) draws the same effect', async () => {
+    const gl = await createVideoEffect({ effect: 'colour', background: [0, 255, 0], compositor: 'webgl2', backends: ['wasm'] });
+    const live = canvasTrack();
+    try {
+      const output = gl.process(live.track);
+      await until(() => gl.stats.frames >= 2, 'two output frames');
+      expect(gl.stats.compositor).toBe('webgl2');
+      const [r, g, b] = await centreOf(output);
+      expect(Math.abs(r!) + Math.abs(g! - 255) + Math.abs(b!)).toBeLessThan(30);
+      // Switched while running: the blur keeps the (flat) picture's colour, no green left.
+      await gl.update({ effect: 'blur', blur: 2 });
+      const frames = gl.stats.frames;
+      await until(() => gl.stats.frames >= frames + 2, 'frames with the blur');
+      const [r2, g2, b2] = await centreOf(output);
+      expect(Math.abs(r2! - 100) < 20 && Math.abs(g2! - 110) < 20 && Math.abs(b2! - 160) < 20, String([r2, g2, b2])).toBe(true);
+    } finally {
+      live.stop();
+      await gl.close();
+    }
+  });
+
   test('close() ends the output, stops the loop and frees the worker', async () => {
     const other = await createVideoEffect({ effect: 'blur', backends: ['wasm'] });
     const live = canvasTrack();
