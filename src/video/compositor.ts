@@ -54,12 +54,9 @@ export type CompositorChoice = 'auto' | 'webgl2' | 'canvas2d';
 export function createCompositor(canvas: CompositorCanvas, choice: CompositorChoice = 'auto'): Compositor {
   if (choice === 'webgl2' || (choice === 'auto' && hardwareWebgl2())) {
     // preserveDrawingBuffer: the result stays readable (screenshots, downloads, tests) after it is shown.
-    const gl = canvas.getContext('webgl2', {
-      premultipliedAlpha: true,
-      alpha: true,
-      antialias: false,
-      preserveDrawingBuffer: true,
-    }) as WebGL2RenderingContext | null;
+    const attributes = { premultipliedAlpha: true, alpha: true, antialias: false, preserveDrawingBuffer: true };
+    const context = canvas.getContext('webgl2', attributes);
+    const gl = typeof WebGL2RenderingContext !== 'undefined' && context instanceof WebGL2RenderingContext ? context : null;
     if (gl) return new WebglCompositor(canvas, gl);
     if (choice === 'webgl2') throw new Error('this browser has no WebGL2');
   }

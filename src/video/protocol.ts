@@ -36,7 +36,14 @@ export interface VideoSettings {
 }
 
 export type VideoInput =
-  { kind: 'streams'; readable: ReadableStream<VideoFrame>; writable: WritableStream<VideoFrame> } | { kind: 'frames' };
+  | {
+      kind: 'streams';
+      readable: ReadableStream<VideoFrame>;
+      writable: WritableStream<VideoFrame>;
+      /** The input's frame rate, where the track says it: frames the track processor discarded are counted from the timestamps' gaps. */
+      frameRate?: number;
+    }
+  | { kind: 'frames' };
 
 export interface VideoStartRequest {
   input: VideoInput;

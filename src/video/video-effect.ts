@@ -191,10 +191,13 @@ export class VideoEffect {
       this.#output = generator;
       this.#remote
         .videoStart(
-          transfer({ input: { kind: 'streams', readable, writable: generator.writable }, settings: this.#wire() }, [
-            readable,
-            generator.writable,
-          ]),
+          transfer(
+            {
+              input: { kind: 'streams', readable, writable: generator.writable, frameRate: track.getSettings().frameRate },
+              settings: this.#wire(),
+            },
+            [readable, generator.writable],
+          ),
           events,
         )
         .then((started) => (this.#compositor = started.compositor))

@@ -54,7 +54,7 @@ export class VideoSession {
   start(request: VideoStartRequest): VideoStarted {
     const compositor = this.#compositorFor(this.#settings).kind;
     const { input } = request;
-    if (input.kind === 'streams') this.#loop = this.#run(input.readable, input.writable);
+    if (input.kind === 'streams') this.#loop = this.#run(input.readable, input.writable, input.frameRate);
     return { compositor };
   }
 
@@ -86,16 +86,22 @@ export class VideoSession {
     this.#settings.image?.close();
   }
 
-  async #run(readable: ReadableStream<VideoFrame>, writable: WritableStream<VideoFrame>): Promise<void> {
+  async #run(readable: ReadableStream<VideoFrame>, writable: WritableStream<VideoFrame>, frameRate?: number): Promise<void> {
     const reader = (this.#reader = readable.getReader());
     const writer = writable.getWriter();
     let busy: Promise<void> | null = null;
     let failure: unknown;
+    // The track processor keeps one frame and discards older ones while this thread runs the model: those
+    // are counted from the gap between timestamps (in µs) at the input's frame rate.
+    const interval = frameRate && frameRate > 0 ? 1e6 / frameRate : 0;
+    let last: number | null = null;
     try {
       for (;;) {
         const { value: frame, done } = await reader.read();
         if (done) break;
         this.#open++;
+        if (interval && last !== null) this.#dropped += Math.max(0, Math.round((frame.timestamp - last) / interval) - 1);
+        last = frame.timestamp;
         if (this.#stopped) {
           this.#close(frame);
           break;
