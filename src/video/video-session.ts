@@ -89,7 +89,9 @@ export class VideoSession {
   async #run(readable: ReadableStream<VideoFrame>, writable: WritableStream<VideoFrame>, frameRate?: number): Promise<void> {
     const reader = (this.#reader = readable.getReader());
     const writer = writable.getWriter();
-    let busy: Promise<void> | null = null;
+    // Busy from a frame's read until its result is handed to the writer (writes queue in order there).
+    let busy = false;
+    let pending: Promise<void> = Promise.resolve();
     let failure: unknown;
     // The track processor keeps one frame and discards older ones while this thread runs the model: those
     // are counted from the gap between timestamps (in µs) at the input's frame rate.
@@ -102,7 +104,7 @@ export class VideoSession {
         this.#open++;
         if (interval && last !== null) this.#dropped += Math.max(0, Math.round((frame.timestamp - last) / interval) - 1);
         last = frame.timestamp;
-        if (this.#stopped) {
+        if (this.#stopped || failure !== undefined) {
           this.#close(frame);
           break;
         }
@@ -112,18 +114,24 @@ export class VideoSession {
           this.#events.frame({ dropped: this.#dropped, openFrames: this.#open });
           continue;
         }
-        busy = this.#one(frame, writer).finally(() => (busy = null));
+        busy = true;
+        pending = this.#one(frame, writer, () => (busy = false)).catch((error: unknown) => {
+          // The loop ends on the next read; the reader is cancelled so that it does not wait for one.
+          failure = error;
+          void reader.cancel().catch(() => undefined);
+        });
       }
-      await busy;
+      await pending;
     } catch (error) {
-      failure = error;
+      failure ??= error;
     } finally {
       await writer.close().catch(() => undefined);
       this.#events.ended(failure === undefined || this.#stopped ? undefined : serializeError(failure));
     }
   }
 
-  async #one(frame: VideoFrame, writer: WritableStreamDefaultWriter<VideoFrame>): Promise<void> {
+  /** Renders `frame`, closes it, calls `release` as the result goes to the writer, and reports the frame. */
+  async #one(frame: VideoFrame, writer: WritableStreamDefaultWriter<VideoFrame>, release: () => void): Promise<void> {
     const t0 = performance.now();
     let out: VideoFrame;
     let report: FrameReport;
@@ -133,6 +141,7 @@ export class VideoSession {
       report = rendered.report;
     } finally {
       this.#close(frame);
+      release();
     }
     try {
       await writer.write(out);
