@@ -1,4 +1,5 @@
-// The demo's live mode in Chromium with a fake 640×480 camera: frames/s segmented and composited, per effect.
+// The demo's live mode (createVideoEffect) in Chromium with a fake 640×480 camera: output frames/s, frame-in → frame-out latency
+// and dropped frames, per effect.
 // Usage: npx tsx bench/demo-camera.ts [--seconds 8] [--camera-fps 60] [--model people/1] [--compositor auto|webgl2|canvas2d]
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -50,7 +51,7 @@ try {
   console.log(
     `model ${JSON.stringify(model.model)} on ${model.backend}; Chromium ${browser.version()}, ${cores} cores; compositor ${values.compositor}; fake camera 640×480 at ${values['camera-fps']} frames/s; ${seconds} s an effect`,
   );
-  console.log('| effect | frames/s |\n|---|---|');
+  console.log('| effect | frames/s | latency p50 / p95 (ms) | dropped |\n|---|---|---|---|');
   for (const effect of ['overlay', 'blur', 'color', 'image', 'cutout']) {
     // The compositor is made on the first effect's frame: report the one the page picked.
     await page.selectOption('#effect-select', effect);
@@ -58,8 +59,21 @@ try {
     const [f0, t0] = [await frames(), performance.now()];
     await page.waitForTimeout(seconds * 1000);
     const [f1, t1] = [await frames(), performance.now()];
-    const kind = await page.evaluate(() => (window as unknown as { edgesegDemo: { compositor: string | null } }).edgesegDemo.compositor);
-    console.log(`| ${effect}${effect === 'overlay' ? '' : ` (${kind})`} | ${((1000 * (f1 - f0)) / (t1 - t0)).toFixed(1)} |`);
+    const { compositor: kind, video } = await page.evaluate(
+      () =>
+        (
+          window as unknown as {
+            edgesegDemo: {
+              compositor: string | null;
+              video: { latency: { p50: number; p95: number }; dropped: number; path: string } | null;
+            };
+          }
+        ).edgesegDemo,
+    );
+    const latency = video ? `${video.latency.p50.toFixed(0)} / ${video.latency.p95.toFixed(0)}` : '—';
+    console.log(
+      `| ${effect}${effect === 'overlay' ? '' : ` (${kind})`} | ${((1000 * (f1 - f0)) / (t1 - t0)).toFixed(1)} | ${latency} | ${video?.dropped ?? '—'} (${video?.path ?? ''}) |`,
+    );
   }
   await page.screenshot({ path: join(root, 'test-results', 'demo', 'bench-camera.png') });
 } finally {

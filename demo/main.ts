@@ -9,10 +9,16 @@ import {
   type RuntimeBackendName,
   type SegmentationPayload,
   type Segmenter,
+  createCompositor,
+  type Compositor,
+  type CompositorChoice,
+  type FrameSource,
+  createVideoEffect,
+  type Effect,
+  type VideoEffect,
+  type VideoEffectSettings,
 } from 'edgeseg';
-import { createCompositor, type Compositor, type CompositorChoice, type FrameSource } from './effects/compositor.js';
 import { EffectControls } from './effects/effect-controls.js';
-import { startLive, type LiveSession } from './live-camera.js';
 import { bundledModels, ModelPicker, platformModels, type ModelChoice } from './model-picker.js';
 import { imageUrlOf, setUpCatalog, setUpKeyPanel, setUpSearch, setUpSynthetic, setUpTabs } from './platform-panels.js';
 import { describeError, onAsync, showError, status } from './status.js';
@@ -51,10 +57,14 @@ let starting: Promise<Segmenter | null> | null = null;
 let current: { blob: Blob; bitmap: ImageBitmap; id?: string } | null = null;
 let lastPayload: SegmentationPayload | null = null;
 let runId = 0;
-let live: { stream: MediaStream; session: LiveSession } | null = null;
+/** The camera mode: the camera's stream, the library's video effect on it, and the counter that reads its stats. */
+let live: { stream: MediaStream; fx: VideoEffect; timer: ReturnType<typeof setInterval> } | null = null;
 /** The model in use: a project's version on the platform, or a package bundled with a static build. */
 const picker = new ModelPicker($('#project-select'), $('#version-select'), onAsync(switchModel));
-const effects = new EffectControls(() => presentEffect());
+const effects = new EffectControls(() => {
+  if (live) void live.fx.update(videoSettings()).catch((error: unknown) => status(describeError(error), 'error', 'error'));
+  else presentEffect();
+});
 let compositor: Compositor | null = null;
 /** `?compositor=webgl2|canvas2d` forces one (tests, comparisons); by default WebGL2 on a GPU, else the CPU's. */
 const compositorChoice = (new URLSearchParams(location.search).get('compositor') ?? 'auto') as CompositorChoice;
@@ -77,12 +87,18 @@ const state = {
     return effects.effect.kind;
   },
   get compositor() {
-    return compositor?.kind ?? null;
+    return live?.fx.stats.compositor ?? compositor?.kind ?? null;
+  },
+  /** The camera mode's video effect stats (path, latency, dropped frames). */
+  get video() {
+    return live?.fx.stats ?? null;
   },
   ready: false,
   runs: 0,
   fps: 0,
   frames: 0,
+  /** The camera mode's last mask (at the network's resolution) and its background id. */
+  mask: null as { classIds: Uint8Array; width: number; height: number; background: number } | null,
 };
 (window as unknown as { edgesegDemo: typeof state }).edgesegDemo = state;
 
@@ -265,7 +281,7 @@ function presentEffect(frame?: FrameSource): void {
   const source = frame ?? current?.bitmap;
   if (!source) return;
   try {
-    compositor ??= createCompositor($('#effect-canvas'), compositorChoice);
+    compositor ??= createCompositor($<HTMLCanvasElement>('#effect-canvas'), compositorChoice);
     compositor.render(source, result, effect);
   } catch (error) {
     status(describeError(error), 'error', 'error');
@@ -360,6 +376,16 @@ function setUpSources(): void {
   );
 }
 
+/** The effect controls and the confidence as the video effect takes them. */
+function videoSettings(): VideoEffectSettings {
+  const effect: Effect = effects.effect;
+  const confidence = Number($<HTMLInputElement>('#confidence').value);
+  if (effect.kind === 'color') return { effect: 'colour', background: effect.color, confidence };
+  if (effect.kind === 'image') return { effect: 'image', background: effect.image, confidence };
+  return { effect: effect.kind, confidence };
+}
+
+/** The camera through the library's video effect (model, frame loop and compositor in its worker); the page shows its output track. */
 async function startCamera(): Promise<void> {
   const seg = segmenter ?? (await (starting ??= startSegmenter()));
   if (!seg) return;
@@ -370,46 +396,67 @@ async function startCamera(): Promise<void> {
     status(`No camera: ${describeError(error)}`);
     return;
   }
-  const video = $<HTMLVideoElement>('#camera-video');
-  video.srcObject = stream;
-  await video.play();
+  status('Starting the video effect…', 'loading');
+  let fx: VideoEffect;
+  try {
+    const local = backendsFor($<HTMLSelectElement>('#backend-select').value).filter((b): b is 'webgpu' | 'wasm' => b !== 'hosted');
+    fx = await createVideoEffect({
+      model: modelSource(),
+      platform,
+      backends: local.length ? local : ['webgpu', 'wasm'],
+      compositor: compositorChoice,
+      ...videoSettings(),
+    });
+  } catch (error) {
+    for (const t of stream.getTracks()) t.stop();
+    status(describeError(error), 'error', 'error');
+    return;
+  }
+  const background = seg.spec?.backgroundClassId ?? 0;
+  fx.onMask = (mask) => (state.mask = { ...mask, background });
+  fx.onError = (error) => {
+    status(describeError(error), 'error', 'error');
+    stopCamera();
+  };
+  const output = $<HTMLVideoElement>('#camera-output');
+  output.srcObject = new MediaStream([fx.process(stream.getVideoTracks()[0]!)]);
+  output.hidden = false;
+  $('#stage').classList.add('live');
+  $('#stage-empty').hidden = true;
+  await output.play();
   $('#camera-button').setAttribute('aria-pressed', 'true');
   current = null;
   const fps = $('#stage-fps');
   fps.hidden = false;
-  // Each frame goes to the worker as a VideoFrame (transferred, not copied); the picker may swap the segmenter.
-  const session = startLive({
-    video,
-    segment: (frame) => (segmenter ?? seg).segmentRaw(frame, { confidence: Number($<HTMLInputElement>('#confidence').value) }),
-    present: (frame, raw) => {
-      const result = resultOf(raw);
-      if (effects.effect.kind === 'overlay') {
-        viewer.drawImage(frame, frame.displayWidth, frame.displayHeight);
-        viewer.drawMask(result);
-      } else {
-        viewer.keep(result);
-        presentEffect(frame);
-      }
-    },
-    onFrame: (perSecond) => {
-      state.fps = perSecond;
-      state.frames++;
-      $('#fps').textContent = fps.textContent = `${perSecond} frames/s`;
-      showTimings();
-    },
-  });
-  live = { stream, session };
-  session.done.catch((error: unknown) => {
-    status(describeError(error));
-    stopCamera();
-  });
+  const timer = setInterval(() => {
+    const stats = fx.stats;
+    state.fps = stats.fps;
+    state.frames = stats.frames;
+    $('#fps').textContent = fps.textContent = `${stats.fps} frames/s`;
+    $('#timings').innerHTML = [
+      ['path', stats.path ?? '—'],
+      ['compositor', stats.compositor ?? '—'],
+      ['latency p50', `${stats.latency.p50.toFixed(0)} ms`],
+      ['latency p95', `${stats.latency.p95.toFixed(0)} ms`],
+      ['dropped', String(stats.dropped)],
+    ]
+      .map(([k, v]) => `<tr><td>${k}</td><td>${escapeHtml(v!)}</td></tr>`)
+      .join('');
+  }, 250);
+  live = { stream, fx, timer };
+  status(`Camera on ${fx.stats.backend}`);
 }
 
 function stopCamera(): void {
   if (!live) return;
-  live.session.stop();
+  clearInterval(live.timer);
+  void live.fx.close();
   for (const t of live.stream.getTracks()) t.stop();
   live = null;
+  const output = $<HTMLVideoElement>('#camera-output');
+  output.srcObject = null;
+  output.hidden = true;
+  $('#stage').classList.remove('live');
   $('#camera-button').setAttribute('aria-pressed', 'false');
   $('#fps').textContent = '';
   $('#stage-fps').hidden = true;
@@ -508,7 +555,11 @@ function setUpControls(): void {
   confidence.addEventListener('input', () => {
     $('#confidence-out').textContent = confidence.value;
     clearTimeout(timer);
-    timer = window.setTimeout(onAsync(run), 120);
+    if (live)
+      void live.fx
+        .update({ confidence: Number(confidence.value) })
+        .catch((error: unknown) => status(describeError(error), 'error', 'error'));
+    else timer = window.setTimeout(onAsync(run), 120);
   });
   const opacity = $<HTMLInputElement>('#opacity');
   const setOpacity = () => {

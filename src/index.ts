@@ -97,3 +97,4 @@ export type { ContrastType, PreprocessSpec } from './pipeline/index.js';
 export { classColors } from './model/colors.js';
 export { IMAGE_FORMATS, type ImageFormat } from './decode/image-header.js';
 export type { SegmentManyOutcome } from './batch/segment-many.js';
+export * from './video/index.js';

@@ -17,6 +17,7 @@ import { sessionRunner } from '../src/ort/ort-session.js';
 import { buildPayload } from '../src/payload/index.js';
 import { isYCbCr, segmentPixels, type PrepareInput, type ResizeMode, type RunModel } from '../src/pipeline/index.js';
 import { installErrorTransfer, serializeError } from '../src/runtime/error-transfer.js';
+import { VideoSession } from '../src/video/video-session.js';
 import { decodeInWorker, encodePng } from '../src/decode/decode-in-worker.js';
 import { crashArmed, faultArmed, injectFault, playRunFault } from './faults.js';
 import { rebundled } from './ort-from-url.js';
@@ -39,6 +40,8 @@ let loaded: LoadedModel<SessionRunner> | null = null;
 let files: { key: string; files: PackageFiles } | null = null;
 // Reused between calls: the network input buffer.
 let inputBuffer: Float32Array | undefined;
+// The live-video loop of createVideoEffect, when one runs (on the loaded model).
+let video: VideoSession | null = null;
 
 async function packageFiles(source: WorkerModelSource, cache: boolean, onProgress?: (p: DownloadProgress) => void): Promise<PackageFiles> {
   if (source.kind === 'files') return source.files;
@@ -177,6 +180,32 @@ const api: WorkerApi = {
     }
   },
 
+  async videoStart(request, events) {
+    if (!loaded) throw new BackendError('BACKEND_UNAVAILABLE', 'no model is loaded in this worker');
+    const current = loaded;
+    await video?.stop();
+    video = new VideoSession({ spec: current.spec, run: (input, signal) => current.runner.run(input, signal) }, request.settings, events);
+    return video.start(request);
+  },
+
+  async videoFrame(frame) {
+    if (!video) {
+      frame.close();
+      throw new BackendError('BACKEND_UNAVAILABLE', 'no video effect runs in this worker');
+    }
+    return video.frame(frame);
+  },
+
+  videoUpdate(settings) {
+    video?.update(settings);
+    return Promise.resolve();
+  },
+
+  async videoStop() {
+    await video?.stop();
+    video = null;
+  },
+
   async ping() {
     if (crashArmed()) {
       // As a worker killed by the browser would: no answer, ever.
@@ -189,6 +218,8 @@ const api: WorkerApi = {
   injectFault,
 
   async dispose() {
+    await video?.stop();
+    video = null;
     if (loaded) await loaded.runner.dispose();
     loaded = null;
     files = null;

@@ -1,6 +1,6 @@
 // The effect controls: which effect, the replacement colour, the replacement image (a file, or a default backdrop).
 import { onAsync } from '../status.js';
-import { parseHexColor, type Effect, type EffectKind } from './effect.js';
+import { parseHexColor, type Effect, type EffectKind } from 'edgeseg';
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 

@@ -16,6 +16,12 @@ export type InvalidInputCode =
   | 'CONFIDENCE_INVALID'
   /** Any other option that is out of range or of the wrong type. */
   | 'OPTION_INVALID'
+  /** createVideoEffect's process() was given something that is not a video MediaStreamTrack. */
+  | 'TRACK_NOT_VIDEO'
+  /** createVideoEffect's process() was given a track that has ended. */
+  | 'TRACK_ENDED'
+  /** process() was called while the video effect is processing a track already. */
+  | 'VIDEO_BUSY'
   /** A segmentation payload (or its mask PNG) is malformed: not the hosted route's shape, or a mask that does not decode to the stated size. */
   | 'PAYLOAD_INVALID';
 

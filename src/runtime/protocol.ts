@@ -4,6 +4,7 @@ import type { DownloadProgress, ModelSpec, PackageFiles } from '../model/index.j
 import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
 import type { StageTimings } from '../pipeline/index.js';
 import type { SerializedError } from './error-transfer.js';
+import type { VideoWorkerApi } from '../video/protocol.js';
 
 /** The two backends that run in the worker. */
 export type LocalBackendName = 'webgpu' | 'wasm';
@@ -88,7 +89,8 @@ export type SegmentOutcome =
  */
 export type Fault = 'run' | 'crash' | 'crash-in-run' | 'error-in-run' | 'hang-in-run';
 
-export interface WorkerApi {
+/** Live video (createVideoEffect) runs its frame loop in this worker too: see src/video/protocol.ts. */
+export interface WorkerApi extends VideoWorkerApi {
   /**
    * Takes the Web Lock `name` and holds it for the worker's life, so the main thread learns of the worker's
    * death from the lock's release. Resolves once the lock is held; false where Web Locks are missing.

@@ -9,7 +9,8 @@ import { orderedPool } from '../batch/ordered-pool.js';
 import { isPlatformError } from '../platform/errors/guards.js';
 import type { PlatformError } from '../platform/errors/platform-error.js';
 import type { PlatformClient } from '../platform/platform-client.js';
-import type { Fault, LocalBackendName, WorkerModelSource } from './protocol.js';
+import type { Remote } from 'comlink';
+import type { Fault, LocalBackendName, WorkerApi, WorkerModelSource } from './protocol.js';
 import type { Backend, BackendOutcome, Timings } from './backend.js';
 import { HostedBackend, hostedUnavailable } from './hosted-backend.js';
 import type { ImageSource } from './image-source.js';
@@ -85,6 +86,9 @@ export interface SegmentCallOptions {
  * @internal
  */
 export const INJECT_FAULT = Symbol.for('edgeseg.injectFault');
+
+/** @internal How live video (src/video) reaches the worker that runs the model: `segmenter[VIDEO_WORKER]()`. */
+export const VIDEO_WORKER = Symbol('edgeseg.videoWorker');
 
 const LOCAL: readonly RuntimeBackendName[] = ['webgpu', 'wasm'];
 
@@ -222,6 +226,11 @@ export class Segmenter {
     for (const start of this.#queue.splice(0)) start();
     await this.#backend?.dispose();
     this.#backend = null;
+  }
+
+  /** @internal The worker's remote, or null where the hosted route runs. */
+  [VIDEO_WORKER](): Remote<WorkerApi> | null {
+    return this.#backend instanceof WorkerBackend ? this.#backend.remote : null;
   }
 
   /** @internal */

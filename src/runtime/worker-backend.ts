@@ -74,6 +74,11 @@ export class WorkerBackend implements Backend {
     return this.#loaded!;
   }
 
+  /** @internal The worker itself, for live video's frame loop (src/video), which it runs beside the model. */
+  get remote(): Remote<WorkerApi> | null {
+    return this.#remote;
+  }
+
   segment(source: ImageSource, options: BackendCallOptions): Promise<BackendOutcome<SegmentationPayload>> {
     return this.#call(source, options, 'payload') as Promise<BackendOutcome<SegmentationPayload>>;
   }

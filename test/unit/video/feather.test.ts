@@ -1,7 +1,7 @@
 // The demo's effect arithmetic that runs on the CPU: coverage, box blur, the choke curve, cover fitting.
 import { describe, expect, test } from 'vitest';
-import { CHOKE, coverRect, featherSigma, parseHexColor } from '../../../demo/effects/effect.js';
-import { boxBlur, boxRadiusFor, CHOKE_TABLE, subjectCoverage } from '../../../demo/effects/feather.js';
+import { CHOKE, coverRect, featherSigma, parseHexColor } from '../../../src/video/effect.js';
+import { boxBlur, boxRadiusFor, CHOKE_TABLE, subjectCoverage } from '../../../src/video/feather.js';
 
 describe('subjectCoverage', () => {
   test('counts the subject in each 2×2 block, background id from the caller, edges copied into the padding', () => {

@@ -1,26 +1,26 @@
 // Background effects on the CPU (canvas 2D): the same steps as the WebGL2 compositor, for browsers whose
 // WebGL runs in software; the mask arithmetic is feather.ts, scaling and mixing are the canvas's own.
-import type { Compositor, EffectMask, FrameSource, SceneEffect } from './compositor.js';
+import type { Compositor, CompositorCanvas, EffectMask, FrameSource, SceneEffect } from './compositor.js';
 import { backgroundBlurSigma, BLUR_FACTOR, coverRect, featherSigma, MASK_FACTOR } from './effect.js';
-import { boxBlur, boxRadiusFor, CHOKE_TABLE, subjectCoverage } from './feather.js';
+import { boxBlur, boxRadiusFor, CHOKE_TABLE, paddedCoverage, subjectCoverage } from './feather.js';
 
 type Context = OffscreenCanvasRenderingContext2D;
 
 export class CanvasCompositor implements Compositor {
   readonly kind = 'canvas2d';
-  readonly canvas: HTMLCanvasElement;
-  readonly #out: CanvasRenderingContext2D;
+  readonly canvas: CompositorCanvas;
+  readonly #out: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
   readonly #scratch = new Map<string, Context>();
   /** Per-frame buffers kept between frames (each is wholly rewritten): coverage, alpha, background planes. */
   #coverage: Uint8Array | undefined;
   #alpha: ImageData | undefined;
   #planes: Float32Array[] = [];
 
-  constructor(canvas: HTMLCanvasElement) {
+  constructor(canvas: CompositorCanvas) {
     this.canvas = canvas;
     // willReadFrequently keeps the canvases in memory: this compositor runs where there is no GPU, and a
     // canvas on a software GPU would pay that GPU's cost again.
-    this.#out = canvas.getContext('2d', { willReadFrequently: true })!;
+    this.#out = canvas.getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
   }
 
   render(frame: FrameSource, mask: EffectMask, effect: SceneEffect): void {
@@ -31,7 +31,10 @@ export class CanvasCompositor implements Compositor {
     const sigma = featherSigma(width, height) / MASK_FACTOR;
     const radius = boxRadiusFor(sigma, 2);
     const pad = 3 * radius;
-    const coverage = subjectCoverage(mask.classIds, width, height, mask.background, MASK_FACTOR, pad, this.#coverage);
+    const coverage =
+      'coverage' in mask
+        ? paddedCoverage(mask.coverage, Math.ceil(width / MASK_FACTOR), Math.ceil(height / MASK_FACTOR), pad, this.#coverage)
+        : subjectCoverage(mask.classIds, width, height, mask.background, MASK_FACTOR, pad, this.#coverage);
     this.#coverage = coverage.data;
     // Two box passes (a triangle filter): smooth enough under the bilinear scaling and the choke, and a
     // third of the work saved on every frame.
@@ -50,7 +53,10 @@ export class CanvasCompositor implements Compositor {
     layer.globalCompositeOperation = 'copy';
     layer.drawImage(alpha.canvas, pad, pad, cw, ch, 0, 0, cw * MASK_FACTOR, ch * MASK_FACTOR);
     // A camera frame that both layers read (the blur) is converted (YUV to RGB) once, into a canvas.
-    const source = frame instanceof VideoFrame && effect.kind === 'blur' ? this.#converted(frame, width, height) : frame;
+    const source =
+      typeof VideoFrame !== 'undefined' && frame instanceof VideoFrame && effect.kind === 'blur'
+        ? this.#converted(frame, width, height)
+        : frame;
     layer.globalCompositeOperation = 'source-in';
     layer.drawImage(source, 0, 0, width, height);
 
@@ -63,7 +69,7 @@ export class CanvasCompositor implements Compositor {
     } else if (effect.kind === 'image') {
       const r = coverRect(effect.image.width, effect.image.height, width, height);
       out.drawImage(effect.image, r.x, r.y, r.width, r.height, 0, 0, width, height);
-    } else out.drawImage(this.#blurredBackground(source, coverage, pad, width, height), 0, 0, width, height);
+    } else out.drawImage(this.#blurredBackground(source, coverage, pad, width, height, effect.strength ?? 1), 0, 0, width, height);
     out.globalCompositeOperation = 'source-over';
     out.drawImage(layer.canvas, 0, 0);
   }
@@ -78,6 +84,7 @@ export class CanvasCompositor implements Compositor {
     pad: number,
     width: number,
     height: number,
+    strength: number,
   ): OffscreenCanvas {
     const [bw, bh] = [Math.ceil(width / BLUR_FACTOR), Math.ceil(height / BLUR_FACTOR)];
     const small = this.#context('background', bw, bh);
@@ -96,7 +103,7 @@ export class CanvasCompositor implements Compositor {
         planes[3]![i] = w;
       }
     }
-    const radius = boxRadiusFor(backgroundBlurSigma(width, height) / BLUR_FACTOR, 3);
+    const radius = boxRadiusFor(backgroundBlurSigma(width, height, strength) / BLUR_FACTOR, 3);
     for (const plane of planes) boxBlur(plane, bw, bh, radius, 3);
     for (let i = 0; i < n; i++) {
       const w = planes[3]![i]!;

@@ -1,10 +1,14 @@
-// The background effects the demo offers on photos and on the camera, and how each is described.
+// The background effects the compositors draw (on stills and on live video), and the numbers that shape them.
 
 export type Rgb = readonly [number, number, number];
 
 /** What to do with the pixels of the background class; every other class counts as the subject. */
 export type Effect =
-  { kind: 'overlay' } | { kind: 'blur' } | { kind: 'color'; color: Rgb } | { kind: 'image'; image: ImageBitmap } | { kind: 'cutout' };
+  | { kind: 'overlay' }
+  | { kind: 'blur'; strength?: number }
+  | { kind: 'color'; color: Rgb }
+  | { kind: 'image'; image: ImageBitmap }
+  | { kind: 'cutout' };
 
 export type EffectKind = Effect['kind'];
 
@@ -25,8 +29,8 @@ export function featherSigma(width: number, height: number): number {
 }
 
 /** How strongly the background is blurred (σ in image pixels): a shallow depth of field. */
-export function backgroundBlurSigma(width: number, height: number): number {
-  return Math.max(4, Math.max(width, height) / 64);
+export function backgroundBlurSigma(width: number, height: number, strength = 1): number {
+  return strength * Math.max(4, Math.max(width, height) / 64);
 }
 
 /** The part of an iw×ih image that covers an ow×oh output (CSS `object-fit: cover`): centred, overflow cropped. */

@@ -5,7 +5,7 @@
 // nothing is converted on the CPU); the ids become subject coverage at a reduced size, which a separable
 // Gaussian feathers; the background blur works on a quarter-size copy weighted by the inverse alpha; one
 // last pass mixes the full-size frame with the background through the bilinearly upsampled alpha.
-import type { Compositor, EffectMask, FrameSource, SceneEffect } from './compositor.js';
+import type { Compositor, CompositorCanvas, EffectMask, FrameSource, SceneEffect } from './compositor.js';
 import { backgroundBlurSigma, BLUR_FACTOR, coverRect, featherSigma, MASK_FACTOR } from './effect.js';
 import { BACKGROUND_FRAGMENT, BLUR_FRAGMENT, COMPOSITE_FRAGMENT, COVERAGE_FRAGMENT, FULLSCREEN_VERTEX } from './shaders.js';
 
@@ -22,19 +22,21 @@ const KIND = { blur: 1, color: 2, image: 3, cutout: 4 } as const;
 
 export class WebglCompositor implements Compositor {
   readonly kind = 'webgl2';
-  readonly canvas: HTMLCanvasElement;
+  readonly canvas: CompositorCanvas;
   readonly #gl: WebGL2RenderingContext;
   readonly #programs: Record<PassName, WebGLProgram>;
   readonly #uniforms = new Map<WebGLProgram, Map<string, WebGLUniformLocation | null>>();
   readonly #frame: WebGLTexture;
   readonly #ids: WebGLTexture;
+  /** The video path's coverage (already at the mask's size), uploaded as it comes. */
+  readonly #coverage: WebGLTexture;
   readonly #replacement: WebGLTexture;
   #replacementSource: ImageBitmap | null = null;
   #staging: OffscreenCanvasRenderingContext2D | null = null;
   #targets = new Map<string, Target>();
 
   /** `gl`: a WebGL2 context of `canvas`, made with preserveDrawingBuffer (see compositor.ts). */
-  constructor(canvas: HTMLCanvasElement, gl: WebGL2RenderingContext) {
+  constructor(canvas: CompositorCanvas, gl: WebGL2RenderingContext) {
     this.canvas = canvas;
     this.#gl = gl;
     this.#programs = {
@@ -45,6 +47,7 @@ export class WebglCompositor implements Compositor {
     };
     this.#frame = this.#texture(gl.LINEAR);
     this.#ids = this.#texture(gl.NEAREST);
+    this.#coverage = this.#texture(gl.LINEAR);
     this.#replacement = this.#texture(gl.LINEAR);
     gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
   }
@@ -57,19 +60,27 @@ export class WebglCompositor implements Compositor {
     gl.activeTexture(gl.TEXTURE0);
     gl.bindTexture(gl.TEXTURE_2D, this.#frame);
     gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, this.#uploadable(frame, width, height));
-    gl.bindTexture(gl.TEXTURE_2D, this.#ids);
-    gl.texImage2D(gl.TEXTURE_2D, 0, gl.R8UI, width, height, 0, gl.RED_INTEGER, gl.UNSIGNED_BYTE, mask.classIds);
 
     // Alpha: coverage at 1/MASK_FACTOR size, then a Gaussian across and down.
     const [mw, mh] = [Math.ceil(width / MASK_FACTOR), Math.ceil(height / MASK_FACTOR)];
     const coverage = this.#target('alpha', mw, mh);
     const across = this.#target('alpha-across', mw, mh);
-    this.#pass('coverage', coverage, { u_ids: this.#ids }, (u) => {
-      gl.uniform1ui(u('u_background'), mask.background);
-      gl.uniform1i(u('u_factor'), MASK_FACTOR);
-    });
+    let source = coverage;
+    if ('coverage' in mask) {
+      // The video path refined its mask against the frame already: it is only feathered here.
+      gl.bindTexture(gl.TEXTURE_2D, this.#coverage);
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.R8, mw, mh, 0, gl.RED, gl.UNSIGNED_BYTE, mask.coverage);
+      source = { ...coverage, texture: this.#coverage };
+    } else {
+      gl.bindTexture(gl.TEXTURE_2D, this.#ids);
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.R8UI, width, height, 0, gl.RED_INTEGER, gl.UNSIGNED_BYTE, mask.classIds);
+      this.#pass('coverage', coverage, { u_ids: this.#ids }, (u) => {
+        gl.uniform1ui(u('u_background'), mask.background);
+        gl.uniform1i(u('u_factor'), MASK_FACTOR);
+      });
+    }
     const feather = featherSigma(width, height) / MASK_FACTOR;
-    this.#blur(coverage, across, coverage, feather);
+    this.#blur(source, across, coverage, feather);
     const alpha = coverage.texture;
 
     let background: WebGLTexture | null = null;
@@ -78,7 +89,7 @@ export class WebglCompositor implements Compositor {
       const small = this.#target('background', bw, bh);
       const smallAcross = this.#target('background-across', bw, bh);
       this.#pass('background', small, { u_frame: this.#frame, u_alpha: alpha }, (u) => gl.uniform2f(u('u_texel'), 1 / width, 1 / height));
-      this.#blur(small, smallAcross, small, backgroundBlurSigma(width, height) / BLUR_FACTOR);
+      this.#blur(small, smallAcross, small, backgroundBlurSigma(width, height, effect.strength ?? 1) / BLUR_FACTOR);
       background = small.texture;
     } else if (effect.kind === 'image') {
       if (this.#replacementSource !== effect.image) {
@@ -106,7 +117,10 @@ export class WebglCompositor implements Compositor {
    * took 14 ms a frame on a software GL (SwiftShader), drawing it into a 2D canvas and uploading that 3 ms.
    */
   #uploadable(frame: FrameSource, width: number, height: number): TexImageSource {
-    if (!(frame instanceof VideoFrame || frame instanceof HTMLVideoElement)) return frame;
+    const video =
+      (typeof VideoFrame !== 'undefined' && frame instanceof VideoFrame) ||
+      (typeof HTMLVideoElement !== 'undefined' && frame instanceof HTMLVideoElement);
+    if (!video) return frame;
     if (this.#staging?.canvas.width !== width || this.#staging.canvas.height !== height)
       this.#staging = new OffscreenCanvas(width, height).getContext('2d')!;
     this.#staging.drawImage(frame, 0, 0, width, height);
@@ -120,7 +134,7 @@ export class WebglCompositor implements Compositor {
       gl.deleteTexture(t.texture);
     }
     this.#targets.clear();
-    for (const t of [this.#frame, this.#ids, this.#replacement]) gl.deleteTexture(t);
+    for (const t of [this.#frame, this.#ids, this.#coverage, this.#replacement]) gl.deleteTexture(t);
     for (const p of Object.values(this.#programs)) gl.deleteProgram(p);
     gl.getExtension('WEBGL_lose_context')?.loseContext();
   }

@@ -44,6 +44,32 @@ export function subjectCoverage(
 }
 
 /**
+ * Coverage that is already at the reduced size (the video path's refined mask), copied into a buffer
+ * padded by `pad` cells of the nearest edge cell, as subjectCoverage pads.
+ */
+export function paddedCoverage(
+  coverage: Uint8Array,
+  cw: number,
+  ch: number,
+  pad: number,
+  into?: Uint8Array,
+): { data: Uint8Array; width: number; height: number } {
+  const [pw, ph] = [cw + 2 * pad, ch + 2 * pad];
+  const data = into?.length === pw * ph ? into : new Uint8Array(pw * ph);
+  for (let y = 0; y < ch; y++) {
+    const row = (y + pad) * pw + pad;
+    data.set(coverage.subarray(y * cw, (y + 1) * cw), row);
+    data.fill(data[row]!, row - pad, row);
+    data.fill(data[row + cw - 1]!, row + cw, row + cw + pad);
+  }
+  for (let y = 0; y < pad; y++) {
+    data.copyWithin(y * pw, pad * pw, (pad + 1) * pw);
+    data.copyWithin((ph - 1 - y) * pw, (ph - 1 - pad) * pw, (ph - pad) * pw);
+  }
+  return { data, width: pw, height: ph };
+}
+
+/**
  * A box blur of radius r across then down, in place, `passes` times (three passes approach a Gaussian
  * of σ = √(r(r+1))). A constant region stays exactly that constant (bytes are rounded, not truncated).
  */

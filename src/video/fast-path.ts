@@ -1,0 +1,202 @@
+// The video fast path: a frame → the network input through a canvas resize (not the reference-exact one),
+// and the logits → the subject's probability and the class ids at the network's output resolution, left
+// there until the compositor. Stills never take this path (segment() and segmentRaw() stay exact).
+import {
+  classIdMapping,
+  inputPlan,
+  preprocess,
+  type DeviceLogits,
+  type Logits,
+  type PreprocessMeta,
+  type PreprocessSpec,
+} from '../pipeline/index.js';
+
+/** A frame as the fast path reads it: a camera frame, or a bitmap (engines without VideoFrame in workers). */
+export type LiveFrame = VideoFrame | ImageBitmap;
+
+/**
+ * Where the grid of the network's output lies on the frame: grid x = frame x · scaleX + offsetX (both in
+ * continuous pixel coordinates, a pixel spanning [i, i + 1)). Frame pixels outside `crop` (a static crop)
+ * are background.
+ */
+export interface GridMap {
+  scaleX: number;
+  offsetX: number;
+  scaleY: number;
+  offsetY: number;
+  crop: { x: number; y: number; width: number; height: number };
+}
+
+/** The subject at the network's output resolution: probability 0–255 and class ids, one per grid cell. */
+export interface SubjectGrid {
+  probability: Uint8Array;
+  classIds: Uint8Array;
+  width: number;
+  height: number;
+}
+
+// OpenCV's 8-bit BGR2GRAY fixed point (as src/pipeline/grayscale.ts).
+const GRAY = { r: 9798, g: 19235, b: 3735, shift: 15 } as const;
+
+/** How a frame maps onto a grid of gw × gh cells that covers the network input. */
+export function gridMap(meta: PreprocessMeta, gw: number, gh: number): GridMap {
+  const scaledW = meta.inputWidth - meta.padLeft - meta.padRight;
+  const scaledH = meta.inputHeight - meta.padTop - meta.padBottom;
+  const [kx, ky] = [gw / meta.inputWidth, gh / meta.inputHeight];
+  const [sx, sy] = [scaledW / meta.cropWidth, scaledH / meta.cropHeight];
+  return {
+    scaleX: sx * kx,
+    offsetX: (meta.padLeft - meta.cropX * sx) * kx,
+    scaleY: sy * ky,
+    offsetY: (meta.padTop - meta.cropY * sy) * ky,
+    crop: { x: meta.cropX, y: meta.cropY, width: meta.cropWidth, height: meta.cropHeight },
+  };
+}
+
+/**
+ * RGBA pixels of the network input (already resized, padding included) → the NCHW tensor, through the
+ * package's value tables and channel order.
+ */
+export function tensorFromRgba(
+  rgba: Uint8ClampedArray,
+  count: number,
+  tables: readonly [Float32Array, Float32Array, Float32Array],
+  order: readonly [number, number, number],
+  grayscale: boolean,
+  out: Float32Array,
+): Float32Array {
+  const [t0, t1, t2] = tables;
+  const [o0, o1, o2] = order;
+  for (let i = 0, p = 0; i < count; i++, p += 4) {
+    if (grayscale) {
+      const g = (rgba[p]! * GRAY.r + rgba[p + 1]! * GRAY.g + rgba[p + 2]! * GRAY.b + (1 << (GRAY.shift - 1))) >> GRAY.shift;
+      out[i] = t0[g]!;
+      out[count + i] = t1[g]!;
+      out[2 * count + i] = t2[g]!;
+    } else {
+      out[i] = t0[rgba[p + o0]!]!;
+      out[count + i] = t1[rgba[p + o1]!]!;
+      out[2 * count + i] = t2[rgba[p + o2]!]!;
+    }
+  }
+  return out;
+}
+
+/**
+ * Logits `[C, h, w]` → the subject's probability (every class but the background) and the class ids,
+ * per logit cell. The ids follow the reference's rule (argmax, background below `confidence / 100`); the
+ * probability is 1 − p(background) (softmax), σ(logit) for a one-channel model, and, for a model with no
+ * background channel, the top class's probability; a cell below the confidence has probability 0.
+ */
+export function subjectGrid(
+  logits: Logits,
+  classCount: number,
+  backgroundClassId: number,
+  confidence: number,
+  out?: SubjectGrid,
+): SubjectGrid {
+  const { channels: C, width, height, data } = logits;
+  const n = width * height;
+  const grid = out && out.probability.length === n ? out : { probability: new Uint8Array(n), classIds: new Uint8Array(n), width, height };
+  const classOf = classIdMapping(C, classCount, backgroundClassId);
+  const threshold = confidence / 100;
+  let bgChannel = -1;
+  for (let c = 0; c < C; c++) if (classOf[c] === backgroundClassId && C > 1 && C === classCount) bgChannel = c;
+  for (let i = 0; i < n; i++) {
+    let subject: number;
+    let id: number;
+    if (C === 1) {
+      const p = 1 / (1 + Math.exp(-data[i]!));
+      // The reference's binary rule: the foreground class where σ ≥ the threshold.
+      subject = p;
+      id = p >= threshold ? classOf[0]! : backgroundClassId;
+    } else {
+      let max = -Infinity;
+      let arg = 0;
+      for (let c = 0; c < C; c++) {
+        const v = data[c * n + i]!;
+        if (v > max) [max, arg] = [v, c];
+      }
+      let sum = 0;
+      for (let c = 0; c < C; c++) sum += Math.exp(data[c * n + i]! - max);
+      const top = 1 / sum;
+      id = top >= threshold ? classOf[arg]! : backgroundClassId;
+      subject = bgChannel >= 0 ? 1 - Math.exp(data[bgChannel * n + i]! - max) / sum : top;
+      if (top < threshold) subject = Math.min(subject, 0.5 * (top / threshold));
+    }
+    grid.probability[i] = Math.round(subject * 255);
+    grid.classIds[i] = id;
+  }
+  return grid;
+}
+
+/** Logits left on the GPU (WebGPU) give class ids only: the grid is the network input's, the probability 0 or 255. */
+export async function subjectGridFromDevice(
+  logits: DeviceLogits,
+  meta: PreprocessMeta,
+  classCount: number,
+  backgroundClassId: number,
+  confidence: number,
+): Promise<SubjectGrid> {
+  const [width, height] = [meta.inputWidth, meta.inputHeight];
+  const whole: PreprocessMeta = {
+    originalWidth: width,
+    originalHeight: height,
+    cropX: 0,
+    cropY: 0,
+    cropWidth: width,
+    cropHeight: height,
+    inputWidth: width,
+    inputHeight: height,
+    padLeft: 0,
+    padTop: 0,
+    padRight: 0,
+    padBottom: 0,
+  };
+  const classIds = await logits.classIds(whole, { confidence, classCount, backgroundClassId });
+  const probability = new Uint8Array(classIds.length);
+  for (let i = 0; i < classIds.length; i++) probability[i] = classIds[i] === backgroundClassId ? 0 : 255;
+  return { probability, classIds, width, height };
+}
+
+/**
+ * Draws frames into the network's input size on a canvas and reads them back as the tensor. Models whose
+ * preprocessing a canvas cannot do (contrast equalisation, a centre crop) take the exact CPU steps on the
+ * frame's pixels instead.
+ */
+export class FrameInput {
+  #input: OffscreenCanvasRenderingContext2D | null = null;
+  #whole: OffscreenCanvasRenderingContext2D | null = null;
+  #tensor: Float32Array | undefined;
+  /** The input's RGBA pixels of the last frame (the network's view of it). */
+  pixels: ImageData | null = null;
+
+  prepare(frame: LiveFrame, width: number, height: number, spec: PreprocessSpec): { tensor: Float32Array; meta: PreprocessMeta } {
+    const { width: W, height: H } = spec.resize;
+    if (this.#tensor?.length !== 3 * W * H) this.#tensor = new Float32Array(3 * W * H);
+    const plan = inputPlan(width, height, spec);
+    if (spec.contrast !== null || spec.resize.mode === 'center-crop') {
+      this.#whole = canvas2d(this.#whole, width, height);
+      this.#whole.drawImage(frame, 0, 0, width, height);
+      const image = this.#whole.getImageData(0, 0, width, height);
+      this.pixels = image;
+      return preprocess({ data: image.data, width, height, channels: 4 }, spec, this.#tensor);
+    }
+    const ctx = (this.#input = canvas2d(this.#input, W, H));
+    const { meta, crop } = plan;
+    const pad = spec.resize.paddingValue;
+    ctx.fillStyle = `rgb(${pad},${pad},${pad})`;
+    ctx.fillRect(0, 0, W, H);
+    const [sw, sh] = [W - meta.padLeft - meta.padRight, H - meta.padTop - meta.padBottom];
+    ctx.drawImage(frame, crop.x, crop.y, crop.width, crop.height, meta.padLeft, meta.padTop, sw, sh);
+    const image = ctx.getImageData(0, 0, W, H);
+    this.pixels = image;
+    return { tensor: tensorFromRgba(image.data, W * H, plan.tables, plan.order, spec.grayscale, this.#tensor), meta };
+  }
+}
+
+/** A 2D context of this size, the given one when it fits. */
+export function canvas2d(ctx: OffscreenCanvasRenderingContext2D | null, width: number, height: number): OffscreenCanvasRenderingContext2D {
+  if (ctx && ctx.canvas.width === width && ctx.canvas.height === height) return ctx;
+  return new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })!;
+}

@@ -1,0 +1,15 @@
+// Live video: createVideoEffect, and the compositor that draws its effects (the demo uses it for stills).
+export {
+  createVideoEffect,
+  VideoEffect,
+  type VideoEffectOptions,
+  type VideoEffectSettings,
+  type VideoBackground,
+  type VideoStats,
+  type VideoMask,
+  type VideoPath,
+  type VideoEffectName,
+  type BundledModelName,
+} from './video-effect.js';
+export { createCompositor, type Compositor, type CompositorChoice, type FrameSource, type EffectMask } from './compositor.js';
+export { parseHexColor, type Effect, type EffectKind, type Rgb } from './effect.js';

@@ -1,0 +1,93 @@
+// The live-video half of the segmentation worker's protocol: the frame loop runs in the model's worker
+// (workers/segment-worker.ts), so a frame goes from the camera to the model to the compositor with no
+// hop through the page where the engine allows it.
+import type { SerializedError } from '../runtime/error-transfer.js';
+import type { Rgb } from './effect.js';
+
+/** The effects `createVideoEffect` offers. */
+export type VideoEffectName = 'none' | 'overlay' | 'blur' | 'colour' | 'image' | 'cutout';
+
+/**
+ * Which way frames go:
+ * - `worker`: Chromium's MediaStreamTrackProcessor and MediaStreamTrackGenerator, their streams handed
+ *   to the worker, which reads, segments, composites and writes every frame; the page does nothing per frame;
+ * - `main-thread`: the page reads frames with requestVideoFrameCallback as a <video> shows them, the worker
+ *   segments and composites each, and the page shows the result on a canvas whose captureStream() is the
+ *   output (Firefox, which has no track processor; Safari and WebKit, whose generator exists only in
+ *   workers, so that its track could not be returned by process() at once).
+ */
+export type VideoPath = 'worker' | 'main-thread';
+
+/** The effect's settings as the worker takes them (the page decodes backgrounds first). */
+export interface VideoSettings {
+  effect: VideoEffectName;
+  colour: Rgb;
+  /** The replacement image for `image` (a copy the worker owns). */
+  image: ImageBitmap | null;
+  /** σ of the background blur as a multiple of the default (longest side / 64). */
+  blur: number;
+  /** 0–1: how much of the past a still part of the picture keeps each frame. */
+  smoothing: number;
+  /** 0–100, as segment()'s. */
+  confidence: number;
+  /** Send each frame's class ids back (onMask is set). */
+  masks: boolean;
+  compositor: 'auto' | 'webgl2' | 'canvas2d';
+}
+
+export type VideoInput =
+  | {
+      kind: 'streams';
+      readable: ReadableStream<VideoFrame>;
+      writable: WritableStream<VideoFrame>;
+      /** The input's frame rate, where the track says it: frames the track processor discarded are counted from the timestamps' gaps. */
+      frameRate?: number;
+    }
+  | { kind: 'frames' };
+
+export interface VideoStartRequest {
+  input: VideoInput;
+  settings: VideoSettings;
+}
+
+export interface VideoStarted {
+  compositor: 'webgl2' | 'canvas2d';
+}
+
+/** Each frame's mask, at the network's output resolution. */
+export interface VideoMask {
+  classIds: Uint8Array;
+  width: number;
+  height: number;
+  /** The frame's timestamp, in microseconds (VideoFrame.timestamp). */
+  timestamp: number;
+}
+
+/** What the worker says after each frame it wrote (or dropped). */
+export interface FrameReport {
+  /** Frame in → frame out, in ms; absent for a dropped frame. */
+  latency?: number;
+  /** Frames dropped since the start. */
+  dropped: number;
+  mask?: VideoMask;
+  /** Input frames the worker holds open after this frame (0 unless one is being processed). */
+  openFrames?: number;
+  /** The model failed on this frame and the last good mask was used. */
+  reused?: boolean;
+}
+
+/** Called by the worker (comlink proxies). */
+export interface VideoEvents {
+  frame(report: FrameReport): void;
+  /** The input ended (or the loop failed: `error`), and the output was ended. */
+  ended(error?: SerializedError): void;
+}
+
+export interface VideoWorkerApi {
+  videoStart(request: VideoStartRequest, events: VideoEvents): Promise<VideoStarted>;
+  /** The `main-thread` path: one frame in (the worker closes it), the composited frame out. */
+  videoFrame(frame: VideoFrame | ImageBitmap): Promise<{ bitmap: ImageBitmap; report: FrameReport }>;
+  videoUpdate(settings: VideoSettings): Promise<void>;
+  /** Stops the loop, ends the output, frees the compositor; resolves when nothing runs. */
+  videoStop(): Promise<void>;
+}

@@ -1,0 +1,418 @@
+// createVideoEffect: a camera track in, a track with the background blurred, replaced or cut out, with
+// the model, the frame loop and the compositor in the model's worker wherever the engine allows it.
+import { proxy, transfer, type Remote } from 'comlink';
+import { BackendError, InvalidInputError, ModelPackageError } from '../errors/index.js';
+import type { PackageFiles } from '../model/index.js';
+import { DEFAULT_CONFIDENCE, validateConfidence } from '../pipeline/confidence.js';
+import { deserializeError } from '../runtime/error-transfer.js';
+import { createSegmenter, VIDEO_WORKER, type RuntimeBackendName, type Segmenter, type SegmenterOptions } from '../runtime/segmenter.js';
+import type { WorkerApi } from '../runtime/protocol.js';
+import { BUNDLED_MODELS, bundledModelUrls, type BundledModelName } from './bundled-models.js';
+import type { Rgb } from './effect.js';
+import type { FrameReport, VideoEffectName, VideoMask, VideoPath, VideoSettings } from './protocol.js';
+
+export type { BundledModelName, VideoEffectName, VideoMask, VideoPath };
+
+/** A replacement colour (`'#rrggbb'`, any CSS colour, or [r, g, b] 0–255) or image (a Blob, a bitmap, an image, a canvas, a URL). */
+export type VideoBackground = string | Rgb | Blob | ImageBitmap | ImageData | HTMLImageElement | HTMLCanvasElement | OffscreenCanvas | URL;
+
+/** What can be changed while the effect runs. */
+export interface VideoEffectSettings {
+  /** Default `'blur'`. `'none'` passes frames through (masks still come to onMask); `'overlay'` paints each class. */
+  effect?: VideoEffectName;
+  /** For `'colour'` a colour (default a dark green), for `'image'` the picture, cover-fitted. */
+  background?: VideoBackground;
+  /** The background blur's strength, 0.25–4: the σ as a multiple of the default (the longest side / 64). Default 1. */
+  blur?: number;
+  /** 0–0.95: how much of its past a still part of the picture keeps each frame (0: raw per-frame masks). Default 0.7. */
+  smoothing?: number;
+  /** 0–100, as segment()'s: a pixel whose best class is less sure than this is background. Default 50. */
+  confidence?: number;
+}
+
+export interface VideoEffectOptions extends VideoEffectSettings, Omit<SegmenterOptions, 'model' | 'backends' | 'hosted'> {
+  /**
+   * A bundled model by name (a `BundledModelName`: `'people'`, the default, `'people-landscape'`,
+   * `'shapes'`), or anything `createSegmenter` takes as its model (a package URL, `{ files }`, a version).
+   */
+  model?: SegmenterOptions['model'];
+  /** Tried in this order. Default `['webgpu', 'wasm']`: live video runs the model on this device. */
+  backends?: Exclude<RuntimeBackendName, 'hosted'>[];
+  /** `auto` (default): WebGL2 where it runs on a GPU, else canvas 2D. */
+  compositor?: 'auto' | 'webgl2' | 'canvas2d';
+}
+
+export interface VideoStats {
+  /** Output frames in the last second. */
+  fps: number;
+  /** Frame in → frame out, ms, over the last 120 frames. */
+  latency: { p50: number; p95: number };
+  /** Frames closed unprocessed because the pipeline was busy. */
+  dropped: number;
+  /** Frames written. */
+  frames: number;
+  /** Frames drawn with the last good mask because the model failed on them. */
+  reused: number;
+  /** Input frames held open in the worker at the last report (0 after each frame: every frame is closed). */
+  openFrames: number;
+  backend: RuntimeBackendName;
+  path: VideoPath | null;
+  compositor: 'webgl2' | 'canvas2d' | null;
+}
+
+export type VideoEffectErrorHandler = (error: Error) => void;
+
+// Chromium's track generator, which the page makes (its writable goes to the worker).
+interface GeneratorConstructor {
+  new (init: { kind: 'video' }): MediaStreamTrack & { writable: WritableStream<VideoFrame> };
+}
+interface ProcessorConstructor {
+  new (init: { track: MediaStreamTrack }): { readable: ReadableStream<VideoFrame> };
+}
+const page = globalThis as unknown as {
+  MediaStreamTrackGenerator?: GeneratorConstructor;
+  MediaStreamTrackProcessor?: ProcessorConstructor;
+};
+
+const DEFAULT_COLOUR: Rgb = [20, 90, 60];
+
+export class VideoEffect {
+  #onMask: ((mask: VideoMask) => void) | null = null;
+  /** Told when the loop stops on an error (the output track has ended). */
+  onError: VideoEffectErrorHandler | null = null;
+  readonly #segmenter: Segmenter;
+  readonly #remote: Remote<WorkerApi>;
+  #settings: VideoSettings;
+  #path: VideoPath | null = null;
+  #compositor: 'webgl2' | 'canvas2d' | null = null;
+  #output: MediaStreamTrack | null = null;
+  #stopMain: (() => void) | null = null;
+  #closed = false;
+  #frames = 0;
+  #reused = 0;
+  #dropped = 0;
+  #mainDropped = 0;
+  #openFrames = 0;
+  #shown: number[] = [];
+  #latencies: number[] = [];
+
+  private constructor(segmenter: Segmenter, remote: Remote<WorkerApi>, settings: VideoSettings) {
+    this.#segmenter = segmenter;
+    this.#remote = remote;
+    this.#settings = settings;
+  }
+
+  /** @internal — use createVideoEffect. */
+  static async create(options: VideoEffectOptions = {}): Promise<VideoEffect> {
+    if (typeof options !== 'object' || options === null)
+      throw new InvalidInputError('OPTION_INVALID', 'createVideoEffect takes an options object');
+    const settings = await resolveSettings(options, null);
+    if ((options.backends as string[] | undefined)?.includes('hosted'))
+      throw new InvalidInputError(
+        'OPTION_INVALID',
+        'live video runs the model on this device: hosted is not a backend for createVideoEffect',
+      );
+    const compositor = options.compositor ?? 'auto';
+    if (!['auto', 'webgl2', 'canvas2d'].includes(compositor))
+      throw new InvalidInputError('OPTION_INVALID', `compositor must be auto, webgl2 or canvas2d`);
+    const { model, effect: _e, background: _b, blur: _bl, smoothing: _s, confidence: _c, compositor: _co, ...rest } = options;
+    const segmenter = await createSegmenter({
+      ...rest,
+      backends: options.backends ?? ['webgpu', 'wasm'],
+      model: await modelOf(model ?? 'people'),
+    });
+    const remote = segmenter[VIDEO_WORKER]();
+    if (!remote) {
+      await segmenter.dispose();
+      throw new BackendError('BACKEND_UNAVAILABLE', 'live video needs the model in a worker (webgpu or wasm)');
+    }
+    return new VideoEffect(segmenter, remote, { ...settings, compositor });
+  }
+
+  /** Each frame's class ids at the network's resolution, with the frame's timestamp; set to receive them. */
+  get onMask(): ((mask: VideoMask) => void) | null {
+    return this.#onMask;
+  }
+
+  set onMask(handler: ((mask: VideoMask) => void) | null) {
+    const changed = (handler === null) !== (this.#onMask === null);
+    this.#onMask = handler;
+    // The worker copies each mask out only while someone listens.
+    if (changed && !this.#closed) {
+      this.#settings = { ...this.#settings, masks: handler !== null };
+      void this.#remote.videoUpdate(this.#wire()).catch(() => undefined);
+    }
+  }
+
+  get stats(): VideoStats {
+    const now = performance.now();
+    while (this.#shown.length && this.#shown[0]! <= now - 1000) this.#shown.shift();
+    const sorted = [...this.#latencies].sort((a, b) => a - b);
+    const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : 0);
+    return {
+      fps: this.#shown.length,
+      latency: { p50: at(0.5), p95: at(0.95) },
+      dropped: this.#dropped + this.#mainDropped,
+      frames: this.#frames,
+      reused: this.#reused,
+      openFrames: this.#openFrames,
+      backend: this.#segmenter.backend,
+      path: this.#path,
+      compositor: this.#compositor,
+    };
+  }
+
+  /** The segmenter that runs the model (its backend, fallbacks, spec). */
+  get segmenter(): Segmenter {
+    return this.#segmenter;
+  }
+
+  /**
+   * Starts the effect on a live video track and returns the output track. One track at a time: a second
+   * call while one runs is refused (VIDEO_BUSY); so are an ended track (TRACK_ENDED) and one that is not
+   * video (TRACK_NOT_VIDEO). When the input ends, the output ends.
+   */
+  process(track: MediaStreamTrack): MediaStreamTrack {
+    if (this.#closed) throw new BackendError('DISPOSED', 'this video effect was closed');
+    if (typeof MediaStreamTrack === 'undefined' || !(track instanceof MediaStreamTrack))
+      throw new InvalidInputError('TRACK_NOT_VIDEO', 'process() takes a MediaStreamTrack');
+    if (track.kind !== 'video') throw new InvalidInputError('TRACK_NOT_VIDEO', `process() takes a video track, not ${track.kind}`);
+    if (track.readyState === 'ended') throw new InvalidInputError('TRACK_ENDED', 'the track has ended');
+    if (this.#output && this.#output.readyState !== 'ended')
+      throw new InvalidInputError('VIDEO_BUSY', 'this video effect is processing a track already: close() it, or create another');
+    const events = proxy({
+      frame: (report: FrameReport) => this.#report(report),
+      ended: (error?: Parameters<typeof deserializeError>[0]) => this.#ended(error ? deserializeError(error) : undefined),
+    });
+    if (page.MediaStreamTrackGenerator && page.MediaStreamTrackProcessor) {
+      const generator = new page.MediaStreamTrackGenerator({ kind: 'video' });
+      const { readable } = new page.MediaStreamTrackProcessor({ track });
+      this.#path = 'worker';
+      this.#output = generator;
+      this.#remote
+        .videoStart(
+          transfer(
+            {
+              input: { kind: 'streams', readable, writable: generator.writable, frameRate: track.getSettings().frameRate },
+              settings: this.#wire(),
+            },
+            [readable, generator.writable],
+          ),
+          events,
+        )
+        .then((started) => (this.#compositor = started.compositor))
+        .catch((error: unknown) => this.#ended(error as Error));
+      return generator;
+    }
+    return this.#startMainThread(track, events);
+  }
+
+  /** Changes the effect, background, blur, smoothing or confidence while running; rejects (and keeps the effect before) when the background cannot be decoded. */
+  async update(partial: VideoEffectSettings): Promise<void> {
+    if (this.#closed) throw new BackendError('DISPOSED', 'this video effect was closed');
+    const next = await resolveSettings(partial, this.#settings);
+    this.#settings = next;
+    await this.#remote.videoUpdate(this.#wire());
+  }
+
+  /** Ends the output track, stops the frame loop and frees the worker, its GPU resources and every frame. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stopMain?.();
+    await this.#remote.videoStop().catch(() => undefined);
+    this.#output?.stop();
+    this.#settings.image?.close();
+    await this.#segmenter.dispose();
+  }
+
+  /** The settings as the worker takes them: the image a copy of ours (it is transferred). */
+  #wire(): VideoSettings {
+    return { ...this.#settings, masks: this.#onMask !== null };
+  }
+
+  #report(report: FrameReport): void {
+    this.#dropped = report.dropped;
+    if (report.openFrames !== undefined) this.#openFrames = report.openFrames;
+    if (report.latency === undefined) return;
+    this.#frames++;
+    if (report.reused) this.#reused++;
+    this.#shown.push(performance.now());
+    this.#latencies.push(report.latency);
+    if (this.#latencies.length > 120) this.#latencies.shift();
+    if (report.mask) this.#onMask?.(report.mask);
+  }
+
+  #ended(error?: Error): void {
+    this.#stopMain?.();
+    this.#output?.stop();
+    if (error && !this.#closed) this.onError?.(error);
+  }
+
+  /** Firefox: frames read on this thread as the video element shows them, composited in the worker, shown on a captured canvas. */
+  #startMainThread(track: MediaStreamTrack, events: { frame(r: FrameReport): void; ended(): void }): MediaStreamTrack {
+    this.#path = 'main-thread';
+    const video = document.createElement('video');
+    video.muted = true;
+    video.playsInline = true;
+    video.srcObject = new MediaStream([track]);
+    const canvas = document.createElement('canvas');
+    [canvas.width, canvas.height] = [track.getSettings().width ?? 640, track.getSettings().height ?? 480];
+    const shown = canvas.getContext('bitmaprenderer')!;
+    const output = canvas.captureStream().getVideoTracks()[0]!;
+    this.#output = output;
+    let stopped = false;
+    let busy = false;
+    let handle = 0;
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(watch);
+      video.cancelVideoFrameCallback(handle);
+      video.pause();
+      video.srcObject = null;
+      output.stop();
+    };
+    this.#stopMain = stop;
+    // The input's end: an 'ended' event only when the source ends it; a stop() here is seen by polling.
+    const watch = setInterval(() => {
+      if (track.readyState === 'ended') events.ended();
+    }, 250);
+    track.addEventListener('ended', () => events.ended(), { once: true });
+    const onFrame = () => {
+      if (stopped) return;
+      handle = video.requestVideoFrameCallback(onFrame);
+      if (busy) {
+        this.#mainDropped++;
+        return;
+      }
+      busy = true;
+      void (async () => {
+        try {
+          // A bitmap, not a VideoFrame: WebKit's worker canvases drew a VideoFrame made from a <video> as nothing.
+          const frame = await createImageBitmap(video);
+          const { bitmap, report } = await this.#remote.videoFrame(transfer(frame, [frame as unknown as Transferable]));
+          if (stopped) bitmap.close();
+          else {
+            if (canvas.width !== bitmap.width || canvas.height !== bitmap.height)
+              [canvas.width, canvas.height] = [bitmap.width, bitmap.height];
+            shown.transferFromImageBitmap(bitmap);
+            report.dropped = this.#mainDropped;
+            events.frame(report);
+          }
+        } catch (error) {
+          stop();
+          if (!this.#closed) this.onError?.(error as Error);
+        } finally {
+          busy = false;
+        }
+      })();
+    };
+    this.#remote
+      .videoStart({ input: { kind: 'frames' }, settings: this.#wire() }, proxy(events))
+      .then(async (started) => {
+        this.#compositor = started.compositor;
+        handle = video.requestVideoFrameCallback(onFrame);
+        await video.play();
+      })
+      .catch((error: unknown) => {
+        stop();
+        if (!this.#closed) this.onError?.(error as Error);
+      });
+    return output;
+  }
+}
+
+/**
+ * A video effect: `process(track)` returns the track with the effect. Rejects with OPTION_INVALID for a
+ * bad option, IMAGE_DECODE_FAILED for a background that does not decode, and as createSegmenter does
+ * when no backend can run the model.
+ */
+export function createVideoEffect(options: VideoEffectOptions = {}): Promise<VideoEffect> {
+  return VideoEffect.create(options);
+}
+
+async function modelOf(model: SegmenterOptions['model']): Promise<SegmenterOptions['model']> {
+  if (typeof model !== 'string' || !(BUNDLED_MODELS as readonly string[]).includes(model)) return model;
+  const files: PackageFiles = {};
+  await Promise.all(
+    Object.entries(bundledModelUrls(model as BundledModelName)).map(async ([name, url]) => {
+      const response = await fetch(url);
+      if (!response.ok)
+        throw new ModelPackageError(
+          'MODEL_DOWNLOAD_FAILED',
+          `the bundled model ${model}'s ${name} answered ${response.status} at ${url.pathname}`,
+        );
+      files[name] = new Uint8Array(await response.arrayBuffer());
+    }),
+  );
+  return { files };
+}
+
+const EFFECTS: readonly VideoEffectName[] = ['none', 'overlay', 'blur', 'colour', 'image', 'cutout'];
+
+/** Checks `partial` and merges it over `base` (the defaults when null), decoding a new background. */
+async function resolveSettings(partial: VideoEffectSettings, base: VideoSettings | null): Promise<VideoSettings> {
+  if (typeof partial !== 'object' || partial === null)
+    throw new InvalidInputError('OPTION_INVALID', 'update() takes an object of settings');
+  const effect = partial.effect ?? base?.effect ?? 'blur';
+  if (!EFFECTS.includes(effect))
+    throw new InvalidInputError('OPTION_INVALID', `effect must be one of ${EFFECTS.join(', ')}; got ${String(effect)}`);
+  const blur = partial.blur ?? base?.blur ?? 1;
+  if (!(typeof blur === 'number' && blur >= 0.25 && blur <= 4))
+    throw new InvalidInputError('OPTION_INVALID', `blur must be a number 0.25–4, got ${String(blur)}`);
+  const smoothing = partial.smoothing ?? base?.smoothing ?? 0.7;
+  if (!(typeof smoothing === 'number' && smoothing >= 0 && smoothing <= 0.95))
+    throw new InvalidInputError('OPTION_INVALID', `smoothing must be a number 0–0.95, got ${String(smoothing)}`);
+  const confidence = validateConfidence(partial.confidence ?? base?.confidence ?? DEFAULT_CONFIDENCE);
+  let colour = base?.colour ?? DEFAULT_COLOUR;
+  let image = base?.image ?? null;
+  if (partial.background !== undefined) {
+    const parsed = await decodeBackground(partial.background, effect);
+    if ('colour' in parsed) colour = parsed.colour;
+    else image = parsed.image;
+  }
+  return { effect, colour, image, blur, smoothing, confidence, masks: base?.masks ?? false, compositor: base?.compositor ?? 'auto' };
+}
+
+async function decodeBackground(background: VideoBackground, effect: VideoEffectName): Promise<{ colour: Rgb } | { image: ImageBitmap }> {
+  if (Array.isArray(background)) {
+    if (background.length !== 3 || background.some((v) => !Number.isInteger(v) || v < 0 || v > 255))
+      throw new InvalidInputError('OPTION_INVALID', 'a background colour as [r, g, b] takes integers 0–255');
+    return { colour: [background[0]!, background[1]!, background[2]!] };
+  }
+  if (typeof background === 'string' && effect !== 'image') {
+    const colour = cssColour(background);
+    if (!colour) throw new InvalidInputError('OPTION_INVALID', `not a colour: ${background}`);
+    return { colour };
+  }
+  try {
+    let source: ImageBitmapSource = background as ImageBitmapSource;
+    if (typeof background === 'string' || background instanceof URL) {
+      const response = await fetch(background);
+      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+      source = await response.blob();
+    }
+    return { image: await createImageBitmap(source) };
+  } catch (cause) {
+    throw new InvalidInputError('IMAGE_DECODE_FAILED', `the background image could not be decoded: ${(cause as Error).message}`, { cause });
+  }
+}
+
+/** Any CSS colour → [r, g, b], through a canvas; null when the canvas does not take it. */
+function cssColour(text: string): Rgb | null {
+  const ctx = new OffscreenCanvas(1, 1).getContext('2d')!;
+  // A value the canvas refuses leaves the previous one: two different probes tell a refusal from a match.
+  for (const probe of ['#000000', '#ffffff']) {
+    ctx.fillStyle = probe;
+    ctx.fillStyle = text;
+    if (ctx.fillStyle === probe) {
+      ctx.fillStyle = probe === '#000000' ? '#ffffff' : '#000000';
+      ctx.fillStyle = text;
+      if (ctx.fillStyle !== probe) return null;
+    }
+  }
+  ctx.fillRect(0, 0, 1, 1);
+  const [r, g, b] = ctx.getImageData(0, 0, 1, 1).data;
+  return [r!, g!, b!];
+}

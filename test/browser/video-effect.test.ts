@@ -1,0 +1,314 @@
+// createVideoEffect in a real browser: frames made from a real photo (the subject moved a few pixels a
+// frame over a still background, with camera noise) go through the effect; its output is held to each
+// frame's exact mask, its flicker to the raw masks', and its errors, frames and close() are checked.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createSegmenter, createVideoEffect, type Segmenter, type VideoEffect } from '../../src/index.js';
+
+// Chromium's track generator and processor: the test writes the input frames itself and reads the output.
+interface Generator extends MediaStreamTrack {
+  writable: WritableStream<VideoFrame>;
+}
+const media = globalThis as unknown as {
+  MediaStreamTrackGenerator?: new (init: { kind: 'video' }) => Generator;
+  MediaStreamTrackProcessor?: new (init: { track: MediaStreamTrack }) => { readable: ReadableStream<VideoFrame> };
+};
+const HAS_GENERATOR = typeof media.MediaStreamTrackGenerator === 'function';
+
+const [W, H] = [640, 480];
+const GREEN = [0, 255, 0] as const;
+const FRAMES = 16;
+
+/** A seeded normal sampler (camera noise the same on every run). */
+function noise(seed: number): () => number {
+  let s = seed >>> 0;
+  const uniform = () => ((s = (s * 1664525 + 1013904223) >>> 0) + 0.5) / 2 ** 32;
+  return () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
+}
+
+interface Scene {
+  /** The clean pictures (RGBA) and the noisy ones the effect and the exact path see. */
+  clean: Uint8ClampedArray[];
+  noisy: ImageData[];
+}
+
+/**
+ * The person of grace_hopper.jpg (cut out with its exact mask) over a still background (another photo,
+ * blurred), moved 2 px a frame to the right then back, with Gaussian noise of σ 3 levels on every channel.
+ */
+async function makeScene(seg: Segmenter): Promise<Scene> {
+  const load = async (name: string) => createImageBitmap(await (await fetch(`/models/people/samples/images/${name}`)).blob());
+  const [person, backdrop] = await Promise.all([load('grace_hopper.jpg'), load('astronaut.png')]);
+  // The person at 480 px high, its exact mask as the layer's alpha.
+  const ph = 440;
+  const pw = Math.round((person.width * ph) / person.height);
+  const layer = new OffscreenCanvas(pw, ph).getContext('2d', { willReadFrequently: true })!;
+  layer.drawImage(person, 0, 0, pw, ph);
+  const raw = await seg.segmentRaw(layer.getImageData(0, 0, pw, ph));
+  const cut = layer.getImageData(0, 0, pw, ph);
+  for (let i = 0; i < raw.classIds.length; i++) if (raw.classIds[i] === 0) cut.data[i * 4 + 3] = 0;
+  layer.putImageData(cut, 0, 0);
+  const ctx = new OffscreenCanvas(W, H).getContext('2d', { willReadFrequently: true })!;
+  const gauss = noise(7);
+  const scene: Scene = { clean: [], noisy: [] };
+  for (let k = 0; k < FRAMES; k++) {
+    const dx = 2 * (k < FRAMES / 2 ? k : FRAMES - k);
+    ctx.filter = 'blur(6px)';
+    ctx.drawImage(backdrop, 0, 0, W, H);
+    ctx.filter = 'none';
+    ctx.drawImage(layer.canvas, 120 + dx, H - ph);
+    const image = ctx.getImageData(0, 0, W, H);
+    scene.clean.push(image.data.slice());
+    for (let i = 0; i < image.data.length; i++) if ((i & 3) !== 3) image.data[i] = image.data[i]! + 3 * gauss();
+    scene.noisy.push(image);
+  }
+  return scene;
+}
+
+/** Subject (1) or background (0) of each output pixel of the colour effect: how far it is from green toward the input pixel. */
+function decisions(out: Uint8ClampedArray, input: Uint8ClampedArray): Uint8Array {
+  const result = new Uint8Array(W * H);
+  for (let i = 0; i < W * H; i++) {
+    let dot = 0;
+    let norm = 0;
+    for (let c = 0; c < 3; c++) {
+      const f = input[i * 4 + c]! - GREEN[c]!;
+      dot += (out[i * 4 + c]! - GREEN[c]!) * f;
+      norm += f * f;
+    }
+    result[i] = norm > 0 && dot / norm >= 0.5 ? 1 : 0;
+  }
+  return result;
+}
+
+/** Runs the scene through `fx` one frame at a time (each output awaited, so none is dropped); each output as subject decisions. */
+async function runScene(fx: VideoEffect, scene: Scene): Promise<{ masks: Uint8Array[]; written: VideoFrame[] }> {
+  const generator = new media.MediaStreamTrackGenerator!({ kind: 'video' });
+  const writer = generator.writable.getWriter();
+  const output = fx.process(generator);
+  const reader = new media.MediaStreamTrackProcessor!({ track: output }).readable.getReader();
+  const read = new OffscreenCanvas(W, H).getContext('2d', { willReadFrequently: true })!;
+  const masks: Uint8Array[] = [];
+  const written: VideoFrame[] = [];
+  for (let k = 0; k < scene.noisy.length; k++) {
+    const frame = new VideoFrame(await createImageBitmap(scene.noisy[k]!), { timestamp: (k + 1) * 33_333 });
+    written.push(frame);
+    await writer.write(frame);
+    const { value } = await reader.read();
+    expect(value!.timestamp).toBe((k + 1) * 33_333);
+    read.drawImage(value!, 0, 0);
+    value!.close();
+    masks.push(decisions(read.getImageData(0, 0, W, H).data, scene.noisy[k]!.data));
+  }
+  await writer.close();
+  // The input ended: the output ends.
+  expect((await reader.read()).done).toBe(true);
+  return { masks, written };
+}
+
+/** Share of the pixels whose clean picture did not change where the decision changed, over consecutive frames. */
+function flicker(masks: Uint8Array[], scene: Scene): number {
+  let changed = 0;
+  let counted = 0;
+  for (let k = 1; k < masks.length; k++) {
+    const [a, b] = [scene.clean[k - 1]!, scene.clean[k]!];
+    for (let i = 0; i < W * H; i++) {
+      const o = i * 4;
+      if (a[o] !== b[o] || a[o + 1] !== b[o + 1] || a[o + 2] !== b[o + 2]) continue;
+      counted++;
+      if (masks[k - 1]![i] !== masks[k]![i]) changed++;
+    }
+  }
+  return changed / counted;
+}
+
+const agreement = (a: Uint8Array, b: Uint8Array) => {
+  let same = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] === b[i]) same++;
+  return same / a.length;
+};
+
+describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real photo (Chromium track generator)', () => {
+  let seg: Segmenter;
+  let scene: Scene;
+  let exact: Uint8Array[];
+  beforeAll(async () => {
+    seg = await createSegmenter({ model: '/models/people/general/', backends: ['wasm'] });
+    scene = await makeScene(seg);
+    exact = [];
+    for (const image of scene.noisy) {
+      const raw = await seg.segmentRaw(new ImageData(image.data.slice(), W, H));
+      exact.push(raw.classIds.map((id) => (id === 0 ? 0 : 1)));
+    }
+  });
+  afterAll(async () => {
+    await seg?.dispose();
+  });
+
+  test('smoothed and refined: flicker at most half the raw masks’, agreement with each frame’s exact mask ≥ 98%, every frame closed', async () => {
+    const fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+    try {
+      const { masks, written } = await runScene(fx, scene);
+      const rawFlicker = flicker(exact, scene);
+      const ours = flicker(masks, scene);
+      const agree = masks.map((m, k) => agreement(m, exact[k]!));
+      console.log(`video: flicker ${ours.toFixed(5)} vs raw ${rawFlicker.toFixed(5)}; agreement min ${Math.min(...agree).toFixed(4)}`);
+      expect(rawFlicker).toBeGreaterThan(0);
+      expect(ours).toBeLessThanOrEqual(rawFlicker / 2);
+      expect(Math.min(...agree)).toBeGreaterThanOrEqual(0.98);
+      // Every frame: ours closed by the generator's stream, the worker's closed after each frame.
+      expect(written.every((f) => f.format === null)).toBe(true);
+      const stats = fx.stats;
+      console.log(`video: latency p50 ${stats.latency.p50.toFixed(1)} ms, p95 ${stats.latency.p95.toFixed(1)} ms (${stats.compositor})`);
+      expect(stats).toMatchObject({ path: 'worker', backend: 'wasm', dropped: 0, frames: FRAMES, openFrames: 0 });
+      expect(stats.latency.p95).toBeGreaterThan(0);
+    } finally {
+      await fx.close();
+    }
+  });
+
+  test('the fast path (no smoothing) agrees with the exact path on ≥ 99% of pixels of every frame', async () => {
+    const fx = await createVideoEffect({ effect: 'colour', background: [0, 255, 0], smoothing: 0, backends: ['wasm'] });
+    try {
+      const { masks } = await runScene(fx, scene);
+      const agree = masks.map((m, k) => agreement(m, exact[k]!));
+      console.log(`video fast path: agreement min ${Math.min(...agree).toFixed(4)}`);
+      expect(Math.min(...agree)).toBeGreaterThanOrEqual(0.99);
+    } finally {
+      await fx.close();
+    }
+  });
+});
+
+/** A live video track from a canvas that redraws itself (a flat scene with no person), and how to stop it. */
+function canvasTrack(): { track: MediaStreamTrack; stop(): void } {
+  const canvas = document.createElement('canvas');
+  [canvas.width, canvas.height] = [320, 240];
+  const ctx = canvas.getContext('2d')!;
+  let frame = 0;
+  let running = true;
+  const draw = () => {
+    if (!running) return;
+    ctx.fillStyle = `rgb(${90 + (frame++ % 20)}, 110, 160)`;
+    ctx.fillRect(0, 0, 320, 240);
+    ctx.fillStyle = '#ddd';
+    ctx.fillRect(40, 40, 60, 60);
+    requestAnimationFrame(draw);
+  };
+  draw();
+  const track = canvas.captureStream(30).getVideoTracks()[0]!;
+  return {
+    track,
+    stop() {
+      running = false;
+      track.stop();
+    },
+  };
+}
+
+async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
+  const end = performance.now() + ms;
+  while (!check()) {
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The output track's picture, through a <video> element (every engine plays a track so). */
+async function centreOf(output: MediaStreamTrack): Promise<number[]> {
+  const video = document.createElement('video');
+  video.muted = true;
+  video.srcObject = new MediaStream([output]);
+  await video.play();
+  await until(() => video.videoWidth > 0, 'the output video to play');
+  await new Promise<void>((resolve) => video.requestVideoFrameCallback(() => resolve()));
+  const ctx = new OffscreenCanvas(video.videoWidth, video.videoHeight).getContext('2d')!;
+  ctx.drawImage(video, 0, 0);
+  const pixel = [...ctx.getImageData(video.videoWidth >> 1, video.videoHeight >> 1, 1, 1).data];
+  video.srcObject = null;
+  return pixel;
+}
+
+describe('createVideoEffect in this engine: a canvas track in, the effect out; bad input; close()', () => {
+  let fx: VideoEffect;
+  beforeAll(async () => {
+    fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+  });
+  afterAll(async () => {
+    await fx?.close();
+  });
+
+  test('refuses an ended track, a track that is not video, and a second process() while one runs, each with its code', async () => {
+    const ended = canvasTrack();
+    ended.stop();
+    expect(() => fx.process(ended.track)).toThrow(expect.objectContaining({ code: 'TRACK_ENDED' }));
+    const audio = new AudioContext().createMediaStreamDestination().stream.getAudioTracks()[0]!;
+    expect(() => fx.process(audio)).toThrow(expect.objectContaining({ code: 'TRACK_NOT_VIDEO' }));
+    expect(() => fx.process('camera' as unknown as MediaStreamTrack)).toThrow(expect.objectContaining({ code: 'TRACK_NOT_VIDEO' }));
+    const live = canvasTrack();
+    const output = fx.process(live.track);
+    try {
+      expect(() => fx.process(canvasTrack().track)).toThrow(expect.objectContaining({ code: 'VIDEO_BUSY' }));
+      expect(output.kind).toBe('video');
+      await until(() => fx.stats.frames >= 3, 'three output frames');
+      // No person in the picture: all background, so the colour fills it.
+      const [r, g, b] = await centreOf(output);
+      expect(Math.abs(r! - 0) + Math.abs(g! - 255) + Math.abs(b! - 0)).toBeLessThan(30);
+      expect(fx.stats.path).toBe(
+        typeof (globalThis as { MediaStreamTrackGenerator?: unknown }).MediaStreamTrackGenerator === 'function' ? 'worker' : 'main-thread',
+      );
+      // A background that does not decode: update() rejects, and the effect before it stays.
+      await expect(
+        fx.update({ effect: 'image', background: new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }) }),
+      ).rejects.toMatchObject({
+        code: 'IMAGE_DECODE_FAILED',
+      });
+      await expect(fx.update({ effect: 'sparkle' as never })).rejects.toMatchObject({ code: 'OPTION_INVALID' });
+      const frames = fx.stats.frames;
+      await until(() => fx.stats.frames >= frames + 2, 'frames after the failed update');
+      const [r2, g2] = await centreOf(output);
+      expect([r2! < 30, g2! > 225]).toEqual([true, true]);
+      // The input ends: the output ends.
+      live.stop();
+      await until(() => output.readyState === 'ended', 'the output to end');
+    } finally {
+      live.stop();
+    }
+  });
+
+  test.runIf(HAS_GENERATOR)('the WebGL2 compositor in the worker (forced; a software GL here) draws the same effect', async () => {
+    const gl = await createVideoEffect({ effect: 'colour', background: [0, 255, 0], compositor: 'webgl2', backends: ['wasm'] });
+    const live = canvasTrack();
+    try {
+      const output = gl.process(live.track);
+      await until(() => gl.stats.frames >= 2, 'two output frames');
+      expect(gl.stats.compositor).toBe('webgl2');
+      const [r, g, b] = await centreOf(output);
+      expect(Math.abs(r!) + Math.abs(g! - 255) + Math.abs(b!)).toBeLessThan(30);
+      // Switched while running: the blur keeps the (flat) picture's colour, no green left.
+      await gl.update({ effect: 'blur', blur: 2 });
+      const frames = gl.stats.frames;
+      await until(() => gl.stats.frames >= frames + 2, 'frames with the blur');
+      const [r2, g2, b2] = await centreOf(output);
+      expect(Math.abs(r2! - 100) < 20 && Math.abs(g2! - 110) < 20 && Math.abs(b2! - 160) < 20, String([r2, g2, b2])).toBe(true);
+    } finally {
+      live.stop();
+      await gl.close();
+    }
+  });
+
+  test('close() ends the output, stops the loop and frees the worker', async () => {
+    const other = await createVideoEffect({ effect: 'blur', backends: ['wasm'] });
+    const live = canvasTrack();
+    try {
+      const output = other.process(live.track);
+      await until(() => other.stats.frames >= 2, 'two output frames');
+      await other.close();
+      expect(output.readyState).toBe('ended');
+      await expect(other.segmenter.segmentRaw(new ImageData(4, 4))).rejects.toMatchObject({ code: 'DISPOSED' });
+      expect(() => other.process(canvasTrack().track)).toThrow(expect.objectContaining({ code: 'DISPOSED' }));
+      expect(other.stats.openFrames).toBe(0);
+    } finally {
+      live.stop();
+    }
+  });
+});
