@@ -184,7 +184,10 @@ const api: WorkerApi = {
     if (!loaded) throw new BackendError('BACKEND_UNAVAILABLE', 'no model is loaded in this worker');
     const current = loaded;
     await video?.stop();
-    video = new VideoSession({ spec: current.spec, run: (input, signal) => current.runner.run(input, signal) }, request.settings, events);
+    // Through the injected faults too, as segment()'s runs are.
+    const run: RunModel = (input, signal) =>
+      pendingFault && pendingFault !== 'crash' ? injectedRunFault(current.runner.name) : current.runner.run(input, signal);
+    video = new VideoSession({ spec: current.spec, run }, request.settings, events);
     return video.start(request);
   },
 

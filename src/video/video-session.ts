@@ -137,7 +137,8 @@ export class VideoSession {
     let report: FrameReport;
     try {
       const rendered = await this.#render(frame);
-      out = new VideoFrame(rendered.canvas, { timestamp: frame.timestamp, alpha: 'keep' });
+      // Alpha only for the cutout: an opaque frame stays opaque for encoders and peer connections.
+      out = new VideoFrame(rendered.canvas, { timestamp: frame.timestamp, alpha: this.#settings.effect === 'cutout' ? 'keep' : 'discard' });
       report = rendered.report;
     } finally {
       this.#close(frame);

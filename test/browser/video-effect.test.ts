@@ -2,7 +2,7 @@
 // frame over a still background, with camera noise) go through the effect; its output is held to each
 // frame's exact mask, its flicker to the raw masks', and its errors, frames and close() are checked.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createSegmenter, createVideoEffect, type Segmenter, type VideoEffect } from '../../src/index.js';
+import { createSegmenter, createVideoEffect, INJECT_FAULT, type Segmenter, type VideoEffect } from '../../src/index.js';
 
 // Chromium's track generator and processor: the test writes the input frames itself and reads the output.
 interface Generator extends MediaStreamTrack {
@@ -256,6 +256,11 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
       expect(fx.stats.path).toBe(
         typeof (globalThis as { MediaStreamTrackGenerator?: unknown }).MediaStreamTrackGenerator === 'function' ? 'worker' : 'main-thread',
       );
+      // The model fails on a frame (as a lost device would): the output keeps flowing on the last good mask, and stats say so.
+      await fx.segmenter[INJECT_FAULT]('run');
+      const before = fx.stats.frames;
+      await until(() => fx.stats.reused >= 1 && fx.stats.frames >= before + 2, 'frames after a failed run');
+      expect(output.readyState).toBe('live');
       // A background that does not decode: update() rejects, and the effect before it stays.
       await expect(
         fx.update({ effect: 'image', background: new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }) }),

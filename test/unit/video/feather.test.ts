@@ -1,7 +1,13 @@
-// The demo's effect arithmetic that runs on the CPU: coverage, box blur, the choke curve, cover fitting.
+// The compositors' effect arithmetic that runs on the CPU: coverage, box blur, the choke curve, cover fitting.
 import { describe, expect, test } from 'vitest';
 import { CHOKE, coverRect, featherSigma, parseHexColor } from '../../../src/video/effect.js';
-import { boxBlur, boxRadiusFor, CHOKE_TABLE, subjectCoverage } from '../../../src/video/feather.js';
+import { boxBlur, boxRadiusFor, CHOKE_TABLE, paddedCoverage, subjectCoverage } from '../../../src/video/feather.js';
+
+test('paddedCoverage: coverage already at the reduced size, copied in with the edge cells repeated into the padding', () => {
+  const { data, width, height } = paddedCoverage(Uint8Array.from([10, 20, 30, 40]), 2, 2, 1);
+  expect([width, height]).toEqual([4, 4]);
+  expect(Array.from(data)).toEqual([10, 10, 20, 20, 10, 10, 20, 20, 30, 30, 40, 40, 30, 30, 40, 40]);
+});
 
 describe('subjectCoverage', () => {
   test('counts the subject in each 2×2 block, background id from the caller, edges copied into the padding', () => {
