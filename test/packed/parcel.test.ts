@@ -62,9 +62,17 @@ describe('Parcel 2.16 production build', () => {
     cpSync(join(appDir, 'static'), join(appDir, 'out'), { recursive: true });
     mkdirSync(join(appDir, 'out', 'empty'));
     writeFileSync(join(appDir, 'out', 'empty', 'ort.wasm.bundle.min.mjs'), 'export {};\n');
+    // The documented way to threads under Parcel: the runtime as shipped, beside the build.
+    execFileSync(process.execPath, ['node_modules/edgeseg/bin/edgeseg.js', 'copy-runtime', 'out/edgeseg'], { cwd: appDir });
     site = await startStaticServer(join(appDir, 'out'), { isolate: true, spaFallback: true });
   });
   afterAll(() => site?.close());
+
+  test("with `edgeseg copy-runtime out/edgeseg` and runtimeUrl: two WASM threads, the command line's payload", async () => {
+    const result = await runPage(`${site.url}/?threads=2&runtimeUrl=/edgeseg/`);
+    expectCliPayload(result, cliPayload);
+    expect(result).toMatchObject({ isolated: true, backend: 'wasm', numThreads: 2, fallbacks: [] });
+  });
 
   test("the page segments with no option: the command line's payload, on one WASM thread with RUNTIME_REBUNDLED saying why", async () => {
     const result = await runPage(`${site.url}/?threads=2`);
