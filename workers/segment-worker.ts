@@ -185,8 +185,7 @@ const api: WorkerApi = {
     const current = loaded;
     await video?.stop();
     // Through the injected faults too, as segment()'s runs are.
-    const run: RunModel = (input, signal) =>
-      pendingFault && pendingFault !== 'crash' ? injectedRunFault(current.runner.name) : current.runner.run(input, signal);
+    const run: RunModel = (input, signal) => playRunFault(current.runner.name) ?? current.runner.run(input, signal);
     video = new VideoSession({ spec: current.spec, run }, request.settings, events);
     return video.start(request);
   },

@@ -2,7 +2,8 @@
 // frame over a still background, with camera noise) go through the effect; its output is held to each
 // frame's exact mask, its flicker to the raw masks', and its errors, frames and close() are checked.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createSegmenter, createVideoEffect, INJECT_FAULT, type Segmenter, type VideoEffect } from '../../src/index.js';
+import { createSegmenter, createVideoEffect, type Segmenter, type VideoEffect } from '../../src/index.js';
+import { INJECT_FAULT } from '../../src/runtime/segmenter.js';
 
 // Chromium's track generator and processor: the test writes the input frames itself and reads the output.
 interface Generator extends MediaStreamTrack {
