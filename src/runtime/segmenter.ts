@@ -33,8 +33,12 @@ export interface Fallback {
 }
 
 export interface SegmenterOptions {
-  /** A package folder URL, the package's files in memory, or a platform version. */
-  model: string | { files: PackageFiles } | VersionRef;
+  /**
+   * A package folder URL (a string, or `{ url }` as in `edgeseg/node`), the package's files in memory, or
+   * a platform version. A string is a URL here, resolved against the page; in Node it is a folder path or a
+   * bundled model's name, since a page has no file system and Node no page to resolve against.
+   */
+  model: string | { url: string | URL } | { files: PackageFiles } | VersionRef;
   /** For model resolution of a version and for the hosted route. */
   platform?: PlatformClient;
   /** Tried in this order. Default `['webgpu', 'wasm', 'hosted']`. */
@@ -385,9 +389,10 @@ function checkOptions(options: SegmenterOptions): RuntimeBackendName[] {
 async function resolveModel(options: SegmenterOptions): Promise<WorkerModelSource> {
   const { model } = options;
   if (typeof model === 'string') return { kind: 'url', baseUrl: new URL(model, globalThis.location?.href).toString() };
+  if ('url' in model) return { kind: 'url', baseUrl: new URL(model.url, globalThis.location?.href).toString() };
   if ('files' in model) return { kind: 'files', files: model.files };
   if (!isVersionRef(model))
-    throw new InvalidInputError('OPTION_INVALID', 'model must be a URL, { files } or { workspace, project, version }');
+    throw new InvalidInputError('OPTION_INVALID', 'model must be a URL, { url }, { files } or { workspace, project, version }');
   if (!options.platform) throw new InvalidInputError('OPTION_INVALID', 'a platform version as the model needs options.platform');
   return versionModelSource(options.platform, model, options.cache ?? true);
 }
