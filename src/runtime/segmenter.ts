@@ -85,6 +85,12 @@ export const INJECT_FAULT = Symbol.for('edgeseg.injectFault');
 
 const LOCAL: readonly RuntimeBackendName[] = ['webgpu', 'wasm'];
 
+/**
+ * A model in a worker (WebGPU or WASM), or the hosted route, in the caller's order of preference; made by
+ * `createSegmenter`. The same calls as `edgeseg/node`'s segmenter (`segment`, `segmentRaw`, `segmentMany`)
+ * but `segmentDetailed`: here the decoded pixels and the class ids stay in the worker unless asked for
+ * (`segmentRaw`), so `segment` returns the payload alone and `lastTimings` the time of each stage.
+ */
 export class Segmenter {
   #order: RuntimeBackendName[];
   #index = -1;
