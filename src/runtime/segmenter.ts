@@ -35,8 +35,12 @@ export interface Fallback {
 }
 
 export interface SegmenterOptions {
-  /** A package folder URL, the package's files in memory, or a platform version. */
-  model: string | { files: PackageFiles } | VersionRef;
+  /**
+   * A package folder URL (a string, or `{ url }` as in `edgeseg/node`), the package's files in memory, or
+   * a platform version. A string is a URL here, resolved against the page; in Node it is a folder path or a
+   * bundled model's name, since a page has no file system and Node no page to resolve against.
+   */
+  model: string | { url: string | URL } | { files: PackageFiles } | VersionRef;
   /** For model resolution of a version and for the hosted route. */
   platform?: PlatformClient;
   /** Tried in this order. Default `['webgpu', 'wasm', 'hosted']`. */
@@ -98,6 +102,12 @@ const ONE_THREAD_NOTES: readonly string[] = ['NOT_ISOLATED', 'NO_SHARED_MEMORY',
 const REBUNDLED =
   "the bundler re-bundled onnxruntime-web's module (Parcel does), which fixes its import.meta.url at build time: WASM runs on one thread; for threads, have the bundler copy edgeseg's runtime files as they are (see edgeseg's docs/apps.md)";
 
+/**
+ * A model in a worker (WebGPU or WASM), or the hosted route, in the caller's order of preference; made by
+ * `createSegmenter`. The same calls as `edgeseg/node`'s segmenter (`segment`, `segmentRaw`, `segmentMany`)
+ * but `segmentDetailed`: here the decoded pixels and the class ids stay in the worker unless asked for
+ * (`segmentRaw`), so `segment` returns the payload alone and `lastTimings` the time of each stage.
+ */
 export class Segmenter {
   #order: RuntimeBackendName[];
   #index = -1;
@@ -439,9 +449,10 @@ function checkOptions(options: SegmenterOptions): RuntimeBackendName[] {
 async function resolveModel(options: SegmenterOptions): Promise<WorkerModelSource> {
   const { model } = options;
   if (typeof model === 'string') return { kind: 'url', baseUrl: new URL(model, globalThis.location?.href).toString() };
+  if ('url' in model) return { kind: 'url', baseUrl: new URL(model.url, globalThis.location?.href).toString() };
   if ('files' in model) return { kind: 'files', files: model.files };
   if (!isVersionRef(model))
-    throw new InvalidInputError('OPTION_INVALID', 'model must be a URL, { files } or { workspace, project, version }');
+    throw new InvalidInputError('OPTION_INVALID', 'model must be a URL, { url }, { files } or { workspace, project, version }');
   if (!options.platform) throw new InvalidInputError('OPTION_INVALID', 'a platform version as the model needs options.platform');
   return versionModelSource(options.platform, model, options.cache ?? true);
 }

@@ -1,4 +1,4 @@
-// segmentMany in the browser: the same vocabulary as edgeseg/node's, one result per source, in order.
+// The browser speaks as edgeseg/node does: segmentMany, one result per source in order, and { url } models.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createSegmenter, type Segmenter } from '../../src/index.js';
 import manifest from '../fixtures/reference/manifest.json';
@@ -43,4 +43,13 @@ test('a bad option throws at the call; an abort ends the batch with EdgesegAbort
   expect(error.name).toBe('EdgesegAbortError');
   // The segmenter goes on.
   expect((await seg.segment(await bytesOf(PNG))).image).toEqual({ width: 97, height: 61 });
+});
+
+test('a model as { url }, as edgeseg/node takes it, is the same model as the URL string', async () => {
+  const byUrl = await createSegmenter({ model: { url: '/test/fixtures/models/tiny-legacy/' }, backends: ['wasm'] });
+  try {
+    expect(await byUrl.segment(await bytesOf(PNG))).toEqual(await seg.segment(await bytesOf(PNG)));
+  } finally {
+    await byUrl.dispose();
+  }
 });

@@ -6,7 +6,7 @@ import { ROOT } from './paths.js';
 
 /** Builds the library (tsc and the browser build) when dist/ is missing either or is older than any source file. */
 export function ensureBuilt(): void {
-  const built = join(ROOT, 'dist', 'src', 'node', 'cli.js');
+  const built = join(ROOT, 'dist', 'src', 'cli', 'cli.js');
   const browser = join(ROOT, 'dist', 'browser', 'edgeseg.js');
   if (existsSync(built) && existsSync(browser) && newest(join(ROOT, 'src')) <= statSync(built).mtimeMs) return;
   execFileSync('npm', ['run', 'build:lib'], { cwd: ROOT, stdio: 'ignore' });

@@ -1,0 +1,23 @@
+// The bench's command-line flags and what follows from them.
+import { join } from 'node:path';
+import { ROOT } from '../paths.js';
+
+export const flag = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : undefined;
+};
+export const quick = process.argv.includes('--quick');
+export const RUNS = flag('runs') ?? (quick ? 5 : 20);
+export const WARMUP = flag('warmup') ?? (quick ? 1 : 3);
+export const SECONDS = flag('seconds') ?? (quick ? 3 : 8);
+export const MEMORY_CALLS = flag('calls') ?? (quick ? 200 : 1000);
+/** WASM threads asked of every runtime (`--threads N`; 2 by default, the cores of the machine the targets were set on). */
+export const THREADS = flag('threads') ?? 2;
+export const WEBGPU_ONLY = process.argv.includes('--webgpu-only');
+export const PEOPLE_ONLY = process.argv.includes('--people-only');
+export const WEBGPU = WEBGPU_ONLY || process.argv.includes('--webgpu');
+/** Every model and image on WebGPU even when the adapter is software (minutes per LRASPP run there). */
+export const WEBGPU_ALL = process.argv.includes('--webgpu-all');
+export const ENGINES_ONLY = process.argv.includes('--engines-only');
+export const OUT = join(ROOT, 'bench', 'out');
+export const line = (s = '') => console.log(s);
