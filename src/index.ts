@@ -97,4 +97,26 @@ export type { ContrastType, PreprocessSpec } from './pipeline/index.js';
 export { classColors } from './model/colors.js';
 export { IMAGE_FORMATS, type ImageFormat } from './decode/image-header.js';
 export type { SegmentManyOutcome } from './batch/segment-many.js';
-export * from './video/index.js';
+
+// Live video: createVideoEffect, and the compositor that draws its effects on stills (the demo's photos).
+export {
+  createVideoEffect,
+  VideoEffect,
+  type VideoEffectOptions,
+  type VideoEffectSettings,
+  type VideoBackground,
+  type VideoStats,
+  type VideoMask,
+  type VideoPath,
+  type VideoEffectName,
+  type BundledModelName,
+  createCompositor,
+  type Compositor,
+  type CompositorChoice,
+  type FrameSource,
+  type EffectMask,
+  parseHexColor,
+  type Effect,
+  type EffectKind,
+  type Rgb,
+} from './video/index.js';
