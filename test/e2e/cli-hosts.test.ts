@@ -19,7 +19,7 @@ afterAll(async () => {
   for (const host of hosts) await host.close();
   rmSync(cache, { recursive: true, force: true });
 });
-const host = async (habit: 'spa-fallback' | 'all-html') => {
+const host = async (habit: 'spa-fallback' | 'all-html' | 'wrong-types') => {
   const h = await startHostileHost(join(ROOT, 'test', 'fixtures', 'models'), habit);
   hosts.push(h);
   return h.url;
@@ -44,4 +44,14 @@ test('edgeseg segment with a model URL whose every file is an HTML page: exit 4,
   expect(r.stderr).toContain('MODEL_FILE_MISSING');
   expect(r.stderr).toContain('the host answered an HTML page');
   expect(r.stderr).not.toContain('sekret-key-123');
+});
+
+test('edgeseg segment with a model whose weights point into package.json (ONNX external data): exit 4, MODEL_LOAD_FAILED, refused before onnxruntime reads the file it names', async () => {
+  const url = `${await host('wrong-types')}/external-data/`;
+  const r = await runCli(['segment', join(ROOT, 'test', 'fixtures', 'images', 'sample.png'), '--model', url], {
+    env: { EDGESEG_CACHE_DIR: join(cache, 'c') },
+  });
+  expect(r.code).toBe(4);
+  expect(r.stderr).toContain('MODEL_LOAD_FAILED');
+  expect(r.stderr).toContain('"classify.weight" names the file "package.json"');
 });
