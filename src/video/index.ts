@@ -11,5 +11,6 @@ export {
   type VideoEffectName,
   type BundledModelName,
 } from './video-effect.js';
-export { createCompositor, type Compositor, type CompositorChoice, type FrameSource, type EffectMask } from './compositor.js';
+export { createCompositor } from './create-compositor.js';
+export type { Compositor, CompositorChoice, FrameSource, EffectMask } from './compositor.js';
 export { parseHexColor, type Effect, type EffectKind, type Rgb } from './effect.js';
