@@ -87,6 +87,9 @@ async function runScene(fx: VideoEffect, scene: Scene): Promise<{ masks: Uint8Ar
   const writer = generator.writable.getWriter();
   const output = fx.process(generator);
   const reader = new media.MediaStreamTrackProcessor!({ track: output }).readable.getReader();
+  // The worker reads the input from when its loop has started (stats.compositor is set then): a frame
+  // written before that is not the loop's, as a camera's first frames are not, and would never come out.
+  await expect.poll(() => fx.stats.compositor, { timeout: 60_000, interval: 20 }).not.toBeNull();
   const read = new OffscreenCanvas(W, H).getContext('2d', { willReadFrequently: true })!;
   const masks: Uint8Array[] = [];
   const written: VideoFrame[] = [];
