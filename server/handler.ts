@@ -11,7 +11,7 @@ import { fileRoutes } from './routes/files.js';
 import { inferenceRoute } from './routes/inference.js';
 import { localKeyRoute } from './routes/local-key.js';
 import { ortRoute } from './routes/ort.js';
-import { findProject, findVersion, type Layer, type Platform, type Route, type RouteContext } from './routes/route.js';
+import { findProject, findVersion, matchPath, type Layer, type Platform, type Route, type RouteContext } from './routes/route.js';
 import { searchRoute } from './routes/search.js';
 import { settingsRoute } from './routes/settings.js';
 import { syntheticRoute } from './routes/synthetic.js';
@@ -285,22 +285,4 @@ function pathParts(path: string): string[] {
       throw badRequest('the path tries to leave its folder', 'names cannot contain "/", "\\" or be ".."');
     return s;
   });
-}
-
-/** The named segments of `route`'s path in `parts`, or null when the path is not the route's. */
-function matchPath(route: Route, parts: readonly string[]): Record<string, string> | null {
-  const pattern = route.path.split('/').filter((s) => s.length > 0);
-  if (pattern.length !== parts.length) return null;
-  const params: Record<string, string> = {};
-  for (const [i, segment] of pattern.entries()) {
-    const part = parts[i]!;
-    if (!segment.startsWith(':')) {
-      if (segment !== part) return null;
-      continue;
-    }
-    const name = segment.slice(1);
-    if (route.where?.[name]?.test(part) === false) return null;
-    params[name] = part;
-  }
-  return params;
 }

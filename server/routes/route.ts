@@ -68,6 +68,24 @@ export interface Step {
 
 export type Layer = Route | Step;
 
+/** The named segments of `route`'s path in `parts`, or null when the path is not the route's. */
+export function matchPath(route: Pick<Route, 'path' | 'where'>, parts: readonly string[]): Record<string, string> | null {
+  const pattern = route.path.split('/').filter((s) => s.length > 0);
+  if (pattern.length !== parts.length) return null;
+  const params: Record<string, string> = {};
+  for (const [i, segment] of pattern.entries()) {
+    const part = parts[i]!;
+    if (!segment.startsWith(':')) {
+      if (segment !== part) return null;
+      continue;
+    }
+    const name = segment.slice(1);
+    if (route.where?.[name]?.test(part) === false) return null;
+    params[name] = part;
+  }
+  return params;
+}
+
 /** A model package folder's signature as a path segment: `signed.{expires}.{sig}`. */
 export const SIGNED_SEGMENT = /^signed\.(\d+)\.([0-9a-f]+)$/;
 
