@@ -1,0 +1,14 @@
+// `POST /{workspace}/{project}/search`: a project's images, filtered and ranked (see ../search.ts).
+import { readJson, sendJson } from '../http.js';
+import { search } from '../search.js';
+import { imageUrl, type Platform, type Route } from './route.js';
+
+export function searchRoute({ signer, maxJson }: Platform): Route {
+  return {
+    methods: ['POST'],
+    path: '/:workspace/:project/search',
+    otherMethods: 'use POST',
+    answer: async ({ req, res, urls, ws, project }) =>
+      sendJson(res, 200, search(project!, await readJson(req, maxJson), imageUrl(signer, urls, ws!, project!.url))),
+  };
+}
