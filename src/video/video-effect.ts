@@ -301,7 +301,9 @@ export class VideoEffect {
       if (this.#path === 'worker') this.#startWorkerLoop(this.#track);
       else this.#restartMainThread?.();
     } catch (thrown) {
-      if (!this.#closed) this.#ended(thrown as Error);
+      // No worker could take over (the model no longer loads): the effect ends with that error.
+      this.#recovering = false;
+      if (!this.#closed) this.#ended(thrown as Error, true);
     } finally {
       this.#recovering = false;
     }
@@ -346,10 +348,17 @@ export class VideoEffect {
     if (report.mask) this.#onMask?.(report.mask);
   }
 
-  #ended(error?: Error): void {
+  /** The effect's end: the output track ended; `error`, where it stopped on one (a backend failure or a dead worker is recovered from first, unless `final`). */
+  #ended(error?: Error, final = false): void {
     // A loop that stopped because the model failed on its first frame (no good mask yet) moves on too.
     const code = (error as { code?: string } | undefined)?.code;
-    if (error && !this.#closed && (code === 'BACKEND_FAILED' || code === 'WORKER_CRASHED') && this.#track?.readyState === 'live') {
+    if (
+      error &&
+      !final &&
+      !this.#closed &&
+      (code === 'BACKEND_FAILED' || code === 'WORKER_CRASHED') &&
+      this.#track?.readyState === 'live'
+    ) {
       void this.#recover(code === 'WORKER_CRASHED' ? 'crashed' : 'failed', error);
       return;
     }

@@ -87,6 +87,9 @@ async function runScene(fx: VideoEffect, scene: Scene): Promise<{ masks: Uint8Ar
   const writer = generator.writable.getWriter();
   const output = fx.process(generator);
   const reader = new media.MediaStreamTrackProcessor!({ track: output }).readable.getReader();
+  // The worker's loop reads once it has started (its compositor is known then): a frame written before
+  // may be discarded by the track processor, and this one-frame-at-a-time loop would wait for it.
+  await until(() => fx.stats.compositor !== null, 'the loop to start');
   const read = new OffscreenCanvas(W, H).getContext('2d', { willReadFrequently: true })!;
   const masks: Uint8Array[] = [];
   const written: VideoFrame[] = [];
