@@ -40,16 +40,18 @@ import { join, relative } from 'node:path';
 import { startPlatformServer, type PlatformServer } from '../server/index.js';
 import { MODELS, requireBenchModels, ROOT } from './paths.js';
 import { benchPipeline } from './pipeline.js';
-import { RUNS, WARMUP, THREADS, WEBGPU_ONLY, PEOPLE_ONLY, WEBGPU, ENGINES_ONLY, OUT, line } from './run/options.js';
+import { RUNS, WARMUP, THREADS, WEBGPU_ONLY, PEOPLE_ONLY, VIDEO_ONLY, WEBGPU, ENGINES_ONLY, OUT, line } from './run/options.js';
 import { verdicts, type ModelKey, benchServer, mainThreadSize } from './run/harness.js';
 import { engineSection, engineReport, enginesOnly } from './run/engines.js';
 import { browserSections } from './run/browser.js';
 import { webgpuSection } from './run/webgpu.js';
 import { peopleSection, peopleOnly } from './run/people.js';
+import { videoSection, videoOnly, videoReport, videoTargetTable } from './run/video.js';
 import { formatReport } from './run/report.js';
 
 async function main() {
   if (PEOPLE_ONLY) return peopleOnly();
+  if (VIDEO_ONLY) return videoOnly();
   if (ENGINES_ONLY) return enginesOnly();
   requireBenchModels();
   await mkdir(OUT, { recursive: true });
@@ -71,6 +73,8 @@ async function main() {
   const wasm = WEBGPU_ONLY ? null : await browserSections(origin, platforms, hostedMasks, results);
   const people = WEBGPU_ONLY ? null : await peopleSection(origin);
   if (people) results.people = people;
+  const video = WEBGPU_ONLY ? null : await videoSection(origin);
+  if (video) results.video = video;
   const engines = WEBGPU_ONLY ? null : await engineSection(origin);
   if (engines) results.engines = engines;
   const webgpu = WEBGPU ? await webgpuSection(origin, platforms, hostedMasks) : null;
@@ -90,7 +94,9 @@ async function main() {
 
   // Report.
   const report =
-    formatReport(results, wasm && pipeline ? { ...wasm, pipeline } : null, webgpu, people) + (engines ? `\n${engineReport(engines)}` : '');
+    formatReport(results, wasm && pipeline ? { ...wasm, pipeline } : null, webgpu, people) +
+    (video ? `\n${videoReport(video)}\n\n${videoTargetTable(video)}` : '') +
+    (engines ? `\n${engineReport(engines)}` : '');
   const name = WEBGPU_ONLY ? 'webgpu' : 'results';
   line(`\n${report}`);
   await writeFile(join(OUT, `${name}.json`), JSON.stringify({ ...results, verdicts }, null, 1));

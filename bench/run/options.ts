@@ -18,6 +18,8 @@ export const PEOPLE_ONLY = process.argv.includes('--people-only');
 export const WEBGPU = WEBGPU_ONLY || process.argv.includes('--webgpu');
 /** Every model and image on WebGPU even when the adapter is software (minutes per LRASPP run there). */
 export const WEBGPU_ALL = process.argv.includes('--webgpu-all');
+/** `--video-only`: the video section alone (bench/run/video.ts). */
+export const VIDEO_ONLY = process.argv.includes('--video-only');
 export const ENGINES_ONLY = process.argv.includes('--engines-only');
 export const OUT = join(ROOT, 'bench', 'out');
 export const line = (s = '') => console.log(s);

@@ -94,6 +94,15 @@ export const INJECT_FAULT = Symbol.for('edgeseg.injectFault');
 /** @internal How live video (src/video) reaches the worker that runs the model: `segmenter[VIDEO_WORKER]()`. */
 export const VIDEO_WORKER = Symbol('edgeseg.videoWorker');
 
+/** @internal How live video recovers when its worker died or its backend failed: `segmenter[VIDEO_RECOVER](failure, error)`. */
+export const VIDEO_RECOVER = Symbol('edgeseg.videoRecover');
+
+/** @internal The worker that runs the model, for live video: its remote, and a promise that rejects when it ends. */
+export interface VideoWorker {
+  remote: Remote<WorkerApi>;
+  died: Promise<never>;
+}
+
 const LOCAL: readonly RuntimeBackendName[] = ['webgpu', 'wasm'];
 
 /** Fallback codes that say why WASM runs on one thread: notes, not failures. */
@@ -239,8 +248,41 @@ export class Segmenter {
   }
 
   /** @internal The worker's remote, or null where the hosted route runs. */
-  [VIDEO_WORKER](): Remote<WorkerApi> | null {
-    return this.#backend instanceof WorkerBackend ? this.#backend.remote : null;
+  [VIDEO_WORKER](): VideoWorker | null {
+    const backend = this.#backend;
+    if (!(backend instanceof WorkerBackend) || !backend.remote) return null;
+    return { remote: backend.remote, died: backend.died() };
+  }
+
+  /**
+   * @internal Live video's recovery, as a call's: a worker that died (`crashed`) is replaced on the same
+   * backend; a backend that failed while running (`failed`) is left for the next one, which starts while
+   * the old one still runs (its loop reuses the last good mask meanwhile) and is disposed once it has.
+   * Resolves true when a new worker runs the model, false when there is no backend to move to.
+   */
+  [VIDEO_RECOVER](failure: 'crashed' | 'failed', error: Error): Promise<boolean> {
+    return this.#enqueue(undefined, async () => {
+      const backend = this.#backend;
+      if (!(backend instanceof WorkerBackend)) return false;
+      if (failure === 'crashed') {
+        await backend.revive();
+        return true;
+      }
+      const [index, noted] = [this.#index, this.#fallbacks.length];
+      if (index >= this.#order.length - 1) return false;
+      this.#fallbacks.push({ backend: backend.name, code: (error as { code?: string }).code ?? 'BACKEND_FAILED', message: error.message });
+      try {
+        await this.#startFrom(index + 1);
+      } catch {
+        // No next backend runs here: the old one stays (its loop keeps the last good mask), its note with it.
+        this.#backend = backend;
+        this.#index = index;
+        this.#fallbacks.splice(noted, 1);
+        return false;
+      }
+      await backend.dispose();
+      return true;
+    });
   }
 
   /** @internal */

@@ -87,6 +87,19 @@ export class WorkerBackend implements Backend {
     return this.#call(source, options, 'raw') as Promise<BackendOutcome<RawSegmentation>>;
   }
 
+  /** @internal Rejects (WORKER_CRASHED, or DISPOSED) when this worker ends: live video watches its loop's worker so. */
+  died(): Promise<never> {
+    const life = this.#life;
+    const ended = life ? life.guard(new Promise<never>(() => undefined)) : Promise.reject(this.#disposedError());
+    ended.catch(() => undefined);
+    return ended;
+  }
+
+  /** @internal A dead worker replaced by a fresh one with the model loaded (as the next call would); nothing when it answers. */
+  revive(): Promise<void> {
+    return this.#ensureAlive();
+  }
+
   /** Test hook: make the worker fail its next run, die before the next call, or die or hang during it. */
   async injectFault(fault: Fault): Promise<void> {
     await this.#remote?.injectFault(fault);

@@ -39,6 +39,7 @@ export type VideoInput =
   | {
       kind: 'streams';
       readable: ReadableStream<VideoFrame>;
+      /** Where the page relays frames to its track generator (kept on the page, so a new worker can take over the same output track). */
       writable: WritableStream<VideoFrame>;
       /** The input's frame rate, where the track says it: frames the track processor discarded are counted from the timestamps' gaps. */
       frameRate?: number;
@@ -74,6 +75,8 @@ export interface FrameReport {
   openFrames?: number;
   /** The model failed on this frame and the last good mask was used. */
   reused?: boolean;
+  /** Why the model failed on this frame (with `reused`). */
+  failure?: SerializedError;
 }
 
 /** Called by the worker (comlink proxies). */

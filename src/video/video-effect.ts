@@ -1,12 +1,20 @@
 // createVideoEffect: a camera track in, a track with the background blurred, replaced or cut out, with
 // the model, the frame loop and the compositor in the model's worker wherever the engine allows it.
-import { proxy, transfer, type Remote } from 'comlink';
+import { proxy, transfer } from 'comlink';
 import { BackendError, InvalidInputError, ModelPackageError } from '../errors/index.js';
 import type { PackageFiles } from '../model/index.js';
 import { DEFAULT_CONFIDENCE, validateConfidence } from '../pipeline/confidence.js';
 import { deserializeError } from '../runtime/error-transfer.js';
-import { createSegmenter, VIDEO_WORKER, type RuntimeBackendName, type Segmenter, type SegmenterOptions } from '../runtime/segmenter.js';
-import type { WorkerApi } from '../runtime/protocol.js';
+import {
+  createSegmenter,
+  VIDEO_RECOVER,
+  VIDEO_WORKER,
+  type Fallback,
+  type RuntimeBackendName,
+  type Segmenter,
+  type SegmenterOptions,
+  type VideoWorker,
+} from '../runtime/segmenter.js';
 import { BUNDLED_MODELS, bundledModelUrls, type BundledModelName } from './bundled-models.js';
 import type { Rgb } from './effect.js';
 import type { FrameReport, VideoEffectName, VideoMask, VideoPath, VideoSettings } from './protocol.js';
@@ -55,7 +63,12 @@ export interface VideoStats {
   reused: number;
   /** Input frames held open in the worker at the last report (0 after each frame: every frame is closed). */
   openFrames: number;
+  /** The backend that runs the model now. */
   backend: RuntimeBackendName;
+  /** The backends left while the effect ran (a model that failed mid-call), in order: empty while none was. */
+  fallbacks: readonly Fallback[];
+  /** How many times the model's worker died and was replaced while the effect ran. */
+  restarts: number;
   path: VideoPath | null;
   compositor: 'webgl2' | 'canvas2d' | null;
 }
@@ -81,11 +94,23 @@ export class VideoEffect {
   /** Told when the loop stops on an error (the output track has ended). */
   onError: VideoEffectErrorHandler | null = null;
   readonly #segmenter: Segmenter;
-  readonly #remote: Remote<WorkerApi>;
+  #worker: VideoWorker;
   #settings: VideoSettings;
   #path: VideoPath | null = null;
   #compositor: 'webgl2' | 'canvas2d' | null = null;
   #output: MediaStreamTrack | null = null;
+  #track: MediaStreamTrack | null = null;
+  /** The worker path's output: the generator's writable, fed by a relay from the loop's worker. */
+  #sink: WritableStream<VideoFrame> | null = null;
+  /** Stops the current loop's relay (the worker path); resolves once the generator's writable is free. */
+  #detach: (() => Promise<void>) | null = null;
+  /** Each loop's number: events from a loop that was replaced are ignored. */
+  #generation = 0;
+  #recovering = false;
+  /** The main-thread path's loop started again on a new worker. */
+  #restartMainThread: (() => void) | null = null;
+  #fallbacks: Fallback[] = [];
+  #restarts = 0;
   #stopMain: (() => void) | null = null;
   #closed = false;
   #frames = 0;
@@ -96,9 +121,9 @@ export class VideoEffect {
   #shown: number[] = [];
   #latencies: number[] = [];
 
-  private constructor(segmenter: Segmenter, remote: Remote<WorkerApi>, settings: VideoSettings) {
+  private constructor(segmenter: Segmenter, worker: VideoWorker, settings: VideoSettings) {
     this.#segmenter = segmenter;
-    this.#remote = remote;
+    this.#worker = worker;
     this.#settings = settings;
   }
 
@@ -121,12 +146,12 @@ export class VideoEffect {
       backends: options.backends ?? ['webgpu', 'wasm'],
       model: await modelOf(model ?? 'people'),
     });
-    const remote = segmenter[VIDEO_WORKER]();
-    if (!remote) {
+    const worker = segmenter[VIDEO_WORKER]();
+    if (!worker) {
       await segmenter.dispose();
       throw new BackendError('BACKEND_UNAVAILABLE', 'live video needs the model in a worker (webgpu or wasm)');
     }
-    return new VideoEffect(segmenter, remote, { ...settings, compositor });
+    return new VideoEffect(segmenter, worker, { ...settings, compositor });
   }
 
   /** Each frame's class ids at the network's resolution, with the frame's timestamp; set to receive them. */
@@ -140,7 +165,7 @@ export class VideoEffect {
     // The worker copies each mask out only while someone listens.
     if (changed && !this.#closed) {
       this.#settings = { ...this.#settings, masks: handler !== null };
-      void this.#remote.videoUpdate(this.#wire()).catch(() => undefined);
+      void this.#worker.remote.videoUpdate(this.#wire()).catch(() => undefined);
     }
   }
 
@@ -157,6 +182,8 @@ export class VideoEffect {
       reused: this.#reused,
       openFrames: this.#openFrames,
       backend: this.#segmenter.backend,
+      fallbacks: [...this.#fallbacks],
+      restarts: this.#restarts,
       path: this.#path,
       compositor: this.#compositor,
     };
@@ -180,31 +207,106 @@ export class VideoEffect {
     if (track.readyState === 'ended') throw new InvalidInputError('TRACK_ENDED', 'the track has ended');
     if (this.#output && this.#output.readyState !== 'ended')
       throw new InvalidInputError('VIDEO_BUSY', 'this video effect is processing a track already: close() it, or create another');
-    const events = proxy({
-      frame: (report: FrameReport) => this.#report(report),
-      ended: (error?: Parameters<typeof deserializeError>[0]) => this.#ended(error ? deserializeError(error) : undefined),
-    });
+    this.#track = track;
     if (page.MediaStreamTrackGenerator && page.MediaStreamTrackProcessor) {
       const generator = new page.MediaStreamTrackGenerator({ kind: 'video' });
-      const { readable } = new page.MediaStreamTrackProcessor({ track });
       this.#path = 'worker';
       this.#output = generator;
-      this.#remote
-        .videoStart(
-          transfer(
-            {
-              input: { kind: 'streams', readable, writable: generator.writable, frameRate: track.getSettings().frameRate },
-              settings: this.#wire(),
-            },
-            [readable, generator.writable],
-          ),
-          events,
-        )
-        .then((started) => (this.#compositor = started.compositor))
-        .catch((error: unknown) => this.#ended(error as Error));
+      this.#sink = generator.writable;
+      this.#startWorkerLoop(track);
       return generator;
     }
-    return this.#startMainThread(track, events);
+    return this.#startMainThread(track);
+  }
+
+  /** The events of the loop numbered `generation`: a replaced loop's are ignored. */
+  #events(generation: number) {
+    return proxy({
+      frame: (report: FrameReport) => {
+        if (generation === this.#generation) this.#report(report);
+      },
+      ended: (error?: Parameters<typeof deserializeError>[0]) => {
+        // A loop stopped while its worker is replaced is not the effect's end.
+        if (generation === this.#generation && !this.#recovering) this.#ended(error ? deserializeError(error) : undefined);
+      },
+    });
+  }
+
+  /**
+   * Chromium: a track processor's frames go to the worker, which writes its frames to a relay whose other
+   * end the page pipes into the generator, so that a new worker (after a crash or a fallback) can take over
+   * the same output track.
+   */
+  #startWorkerLoop(track: MediaStreamTrack): void {
+    const generation = ++this.#generation;
+    const { remote, died } = this.#worker;
+    const { readable } = new page.MediaStreamTrackProcessor!({ track });
+    const relay = new TransformStream<VideoFrame, VideoFrame>();
+    const unpipe = new AbortController();
+    // Not closed with the relay: a replaced worker's loop closes its relay, and the output goes on.
+    const piped = relay.readable
+      .pipeTo(this.#sink!, { preventClose: true, preventAbort: true, preventCancel: true, signal: unpipe.signal })
+      .catch(() => undefined);
+    this.#detach = () => {
+      unpipe.abort();
+      return piped;
+    };
+    died.catch((error: Error) => {
+      if (generation === this.#generation) void this.#recover('crashed', error);
+    });
+    remote
+      .videoStart(
+        transfer(
+          {
+            input: { kind: 'streams', readable, writable: relay.writable, frameRate: track.getSettings().frameRate },
+            settings: this.#wire(),
+          },
+          [readable, relay.writable],
+        ),
+        this.#events(generation),
+      )
+      .then((started) => (this.#compositor = started.compositor))
+      .catch((error: unknown) => {
+        if (generation === this.#generation) this.#ended(error as Error);
+      });
+  }
+
+  /**
+   * The model failed mid-call (`failed`: the next backend, as createSegmenter moves a failed call) or its
+   * worker died (`crashed`: a fresh worker on the same backend). Meanwhile a failed backend's loop goes on
+   * with the last good mask; once the new worker runs, the loop starts there on the same output track.
+   */
+  async #recover(failure: 'crashed' | 'failed', error: Error): Promise<void> {
+    if (this.#recovering || this.#closed || !this.#track || this.#track.readyState === 'ended') return;
+    this.#recovering = true;
+    const before = {
+      backend: this.#segmenter.backend,
+      fallbacks: this.#segmenter.fallbacks.length,
+      restarts: this.#segmenter.workerRestarts,
+    };
+    try {
+      const moved = await this.#segmenter[VIDEO_RECOVER](failure, error);
+      if (!moved || this.#closed) return;
+      if ((this.#track.readyState as MediaStreamTrackState) === 'ended') {
+        this.#recovering = false;
+        this.#ended();
+        return;
+      }
+      this.#fallbacks.push(...this.#segmenter.fallbacks.slice(before.fallbacks).filter((f) => f.backend === before.backend));
+      this.#restarts += this.#segmenter.workerRestarts - before.restarts;
+      const worker = this.#segmenter[VIDEO_WORKER]();
+      if (!worker) return;
+      this.#worker = worker;
+      await this.#detach?.();
+      if (this.#path === 'worker') this.#startWorkerLoop(this.#track);
+      else this.#restartMainThread?.();
+    } catch (thrown) {
+      // No worker could take over (the model no longer loads): the effect ends with that error.
+      this.#recovering = false;
+      if (!this.#closed) this.#ended(thrown as Error, true);
+    } finally {
+      this.#recovering = false;
+    }
   }
 
   /** Changes the effect, background, blur, smoothing or confidence while running; rejects (and keeps the effect before) when the background cannot be decoded. */
@@ -212,7 +314,7 @@ export class VideoEffect {
     if (this.#closed) throw new BackendError('DISPOSED', 'this video effect was closed');
     const next = await resolveSettings(partial, this.#settings);
     this.#settings = next;
-    await this.#remote.videoUpdate(this.#wire());
+    await this.#worker.remote.videoUpdate(this.#wire());
   }
 
   /** Ends the output track, stops the frame loop and frees the worker, its GPU resources and every frame. */
@@ -220,7 +322,9 @@ export class VideoEffect {
     if (this.#closed) return;
     this.#closed = true;
     this.#stopMain?.();
-    await this.#remote.videoStop().catch(() => undefined);
+    void this.#finish();
+    // Not waited for when the worker is dead (comlink would wait for ever).
+    await Promise.race([this.#worker.remote.videoStop(), this.#worker.died]).catch(() => undefined);
     this.#output?.stop();
     this.#settings.image?.close();
     await this.#segmenter.dispose();
@@ -237,20 +341,44 @@ export class VideoEffect {
     if (report.latency === undefined) return;
     this.#frames++;
     if (report.reused) this.#reused++;
+    if (report.failure) void this.#recover('failed', deserializeError(report.failure));
     this.#shown.push(performance.now());
     this.#latencies.push(report.latency);
     if (this.#latencies.length > 120) this.#latencies.shift();
     if (report.mask) this.#onMask?.(report.mask);
   }
 
-  #ended(error?: Error): void {
+  /** The effect's end: the output track ended; `error`, where it stopped on one (a backend failure or a dead worker is recovered from first, unless `final`). */
+  #ended(error?: Error, final = false): void {
+    // A loop that stopped because the model failed on its first frame (no good mask yet) moves on too.
+    const code = (error as { code?: string } | undefined)?.code;
+    if (
+      error &&
+      !final &&
+      !this.#closed &&
+      (code === 'BACKEND_FAILED' || code === 'WORKER_CRASHED') &&
+      this.#track?.readyState === 'live'
+    ) {
+      void this.#recover(code === 'WORKER_CRASHED' ? 'crashed' : 'failed', error);
+      return;
+    }
+    void this.#finish();
     this.#stopMain?.();
     this.#output?.stop();
     if (error && !this.#closed) this.onError?.(error);
   }
 
+  /** Ends the worker path's output: the relay unpiped, the generator's writable closed (its readers see the end). */
+  async #finish(): Promise<void> {
+    const [detach, sink] = [this.#detach, this.#sink];
+    this.#detach = null;
+    this.#sink = null;
+    await detach?.();
+    await sink?.close().catch(() => undefined);
+  }
+
   /** Firefox: frames read on this thread as the video element shows them, composited in the worker, shown on a captured canvas. */
-  #startMainThread(track: MediaStreamTrack, events: { frame(r: FrameReport): void; ended(): void }): MediaStreamTrack {
+  #startMainThread(track: MediaStreamTrack): MediaStreamTrack {
     this.#path = 'main-thread';
     const video = document.createElement('video');
     video.muted = true;
@@ -264,6 +392,7 @@ export class VideoEffect {
     let stopped = false;
     let busy = false;
     let handle = 0;
+    let playing = false;
     const stop = () => {
       if (stopped) return;
       stopped = true;
@@ -274,51 +403,70 @@ export class VideoEffect {
       output.stop();
     };
     this.#stopMain = stop;
+    const inputEnded = () => {
+      this.#recovering = false;
+      this.#ended();
+    };
     // The input's end: an 'ended' event only when the source ends it; a stop() here is seen by polling.
     const watch = setInterval(() => {
-      if (track.readyState === 'ended') events.ended();
+      if (track.readyState === 'ended') inputEnded();
     }, 250);
-    track.addEventListener('ended', () => events.ended(), { once: true });
+    track.addEventListener('ended', inputEnded, { once: true });
     const onFrame = () => {
       if (stopped) return;
       handle = video.requestVideoFrameCallback(onFrame);
-      if (busy) {
+      if (busy || this.#recovering) {
         this.#mainDropped++;
         return;
       }
       busy = true;
+      const generation = this.#generation;
+      const { remote, died } = this.#worker;
       void (async () => {
         try {
           // A bitmap, not a VideoFrame: WebKit's worker canvases drew a VideoFrame made from a <video> as nothing.
           const frame = await createImageBitmap(video);
-          const { bitmap, report } = await this.#remote.videoFrame(transfer(frame, [frame as unknown as Transferable]));
-          if (stopped) bitmap.close();
+          // Settled by the worker's death too (comlink would wait for ever).
+          const { bitmap, report } = await Promise.race([remote.videoFrame(transfer(frame, [frame as unknown as Transferable])), died]);
+          if (stopped || generation !== this.#generation) bitmap.close();
           else {
             if (canvas.width !== bitmap.width || canvas.height !== bitmap.height)
               [canvas.width, canvas.height] = [bitmap.width, bitmap.height];
             shown.transferFromImageBitmap(bitmap);
             report.dropped = this.#mainDropped;
-            events.frame(report);
+            this.#report(report);
           }
         } catch (error) {
-          stop();
-          if (!this.#closed) this.onError?.(error as Error);
+          if ((error as { code?: string }).code === 'WORKER_CRASHED' && generation === this.#generation)
+            void this.#recover('crashed', error as Error);
+          else if (generation === this.#generation && !this.#recovering) {
+            stop();
+            if (!this.#closed) this.onError?.(error as Error);
+          }
         } finally {
           busy = false;
         }
       })();
     };
-    this.#remote
-      .videoStart({ input: { kind: 'frames' }, settings: this.#wire() }, proxy(events))
-      .then(async (started) => {
-        this.#compositor = started.compositor;
-        handle = video.requestVideoFrameCallback(onFrame);
-        await video.play();
-      })
-      .catch((error: unknown) => {
-        stop();
-        if (!this.#closed) this.onError?.(error as Error);
-      });
+    const start = () => {
+      const generation = ++this.#generation;
+      this.#worker.remote
+        .videoStart({ input: { kind: 'frames' }, settings: this.#wire() }, this.#events(generation))
+        .then(async (started) => {
+          this.#compositor = started.compositor;
+          if (playing) return;
+          playing = true;
+          handle = video.requestVideoFrameCallback(onFrame);
+          await video.play();
+        })
+        .catch((error: unknown) => {
+          if (generation !== this.#generation) return;
+          stop();
+          if (!this.#closed) this.onError?.(error as Error);
+        });
+    };
+    this.#restartMainThread = start;
+    start();
     return output;
   }
 }

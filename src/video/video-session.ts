@@ -147,9 +147,9 @@ export class VideoSession {
     }
     try {
       await writer.write(out);
-    } catch (error) {
+    } finally {
+      // The generator's sink took it; a relay's port has sent its copy by now (a no-op when closed).
       out.close();
-      throw error;
     }
     report.latency = performance.now() - t0;
     report.openFrames = this.#open;
@@ -191,6 +191,8 @@ export class VideoSession {
       if (!this.#grid) throw error;
       grid = this.#grid;
       report.reused = true;
+      // The page moves the effect to the next backend, as a failed call is moved (the model's worker stays).
+      report.failure = serializeError(error);
     }
     const timestamp = frame instanceof ImageBitmap ? 0 : frame.timestamp;
     if (settings.masks) report.mask = { classIds: grid.classIds.slice(), width: grid.width, height: grid.height, timestamp };

@@ -87,9 +87,9 @@ async function runScene(fx: VideoEffect, scene: Scene): Promise<{ masks: Uint8Ar
   const writer = generator.writable.getWriter();
   const output = fx.process(generator);
   const reader = new media.MediaStreamTrackProcessor!({ track: output }).readable.getReader();
-  // The worker reads the input from when its loop has started (stats.compositor is set then): a frame
-  // written before that is not the loop's, as a camera's first frames are not, and would never come out.
-  await expect.poll(() => fx.stats.compositor, { timeout: 60_000, interval: 20 }).not.toBeNull();
+  // The worker's loop reads once it has started (its compositor is known then): a frame written before
+  // may be discarded by the track processor, and this one-frame-at-a-time loop would wait for it.
+  await until(() => fx.stats.compositor !== null, 'the loop to start');
   const read = new OffscreenCanvas(W, H).getContext('2d', { willReadFrequently: true })!;
   const masks: Uint8Array[] = [];
   const written: VideoFrame[] = [];
@@ -97,7 +97,14 @@ async function runScene(fx: VideoEffect, scene: Scene): Promise<{ masks: Uint8Ar
     const frame = new VideoFrame(await createImageBitmap(scene.noisy[k]!), { timestamp: (k + 1) * 33_333 });
     written.push(frame);
     await writer.write(frame);
-    const { value } = await reader.read();
+    // A deadline, so that a frame that never comes says where it stopped instead of timing the test out.
+    let timer = 0;
+    const { value } = await Promise.race([
+      reader.read(),
+      new Promise<never>((_, reject) => {
+        timer = window.setTimeout(() => reject(new Error(`no output for frame ${k}: ${JSON.stringify(fx.stats)}`)), 60_000);
+      }),
+    ]).finally(() => clearTimeout(timer));
     expect(value!.timestamp).toBe((k + 1) * 33_333);
     read.drawImage(value!, 0, 0);
     value!.close();
@@ -304,6 +311,33 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
       await gl.close();
     }
   });
+
+  for (const fault of ['crash-in-run', 'error-in-run'] as const) {
+    test(`the model's worker dies mid-call (${fault}): a fresh worker takes over, and the same output track keeps the effect`, async () => {
+      const crashing = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+      const live = canvasTrack();
+      try {
+        const output = crashing.process(live.track);
+        await until(() => crashing.stats.frames >= 2, 'two output frames');
+        expect(crashing.stats.restarts).toBe(0);
+        await crashing.segmenter[INJECT_FAULT](fault);
+        await until(() => crashing.stats.restarts === 1, 'the worker to be replaced');
+        const frames = crashing.stats.frames;
+        await until(() => crashing.stats.frames >= frames + 3, 'frames from the new worker');
+        expect(output.readyState).toBe('live');
+        expect(crashing.stats).toMatchObject({ backend: 'wasm', restarts: 1, fallbacks: [] });
+        expect(crashing.segmenter.workerRestarts).toBe(1);
+        // Still the effect: no person, so all green.
+        const [r, g, b] = await centreOf(output);
+        expect(Math.abs(r!) + Math.abs(g! - 255) + Math.abs(b!)).toBeLessThan(30);
+        live.stop();
+        await until(() => output.readyState === 'ended', 'the output to end with the input');
+      } finally {
+        live.stop();
+        await crashing.close();
+      }
+    });
+  }
 
   test('close() ends the output, stops the loop and frees the worker', async () => {
     const other = await createVideoEffect({ effect: 'blur', backends: ['wasm'] });

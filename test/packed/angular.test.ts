@@ -94,7 +94,11 @@ afterAll(async () => {
 describe('edgeseg in Angular 21', () => {
   test("ng serve: the page segments on two WASM threads: the command line's payload", { timeout: 480_000 }, async () => {
     const port = await freePort();
-    const server = await startTool(appDir, NG, ['serve', '--host', '127.0.0.1', '--port', String(port)], `http://127.0.0.1:${port}/`);
+    // As on a developer's machine: Angular pre-bundles dependencies only with its cache on, and its cache is
+    // off where CI is set (cli.cache.environment 'local'); without it, ng serve needs the assets entry as ng build does.
+    const server = await startTool(appDir, NG, ['serve', '--host', '127.0.0.1', '--port', String(port)], `http://127.0.0.1:${port}/`, {
+      env: { CI: '' },
+    });
     try {
       await expectSegmentsOnTwoThreads(server.url, packed.cliPayload);
     } finally {

@@ -1,0 +1,204 @@
+// The video section: createVideoEffect's blur on fake 640×480 and 1280×720 cameras at 60 frames/s,
+// against the same blur built as a LiteRT.js user builds it on the main thread, side by side in one run.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../test/chromium.js';
+import { ROOT } from '../paths.js';
+import { table } from '../stats.js';
+import { quick, flag, THREADS, OUT, line } from './options.js';
+import { judge, url, benchServer, verdicts } from './harness.js';
+import { PEOPLE_MODELS, PEOPLE_SIZES } from './people.js';
+import type { VideoResult } from '../web/video.js';
+
+export type VideoRow = { size: string; edgeseg: VideoResult; peer: VideoResult };
+
+/** Seconds measured per case (`--video-seconds N`), after a warm-up. */
+const SECONDS = flag('video-seconds') ?? (quick ? 3 : 5);
+const WARMUP_SECONDS = 3;
+const FRAMES = 12;
+
+/**
+ * A .y4m camera for Chromium's fake capture: a photo of a person (models/people/samples) at `w`×`h`,
+ * moved 2 px a frame and back, 60 frames/s (Chromium loops the file).
+ */
+async function y4m(w: number, h: number): Promise<string> {
+  const { default: sharp } = await import('sharp');
+  const pad = 2 * FRAMES;
+  const { data } = await sharp(join(ROOT, 'models', 'people', 'samples', 'images', 'grace_hopper.jpg'))
+    .resize(w + pad, h, { fit: 'cover' })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const stride = (w + pad) * 3;
+  const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${w} H${h} F60:1 Ip A1:1 C420jpeg\n`)];
+  for (let k = 0; k < FRAMES; k++) {
+    const dx = 2 * (k < FRAMES / 2 ? k : FRAMES - k);
+    const y = Buffer.alloc(w * h);
+    const u = Buffer.alloc((w / 2) * (h / 2));
+    const v = Buffer.alloc((w / 2) * (h / 2));
+    for (let r = 0; r < h; r++)
+      for (let c = 0; c < w; c++) {
+        const o = r * stride + (c + dx) * 3;
+        const [R, G, B] = [data[o]!, data[o + 1]!, data[o + 2]!];
+        y[r * w + c] = 0.299 * R + 0.587 * G + 0.114 * B;
+        if (!(r & 1) && !(c & 1)) {
+          const i = (r / 2) * (w / 2) + c / 2;
+          u[i] = 128 - 0.168736 * R - 0.331264 * G + 0.5 * B;
+          v[i] = 128 + 0.5 * R - 0.418688 * G - 0.081312 * B;
+        }
+      }
+    parts.push(Buffer.from('FRAME\n'), y, u, v);
+  }
+  const path = join(OUT, `camera-${w}x${h}.y4m`);
+  await writeFile(path, Buffer.concat(parts));
+  return path;
+}
+
+export async function videoSection(origin: string): Promise<VideoRow[]> {
+  await mkdir(OUT, { recursive: true });
+  const m = PEOPLE_MODELS[0]!;
+  const tflite = url(join(ROOT, 'node_modules', '@mediapipe', 'selfie_segmentation', m.tflite));
+  line(
+    `\nVideo: createVideoEffect (blur, people model on WASM, ${THREADS} threads) vs LiteRT.js on the main thread, ${SECONDS} s per case`,
+  );
+  const rows: VideoRow[] = [];
+  for (const size of PEOPLE_SIZES) {
+    const [w, h] = size.split('x').map(Number) as [number, number];
+    const file = await y4m(w, h);
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: [
+        ...CHROMIUM_ARGS,
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-video-capture=${file}`,
+      ],
+    });
+    const run = async (which: 'edgeseg' | 'peer') => {
+      // A page of its own for each: LiteRT.js's and onnxruntime-web's Wasm each set up once per page.
+      const page = await browser.newPage();
+      page.on('pageerror', (e) => console.error('page error:', e.message));
+      await page.goto(`${origin}/web/video.html`);
+      await page.waitForFunction(() => (window as unknown as { videoBenchReady?: boolean }).videoBenchReady === true);
+      const config = {
+        model: `${url(m.dir)}/`,
+        tflite,
+        height: m.height,
+        width: m.width,
+        threads: THREADS,
+        seconds: SECONDS,
+        warmup: WARMUP_SECONDS,
+      };
+      const result = await page.evaluate(
+        ([fn, c]) => (window as unknown as { videoBench: Record<string, (c: unknown) => Promise<VideoResult>> }).videoBench[fn]!(c),
+        [which, config] as const,
+      );
+      await page.close();
+      return result;
+    };
+    const edgeseg = await run('edgeseg');
+    const peer = await run('peer');
+    await browser.close();
+    rows.push({ size, edgeseg, peer });
+    line(`video ${size}: edgeseg ${describe(edgeseg)} · peer ${describe(peer)}`);
+  }
+  return rows;
+}
+
+const describe = (r: VideoResult) =>
+  `${r.fps.toFixed(1)} frames/s, latency p50 ${r.latency.p50.toFixed(0)} / p95 ${r.latency.p95.toFixed(0)} ms, main thread ${r.mainMsPerFrame.toFixed(2)} ms/frame`;
+
+export function videoReport(rows: VideoRow[]): string {
+  const out = [
+    `\n### Video: createVideoEffect against a LiteRT.js main-thread blur; fake camera at 60 frames/s, ${SECONDS} s per case after ${WARMUP_SECONDS} s of warm-up, ${THREADS} WASM threads both\n`,
+  ];
+  out.push(
+    table(
+      ['camera', 'runs', 'output frames/s', 'latency p50 / p95, ms', 'main thread, ms/frame', 'long tasks, ms/frame', 'dropped'],
+      rows.flatMap((r) =>
+        (['edgeseg', 'peer'] as const).map((k) => {
+          const v = r[k];
+          return [
+            r.size,
+            k === 'edgeseg' ? `edgeseg (${v.path}, ${v.compositor})` : 'LiteRT.js on the page',
+            v.fps.toFixed(1),
+            `${v.latency.p50.toFixed(0)} / ${v.latency.p95.toFixed(0)}`,
+            v.mainMsPerFrame.toFixed(2),
+            v.longTaskMsPerFrame.toFixed(1),
+            String(v.dropped),
+          ];
+        }),
+      ),
+    ),
+  );
+  out.push('\nRatios, edgeseg ÷ peer:\n');
+  out.push(
+    table(
+      ['camera', 'frames/s', 'latency p50', 'latency p95', 'main thread ms/frame'],
+      rows.map((r) => [
+        r.size,
+        (r.edgeseg.fps / r.peer.fps).toFixed(2),
+        (r.edgeseg.latency.p50 / r.peer.latency.p50).toFixed(2),
+        (r.edgeseg.latency.p95 / r.peer.latency.p95).toFixed(2),
+        (r.edgeseg.mainMsPerFrame / r.peer.mainMsPerFrame).toFixed(3),
+      ]),
+    ),
+  );
+  out.push(
+    '\nMain thread: edgeseg, the time in the page’s message listeners (comlink’s per-frame report; the browser’s own relay of each frame to the track generator is not in it); the peer, each frame’s work from the video callback to the composited canvas (LiteRT.js runs on the page). Latency: edgeseg, the worker’s frame read → frame written; the peer, the video callback → canvas composited.',
+  );
+  return out.join('\n');
+}
+
+export function videoTargets(rows: VideoRow[]): void {
+  for (const r of rows) {
+    const ratio = r.edgeseg.fps / r.peer.fps;
+    judge(
+      `video: output frames/s ≥ 1.5 × the peer's at ${r.size}`,
+      `${ratio.toFixed(2)}× (${r.edgeseg.fps.toFixed(1)} vs ${r.peer.fps.toFixed(1)})`,
+      ratio >= 1.5,
+    );
+    judge(
+      `video: p95 latency ≤ 2 frame intervals (33 ms) at ${r.size}`,
+      `${r.edgeseg.latency.p95.toFixed(0)} ms`,
+      r.edgeseg.latency.p95 <= 2000 / 60,
+    );
+    judge(
+      `video: main thread ≤ 1 ms per frame (worker path) at ${r.size}`,
+      `${r.edgeseg.mainMsPerFrame.toFixed(2)} ms`,
+      r.edgeseg.mainMsPerFrame <= 1,
+    );
+  }
+  const vga = rows.find((r) => r.size === '640x480');
+  if (vga) judge('video: ≥ 60 output frames/s at 640×480', `${vga.edgeseg.fps.toFixed(1)} frames/s`, vga.edgeseg.fps >= 60);
+}
+
+/** The video targets judged (added to the bench's verdicts), as a table of their own. */
+export function videoTargetTable(rows: VideoRow[]): string {
+  const first = verdicts.length;
+  videoTargets(rows);
+  return `### Video targets\n\n${table(
+    ['target', 'measured', 'verdict'],
+    verdicts.slice(first).map((v) => [v.target, v.measured, v.outcome]),
+  )}`;
+}
+
+/** `--video-only`: the video section alone, on its own page server; bench/out/video.{json,md}. */
+export async function videoOnly(): Promise<void> {
+  const server = await benchServer();
+  const origin = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
+  try {
+    const rows = await videoSection(origin);
+    verdicts.length = 0;
+    const md = `${videoReport(rows)}\n\n${videoTargetTable(rows)}`;
+    line(`\n${md}`);
+    await writeFile(
+      join(OUT, 'video.json'),
+      JSON.stringify({ date: new Date().toISOString(), threads: THREADS, seconds: SECONDS, rows, verdicts }, null, 1),
+    );
+    await writeFile(join(OUT, 'video.md'), md);
+  } finally {
+    await server.close();
+  }
+}

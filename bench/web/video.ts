@@ -1,0 +1,211 @@
+// The in-browser half of the video bench: the blur on the page's fake camera, edgeseg's createVideoEffect
+// against the same blur built as a LiteRT.js user builds it on the main thread. bench/run/video.ts drives it.
+import { createVideoEffect } from 'edgeseg';
+import { liteRtRunner } from '../../models/people/parity/runtimes.js';
+import { nhwcFromRgba } from '../../models/people/parity/tensors.js';
+
+declare const __LITERT_WASM__: string;
+
+export interface VideoCase {
+  /** edgeseg's people model folder, and the original .tflite with its input size. */
+  model: string;
+  tflite: string;
+  height: number;
+  width: number;
+  threads: number;
+  seconds: number;
+  /** Seconds run before measuring (the model's first runs, the compositor's set-up). */
+  warmup: number;
+}
+
+export interface VideoResult {
+  width: number;
+  height: number;
+  /** Output frames per second over the measured seconds. */
+  fps: number;
+  latency: { p50: number; p95: number };
+  /** The page's own per-frame work, ms per output frame. */
+  mainMsPerFrame: number;
+  /** Long tasks (over 50 ms) on the page, ms per output frame. */
+  longTaskMsPerFrame: number;
+  frames: number;
+  dropped: number;
+  path?: string | null;
+  compositor?: string | null;
+}
+
+const now = () => performance.now();
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Every 'message' listener the page runs (comlink's, which is all edgeseg does per frame on the worker
+// path besides the browser's own stream relay) is timed, so that its main-thread work can be summed.
+let listenerMs = 0;
+// eslint-disable-next-line @typescript-eslint/unbound-method -- called with its target below
+const add = EventTarget.prototype.addEventListener;
+// eslint-disable-next-line @typescript-eslint/unbound-method -- called with its target below
+const remove = EventTarget.prototype.removeEventListener;
+// comlink adds and removes a listener per call: the timed one must be the one removed.
+const wrapped = new WeakMap<object, EventListener>();
+EventTarget.prototype.addEventListener = function (
+  this: EventTarget,
+  type: string,
+  listener: EventListenerOrEventListenerObject | null,
+  options?: boolean | AddEventListenerOptions,
+) {
+  if (type !== 'message' || typeof listener !== 'function') return add.call(this, type, listener, options);
+  const timed =
+    wrapped.get(listener) ??
+    function (this: unknown, event: Event) {
+      const t = now();
+      try {
+        return listener.call(this, event);
+      } finally {
+        listenerMs += now() - t;
+      }
+    };
+  wrapped.set(listener, timed);
+  return add.call(this, type, timed, options);
+};
+EventTarget.prototype.removeEventListener = function (
+  this: EventTarget,
+  type: string,
+  listener: EventListenerOrEventListenerObject | null,
+  options?: boolean | EventListenerOptions,
+) {
+  const timed = type === 'message' && listener ? wrapped.get(listener) : undefined;
+  return remove.call(this, type, timed ?? listener, options);
+};
+
+let longTaskMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) longTaskMs += entry.duration;
+}).observe({ type: 'longtask', buffered: false });
+
+const camera = async () => (await navigator.mediaDevices.getUserMedia({ video: { frameRate: 60 } })).getVideoTracks()[0]!;
+
+function quantiles(samples: number[]): { p50: number; p95: number } {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => (s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : 0);
+  return { p50: at(0.5), p95: at(0.95) };
+}
+
+const api = {
+  /** edgeseg: createVideoEffect's blur on the camera track, the output track played in a <video>. */
+  async edgeseg(c: VideoCase): Promise<VideoResult> {
+    const fx = await createVideoEffect({ effect: 'blur', model: c.model, backends: ['wasm'], numThreads: c.threads });
+    const track = await camera();
+    const { width = 0, height = 0 } = track.getSettings();
+    const output = fx.process(track);
+    const video = document.createElement('video');
+    video.muted = true;
+    video.srcObject = new MediaStream([output]);
+    await video.play();
+    await wait(c.warmup * 1000);
+    const [frames0, dropped0, listener0, long0, t0] = [fx.stats.frames, fx.stats.dropped, listenerMs, longTaskMs, now()];
+    await wait(c.seconds * 1000);
+    const stats = fx.stats;
+    const seconds = (now() - t0) / 1000;
+    const frames = stats.frames - frames0;
+    const result: VideoResult = {
+      width,
+      height,
+      fps: frames / seconds,
+      latency: stats.latency,
+      mainMsPerFrame: (listenerMs - listener0) / Math.max(1, frames),
+      longTaskMsPerFrame: (longTaskMs - long0) / Math.max(1, frames),
+      frames,
+      dropped: stats.dropped - dropped0,
+      path: stats.path,
+      compositor: stats.compositor,
+    };
+    video.srcObject = null;
+    track.stop();
+    await fx.close();
+    return result;
+  },
+
+  /**
+   * The peer, as a LiteRT.js user builds the blur: on the page, each frame the <video> shows is drawn
+   * into the network's size on a canvas, run with LiteRT.js (XNNPACK) on the original .tflite (which ends
+   * in its own sigmoid), the probabilities written as a mask's alpha, and composited on a canvas: the frame
+   * blurred with the canvas `filter`, the person (the frame masked by the upscaled mask) drawn over it.
+   */
+  async peer(c: VideoCase): Promise<VideoResult> {
+    const run = await liteRtRunner(c.tflite, __LITERT_WASM__, c.height, c.width, c.threads);
+    const track = await camera();
+    const { width = 640, height = 480 } = track.getSettings();
+    const video = document.createElement('video');
+    video.muted = true;
+    video.srcObject = new MediaStream([track]);
+    await video.play();
+    const small = new OffscreenCanvas(c.width, c.height).getContext('2d', { willReadFrequently: true })!;
+    const maskCtx = new OffscreenCanvas(c.width, c.height).getContext('2d')!;
+    const mask = new ImageData(c.width, c.height);
+    const person = new OffscreenCanvas(width, height).getContext('2d')!;
+    const canvas = document.createElement('canvas');
+    [canvas.width, canvas.height] = [width, height];
+    const out = canvas.getContext('2d')!;
+    canvas.captureStream();
+    const blur = Math.max(width, height) / 64;
+    let [frames, dropped, busyMs, busy, stopped] = [0, 0, 0, false, false];
+    const latencies: number[] = [];
+    const onFrame = () => {
+      if (stopped) return;
+      video.requestVideoFrameCallback(onFrame);
+      if (busy) {
+        dropped++;
+        return;
+      }
+      busy = true;
+      const t0 = now();
+      void (async () => {
+        small.drawImage(video, 0, 0, c.width, c.height);
+        const input = nhwcFromRgba(small.getImageData(0, 0, c.width, c.height).data, c.height, c.width);
+        const probabilities = await run(input);
+        const t1 = now();
+        for (let p = 0; p < probabilities.length; p++) mask.data[4 * p + 3] = Math.round(probabilities[p]! * 255);
+        maskCtx.putImageData(mask, 0, 0);
+        out.filter = `blur(${blur}px)`;
+        out.drawImage(video, 0, 0, width, height);
+        out.filter = 'none';
+        person.globalCompositeOperation = 'copy';
+        person.drawImage(maskCtx.canvas, 0, 0, width, height);
+        person.globalCompositeOperation = 'source-in';
+        person.drawImage(video, 0, 0, width, height);
+        out.drawImage(person.canvas, 0, 0);
+        const t2 = now();
+        // The run blocks this thread (LiteRT.js's Wasm runs here); its await is counted with the rest.
+        busyMs += t2 - t0;
+        void t1;
+        latencies.push(t2 - t0);
+        if (latencies.length > 120) latencies.shift();
+        frames++;
+        busy = false;
+      })();
+    };
+    video.requestVideoFrameCallback(onFrame);
+    await wait(c.warmup * 1000);
+    const [frames0, dropped0, busy0, long0, t0] = [frames, dropped, busyMs, longTaskMs, now()];
+    await wait(c.seconds * 1000);
+    const seconds = (now() - t0) / 1000;
+    const n = frames - frames0;
+    const result: VideoResult = {
+      width,
+      height,
+      fps: n / seconds,
+      latency: quantiles(latencies),
+      mainMsPerFrame: (busyMs - busy0) / Math.max(1, n),
+      longTaskMsPerFrame: (longTaskMs - long0) / Math.max(1, n),
+      frames: n,
+      dropped: dropped - dropped0,
+    };
+    stopped = true;
+    video.srcObject = null;
+    track.stop();
+    await run.release();
+    return result;
+  },
+};
+
+(window as unknown as { videoBench: typeof api }).videoBench = api;
+(window as unknown as { videoBenchReady: boolean }).videoBenchReady = true;
