@@ -36,12 +36,14 @@ export function catalogRoutes({ store, signer }: Platform): CatalogRoutes {
     workspace: {
       methods: ['GET'],
       path: '/:workspace',
+      otherMethods: 'use GET',
       answer: ({ res, ws }) =>
         sendJson(res, 200, { workspace: { ...workspaceRecord(ws!), projects: ws!.projects.map((p) => projectRecord(ws!, p)) } }),
     },
     project: {
       methods: ['GET'],
       path: '/:workspace/:project',
+      otherMethods: 'use GET',
       answer: ({ res, urls, ws, project }) =>
         sendJson(res, 200, {
           workspace: workspaceRecord(ws!),
@@ -52,6 +54,7 @@ export function catalogRoutes({ store, signer }: Platform): CatalogRoutes {
     image: {
       methods: ['GET'],
       path: '/:workspace/:project/images/:image',
+      otherMethods: 'use GET',
       answer: ({ res, urls, params, ws, project }) => {
         const image = project!.images.find((i) => i.id === params.image || i.name === params.image);
         if (!image) throw notFound(`no image ${JSON.stringify(params.image)} in ${project!.url}`);

@@ -316,6 +316,27 @@ describe('bad input: each a clear 4xx (or 504), and the server keeps serving', (
     await stillServing();
   });
 
+  test('another method on a workspace, a project or an image is 405 MethodNotAllowed (a project once answered 500)', async () => {
+    for (const [method, path] of [
+      ['POST', `/${WS}`],
+      ['DELETE', `/${WS}`],
+      ['POST', `/${WS}/${PROJECT}`],
+      ['PUT', `/${WS}/${PROJECT}`],
+      ['DELETE', `/${WS}/${PROJECT}`],
+      ['POST', `/${WS}/${PROJECT}/images/anything`],
+    ] as const) {
+      const answer = await send({ method, path: withKey(path), body: '{}' });
+      expect([method, path, answer.status, errorOf(answer.body).code, errorOf(answer.body).message]).toEqual([
+        method,
+        path,
+        405,
+        'MethodNotAllowed',
+        'use GET',
+      ]);
+    }
+    await stillServing();
+  });
+
   test('50 connections that send half a request and wait are closed with 408; others are answered meanwhile', async () => {
     const { port } = new URL(server.baseUrl);
     const halves = [
