@@ -10,7 +10,14 @@ import { ANGULAR_ASSETS } from '../../src/runtime/framework-fix.js';
 import { startStaticServer } from '../fixtures/static-server.js';
 import { stringContaining } from '../helpers/matchers.js';
 import { expectRuntimeFilesCopied } from './expect-payload.js';
-import { expectSegmentsOnTwoThreads, freePort, ISOLATION_HEADERS, MAIN_JS, makeFrameworkApp, runTool, startTool } from './framework-app.js';
+import {
+  expectSegmentsOnTwoThreads,
+  expectServedPageSegments,
+  ISOLATION_HEADERS,
+  MAIN_JS,
+  makeFrameworkApp,
+  runTool,
+} from './framework-app.js';
 import { closeBrowser, runPage } from './run-page.js';
 
 const packed = inject('packed');
@@ -93,17 +100,17 @@ afterAll(async () => {
 
 describe('edgeseg in Angular 21', () => {
   test("ng serve: the page segments on two WASM threads: the command line's payload", { timeout: 480_000 }, async () => {
-    const port = await freePort();
     // As on a developer's machine: Angular pre-bundles dependencies only with its cache on, and its cache is
     // off where CI is set (cli.cache.environment 'local'); without it, ng serve needs the assets entry as ng build does.
-    const server = await startTool(appDir, NG, ['serve', '--host', '127.0.0.1', '--port', String(port)], `http://127.0.0.1:${port}/`, {
-      env: { CI: '' },
-    });
-    try {
-      await expectSegmentsOnTwoThreads(server.url, packed.cliPayload);
-    } finally {
-      await server.stop();
-    }
+    await expectServedPageSegments(
+      appDir,
+      NG,
+      (port) => ['serve', '--host', '127.0.0.1', '--port', String(port)],
+      packed.cliPayload,
+      () => ({
+        CI: '',
+      }),
+    );
   });
 
   test('ng build with no step: RUNTIME_FILE_MISSING names the angular.json step', { timeout: 480_000 }, async () => {

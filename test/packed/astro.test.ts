@@ -4,7 +4,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import { expectRuntimeFilesCopied } from './expect-payload.js';
-import { expectSegmentsOnTwoThreads, freePort, ISOLATION_HEADERS, MAIN_JS, makeFrameworkApp, runTool, startTool } from './framework-app.js';
+import { expectServedPageSegments, ISOLATION_HEADERS, MAIN_JS, makeFrameworkApp, runTool } from './framework-app.js';
 import { closeBrowser } from './run-page.js';
 import { join } from 'node:path';
 
@@ -36,18 +36,12 @@ afterAll(async () => {
 
 describe('edgeseg in Astro 5', () => {
   test("astro dev: the page segments on two WASM threads: the command line's payload", { timeout: 480_000 }, async () => {
-    const port = await freePort();
-    const server = await startTool(
+    await expectServedPageSegments(
       appDir,
       'astro/astro.js',
-      ['dev', '--host', '127.0.0.1', '--port', String(port)],
-      `http://127.0.0.1:${port}/`,
+      (port) => ['dev', '--host', '127.0.0.1', '--port', String(port)],
+      packed.cliPayload,
     );
-    try {
-      await expectSegmentsOnTwoThreads(server.url, packed.cliPayload);
-    } finally {
-      await server.stop();
-    }
   });
 
   test(
@@ -56,18 +50,12 @@ describe('edgeseg in Astro 5', () => {
     async () => {
       await runTool(appDir, 'astro/astro.js', ['build']);
       expectRuntimeFilesCopied(join(appDir, 'dist'), appDir);
-      const port = await freePort();
-      const server = await startTool(
+      await expectServedPageSegments(
         appDir,
         'astro/astro.js',
-        ['preview', '--host', '127.0.0.1', '--port', String(port)],
-        `http://127.0.0.1:${port}/`,
+        (port) => ['preview', '--host', '127.0.0.1', '--port', String(port)],
+        packed.cliPayload,
       );
-      try {
-        await expectSegmentsOnTwoThreads(server.url, packed.cliPayload);
-      } finally {
-        await server.stop();
-      }
     },
   );
 });

@@ -143,3 +143,23 @@ export async function expectSegmentsOnTwoThreads(url: string, cliPayload: PagePa
   expect(result).toMatchObject(expected);
   return result;
 }
+
+/**
+ * Starts a framework's server on a free port (`args` and `env` are given the port), checks its page as
+ * expectSegmentsOnTwoThreads does, and stops the server.
+ */
+export async function expectServedPageSegments(
+  appDir: string,
+  bin: string,
+  args: (port: number) => string[],
+  cliPayload: PagePayload,
+  env: (port: number) => Record<string, string> = () => ({}),
+): Promise<void> {
+  const port = await freePort();
+  const server = await startTool(appDir, bin, args(port), `http://127.0.0.1:${port}/`, { env: env(port) });
+  try {
+    await expectSegmentsOnTwoThreads(server.url, cliPayload);
+  } finally {
+    await server.stop();
+  }
+}

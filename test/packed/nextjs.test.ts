@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import { expectRuntimeFilesCopied } from './expect-payload.js';
-import { expectSegmentsOnTwoThreads, freePort, ISOLATION_HEADERS, MAIN_JS, makeFrameworkApp, runTool, startTool } from './framework-app.js';
+import { expectServedPageSegments, ISOLATION_HEADERS, MAIN_JS, makeFrameworkApp, runTool } from './framework-app.js';
 import { closeBrowser } from './run-page.js';
 
 const packed = inject('packed');
@@ -53,13 +53,7 @@ describe.each([
   { bundler: 'webpack', flags: ['--webpack'] },
 ])('edgeseg in Next.js 16 on $bundler', ({ flags }) => {
   test("next dev: the page segments on two WASM threads: the command line's payload", { timeout: 480_000 }, async () => {
-    const port = await freePort();
-    const server = await startTool(appDir, NEXT, ['dev', ...flags, '-H', '127.0.0.1', '-p', String(port)], `http://127.0.0.1:${port}/`);
-    try {
-      await expectSegmentsOnTwoThreads(server.url, packed.cliPayload);
-    } finally {
-      await server.stop();
-    }
+    await expectServedPageSegments(appDir, NEXT, (port) => ['dev', ...flags, '-H', '127.0.0.1', '-p', String(port)], packed.cliPayload);
   });
 
   test(
@@ -69,13 +63,7 @@ describe.each([
       await runTool(appDir, NEXT, ['build', ...flags]);
       // Both bundlers minify the JavaScript files they copy; the binaries are as shipped.
       expectRuntimeFilesCopied(join(appDir, '.next', 'static'), appDir, { binariesOnly: true });
-      const port = await freePort();
-      const server = await startTool(appDir, NEXT, ['start', '-H', '127.0.0.1', '-p', String(port)], `http://127.0.0.1:${port}/`);
-      try {
-        await expectSegmentsOnTwoThreads(server.url, packed.cliPayload);
-      } finally {
-        await server.stop();
-      }
+      await expectServedPageSegments(appDir, NEXT, (port) => ['start', '-H', '127.0.0.1', '-p', String(port)], packed.cliPayload);
     },
   );
 });

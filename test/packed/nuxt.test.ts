@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import { expectRuntimeFilesCopied } from './expect-payload.js';
-import { expectSegmentsOnTwoThreads, freePort, ISOLATION_HEADERS, MAIN_JS, makeFrameworkApp, runTool, startTool } from './framework-app.js';
+import { expectServedPageSegments, ISOLATION_HEADERS, MAIN_JS, makeFrameworkApp, runTool } from './framework-app.js';
 import { closeBrowser } from './run-page.js';
 
 const packed = inject('packed');
@@ -43,13 +43,7 @@ afterAll(async () => {
 
 describe('edgeseg in Nuxt 3', () => {
   test("nuxt dev: the page segments on two WASM threads: the command line's payload", { timeout: 480_000 }, async () => {
-    const port = await freePort();
-    const server = await startTool(appDir, NUXT, ['dev', '--host', '127.0.0.1', '--port', String(port)], `http://127.0.0.1:${port}/`);
-    try {
-      await expectSegmentsOnTwoThreads(server.url, packed.cliPayload);
-    } finally {
-      await server.stop();
-    }
+    await expectServedPageSegments(appDir, NUXT, (port) => ['dev', '--host', '127.0.0.1', '--port', String(port)], packed.cliPayload);
   });
 
   test(
@@ -58,15 +52,13 @@ describe('edgeseg in Nuxt 3', () => {
     async () => {
       await runTool(appDir, NUXT, ['build']);
       expectRuntimeFilesCopied(join(appDir, '.output', 'public'), appDir);
-      const port = await freePort();
-      const server = await startTool(appDir, './.output/server/index.mjs', [], `http://127.0.0.1:${port}/`, {
-        env: { HOST: '127.0.0.1', PORT: String(port) },
-      });
-      try {
-        await expectSegmentsOnTwoThreads(server.url, packed.cliPayload);
-      } finally {
-        await server.stop();
-      }
+      await expectServedPageSegments(
+        appDir,
+        './.output/server/index.mjs',
+        () => [],
+        packed.cliPayload,
+        (port) => ({ HOST: '127.0.0.1', PORT: String(port) }),
+      );
     },
   );
 });

@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import { expectRuntimeFilesCopied } from './expect-payload.js';
-import { expectSegmentsOnTwoThreads, freePort, ISOLATION_HEADERS, MAIN_JS, makeFrameworkApp, runTool, startTool } from './framework-app.js';
+import { expectServedPageSegments, ISOLATION_HEADERS, MAIN_JS, makeFrameworkApp, runTool } from './framework-app.js';
 import { closeBrowser } from './run-page.js';
 
 const packed = inject('packed');
@@ -36,13 +36,7 @@ afterAll(async () => {
 
 describe('edgeseg in Rsbuild 2', () => {
   test("rsbuild dev: the page segments on two WASM threads: the command line's payload", { timeout: 480_000 }, async () => {
-    const port = await freePort();
-    const server = await startTool(appDir, RSBUILD, ['dev', '--host', '127.0.0.1', '--port', String(port)], `http://127.0.0.1:${port}/`);
-    try {
-      await expectSegmentsOnTwoThreads(server.url, packed.cliPayload);
-    } finally {
-      await server.stop();
-    }
+    await expectServedPageSegments(appDir, RSBUILD, (port) => ['dev', '--host', '127.0.0.1', '--port', String(port)], packed.cliPayload);
   });
 
   test(
@@ -52,18 +46,12 @@ describe('edgeseg in Rsbuild 2', () => {
       await runTool(appDir, RSBUILD, ['build']);
       // Rsbuild minifies the JavaScript files it copies; the binaries are as shipped.
       expectRuntimeFilesCopied(join(appDir, 'dist'), appDir, { binariesOnly: true });
-      const port = await freePort();
-      const server = await startTool(
+      await expectServedPageSegments(
         appDir,
         RSBUILD,
-        ['preview', '--host', '127.0.0.1', '--port', String(port)],
-        `http://127.0.0.1:${port}/`,
+        (port) => ['preview', '--host', '127.0.0.1', '--port', String(port)],
+        packed.cliPayload,
       );
-      try {
-        await expectSegmentsOnTwoThreads(server.url, packed.cliPayload);
-      } finally {
-        await server.stop();
-      }
     },
   );
 });

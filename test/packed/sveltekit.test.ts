@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, inject, test } from 'vitest';
 import { expectRuntimeFilesCopied } from './expect-payload.js';
-import { expectSegmentsOnTwoThreads, freePort, ISOLATION_HEADERS, MAIN_JS, makeFrameworkApp, runTool, startTool } from './framework-app.js';
+import { expectServedPageSegments, ISOLATION_HEADERS, MAIN_JS, makeFrameworkApp, runTool } from './framework-app.js';
 import { closeBrowser } from './run-page.js';
 
 const packed = inject('packed');
@@ -73,18 +73,12 @@ describe.each([
   const app = () => (appDir ??= (apps.push(makeFrameworkApp(packed, framework, FILES, 'static')), apps.at(-1)!));
 
   test("vite dev: the page segments on two WASM threads: the command line's payload", { timeout: 480_000 }, async () => {
-    const port = await freePort();
-    const server = await startTool(
+    await expectServedPageSegments(
       app(),
       VITE,
-      ['dev', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
-      `http://127.0.0.1:${port}/`,
+      (port) => ['dev', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+      packed.cliPayload,
     );
-    try {
-      await expectSegmentsOnTwoThreads(server.url, packed.cliPayload);
-    } finally {
-      await server.stop();
-    }
   });
 
   test(
@@ -93,15 +87,13 @@ describe.each([
     async () => {
       await runTool(app(), VITE, ['build']);
       expectRuntimeFilesCopied(join(app(), 'build', 'client'), app());
-      const port = await freePort();
-      const server = await startTool(app(), './server.js', [], `http://127.0.0.1:${port}/`, {
-        env: { HOST: '127.0.0.1', PORT: String(port) },
-      });
-      try {
-        await expectSegmentsOnTwoThreads(server.url, packed.cliPayload);
-      } finally {
-        await server.stop();
-      }
+      await expectServedPageSegments(
+        app(),
+        './server.js',
+        () => [],
+        packed.cliPayload,
+        (port) => ({ HOST: '127.0.0.1', PORT: String(port) }),
+      );
     },
   );
 });
