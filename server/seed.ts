@@ -4,7 +4,7 @@
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { createSegmenter } from '../src/node/segmenter.js';
-import { decodeImage } from '../src/node/decode-image.js';
+import { decodeImage } from '../src/decode/decode-node.js';
 import { decodeMaskPng } from '../src/payload/index.js';
 import { imageEmbedding } from './embedding.js';
 import type { ImageState, PlatformState, ProjectState } from './store.js';

@@ -1,5 +1,5 @@
 // `POST /synthetic-image`: an image added to a project from a prompt or a URL (see ../synthetic.ts).
-import { decodeImage } from '../../src/node/decode-image.js';
+import { decodeImage } from '../../src/decode/decode-node.js';
 import { pixelWeight } from '../decode-gate.js';
 import { imageEmbedding } from '../embedding.js';
 import { readJson, sendJson } from '../http.js';
