@@ -110,13 +110,7 @@ export {
   type VideoPath,
   type VideoEffectName,
   type BundledModelName,
-  createCompositor,
-  type Compositor,
-  type CompositorChoice,
-  type FrameSource,
-  type EffectMask,
-  parseHexColor,
-  type Effect,
-  type EffectKind,
-  type Rgb,
-} from './video/index.js';
+} from './video/video-effect.js';
+export { createCompositor } from './video/create-compositor.js';
+export type { Compositor, CompositorChoice, FrameSource, EffectMask } from './video/compositor.js';
+export { parseHexColor, type Effect, type EffectKind, type Rgb } from './video/effect.js';
