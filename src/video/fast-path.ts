@@ -102,30 +102,54 @@ export function subjectGrid(
   const threshold = confidence / 100;
   let bgChannel = -1;
   for (let c = 0; c < C; c++) if (classOf[c] === backgroundClassId && C > 1 && C === classCount) bgChannel = c;
-  for (let i = 0; i < n; i++) {
-    let subject: number;
-    let id: number;
-    if (C === 1) {
+  const { probability, classIds } = grid;
+  if (C === 1) {
+    const subjectId = classOf[0]!;
+    for (let i = 0; i < n; i++) {
       const p = 1 / (1 + Math.exp(-data[i]!));
       // The reference's binary rule: the foreground class where σ ≥ the threshold.
-      subject = p;
-      id = p >= threshold ? classOf[0]! : backgroundClassId;
-    } else {
+      probability[i] = Math.round(p * 255);
+      classIds[i] = p >= threshold ? subjectId : backgroundClassId;
+    }
+  } else if (C === 2) {
+    // Two channels: the softmax's exponentials are exp(0) = 1 (the top channel) and exp(low − top), the
+    // same numbers the general loop below sums, from one exp.
+    const [id0, id1] = [classOf[0]!, classOf[1]!];
+    for (let i = 0; i < n; i++) {
+      const a = data[i]!;
+      const b = data[n + i]!;
+      const arg = b > a ? 1 : 0;
+      const hi = arg === 1 ? b : a;
+      const lo = arg === 1 ? a : b;
+      // exp(hi − hi): 1, or NaN where the top logit is not finite (as the general loop gets it).
+      const one = 1 + (hi - hi);
+      const e = Math.exp(lo - hi);
+      const sum = one + e;
+      const top = 1 / sum;
+      let subject = bgChannel >= 0 ? 1 - (bgChannel === arg ? one : e) / sum : top;
+      if (top < threshold) subject = Math.min(subject, 0.5 * (top / threshold));
+      probability[i] = Math.round(subject * 255);
+      classIds[i] = top >= threshold ? (arg === 1 ? id1 : id0) : backgroundClassId;
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
       let max = -Infinity;
       let arg = 0;
-      for (let c = 0; c < C; c++) {
-        const v = data[c * n + i]!;
-        if (v > max) [max, arg] = [v, c];
+      for (let c = 0, j = i; c < C; c++, j += n) {
+        const v = data[j]!;
+        if (v > max) {
+          max = v;
+          arg = c;
+        }
       }
       let sum = 0;
-      for (let c = 0; c < C; c++) sum += Math.exp(data[c * n + i]! - max);
+      for (let c = 0, j = i; c < C; c++, j += n) sum += Math.exp(data[j]! - max);
       const top = 1 / sum;
-      id = top >= threshold ? classOf[arg]! : backgroundClassId;
-      subject = bgChannel >= 0 ? 1 - Math.exp(data[bgChannel * n + i]! - max) / sum : top;
+      let subject = bgChannel >= 0 ? 1 - Math.exp(data[bgChannel * n + i]! - max) / sum : top;
       if (top < threshold) subject = Math.min(subject, 0.5 * (top / threshold));
+      probability[i] = Math.round(subject * 255);
+      classIds[i] = top >= threshold ? classOf[arg]! : backgroundClassId;
     }
-    grid.probability[i] = Math.round(subject * 255);
-    grid.classIds[i] = id;
   }
   return grid;
 }

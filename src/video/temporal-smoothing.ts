@@ -12,10 +12,12 @@ export class TemporalSmoother {
   #state: Float32Array | null = null;
   #luma: Float32Array | null = null;
   #nextLuma: Float32Array | null = null;
+  #change: Float64Array | null = null;
+  #across: Float64Array | null = null;
   #motion: Float32Array | null = null;
 
   reset(): void {
-    this.#state = this.#luma = this.#nextLuma = this.#motion = null;
+    this.#state = this.#luma = this.#nextLuma = this.#change = this.#across = this.#motion = null;
   }
 
   /**
@@ -27,51 +29,59 @@ export class TemporalSmoother {
     const result = out?.length === n ? out : new Uint8Array(n);
     if (this.#state?.length !== n) {
       this.#state = Float32Array.from(probability);
-      this.#luma = lumaOf(guide, n, new Float32Array(n));
+      this.#luma = new Float32Array(n);
+      for (let i = 0, p = 0; i < n; i++, p += 4) this.#luma[i] = 0.299 * guide[p]! + 0.587 * guide[p + 1]! + 0.114 * guide[p + 2]!;
       this.#nextLuma = new Float32Array(n);
+      this.#change = new Float64Array(n);
+      this.#across = new Float64Array(n);
       this.#motion = new Float32Array(n);
       result.set(probability);
       return result;
     }
     const state = this.#state;
-    const luma = lumaOf(guide, n, this.#nextLuma!);
-    const motion = motionOf(this.#luma!, luma, width, height, this.#motion!);
+    const [before, luma, change] = [this.#luma!, this.#nextLuma!, this.#change!];
+    // This frame's luma and its change from the last frame's, in one pass over the guide.
+    for (let i = 0, p = 0; i < n; i++, p += 4) {
+      luma[i] = 0.299 * guide[p]! + 0.587 * guide[p + 1]! + 0.114 * guide[p + 2]!;
+      change[i] = Math.abs(luma[i]! - before[i]!);
+    }
+    const motion = mean3x3(change, width, height, this.#across!, this.#motion!);
     const keep = Math.min(1, Math.max(0, strength));
+    const span = MOTION.moving - MOTION.still;
     for (let i = 0; i < n; i++) {
-      const t = Math.min(1, Math.max(0, (motion[i]! - MOTION.still) / (MOTION.moving - MOTION.still)));
+      const t = Math.min(1, Math.max(0, (motion[i]! - MOTION.still) / span));
       const alpha = 1 - keep * (1 - t);
       const s = state[i]! + alpha * (probability[i]! - state[i]!);
       state[i] = s;
       result[i] = (s + 0.5) | 0;
     }
-    [this.#luma, this.#nextLuma] = [luma, this.#luma];
+    [this.#luma, this.#nextLuma] = [luma, before];
     return result;
   }
 }
 
-function lumaOf(rgba: Uint8ClampedArray, n: number, out: Float32Array): Float32Array {
-  for (let i = 0, p = 0; i < n; i++, p += 4) out[i] = 0.299 * rgba[p]! + 0.587 * rgba[p + 1]! + 0.114 * rgba[p + 2]!;
-  return out;
-}
-
 /** Mean |Δluma| over each cell's 3 × 3 neighbourhood (clamped at the borders): noise averages out, motion does not. */
 export function motionOf(before: Float32Array, after: Float32Array, width: number, height: number, out: Float32Array): Float32Array {
+  const change = new Float64Array(width * height);
+  for (let i = 0; i < change.length; i++) change[i] = Math.abs(after[i]! - before[i]!);
+  return mean3x3(change, width, height, new Float64Array(width * height), out);
+}
+
+/** The mean of each cell's 3 × 3 neighbourhood that lies inside the grid: sums of 3 across, then of those down. */
+function mean3x3(values: Float64Array, width: number, height: number, across: Float64Array, out: Float32Array): Float32Array {
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let sum = 0;
-      let count = 0;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= height) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= width) continue;
-          const i = yy * width + xx;
-          sum += Math.abs(after[i]! - before[i]!);
-          count++;
-        }
-      }
-      out[y * width + x] = sum / count;
+    const row = y * width;
+    for (let x = 0, i = row; x < width; x++, i++)
+      across[i] = (x > 0 ? values[i - 1]! : 0) + values[i]! + (x < width - 1 ? values[i + 1]! : 0);
+  }
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    const [up, down] = [y > 0 ? width : 0, y < height - 1 ? width : 0];
+    const rows = 1 + (up ? 1 : 0) + (down ? 1 : 0);
+    for (let x = 0, i = row; x < width; x++, i++) {
+      const columns = 1 + (x > 0 ? 1 : 0) + (x < width - 1 ? 1 : 0);
+      const sum = across[i]! + (up ? across[i - up]! : 0) + (down ? across[i + down]! : 0);
+      out[i] = sum / (rows * columns);
     }
   }
   return out;
