@@ -8,6 +8,7 @@ import {
   fetchFile,
   fetchPackageFiles,
   type DownloadProgress,
+  type ModelSpec,
   type PackageFiles,
   type TrailingResizeCut,
 } from '../src/model/index.js';
@@ -17,6 +18,7 @@ import { sessionRunner } from '../src/ort/ort-session.js';
 import { buildPayload } from '../src/payload/index.js';
 import { isYCbCr, segmentPixels, type PrepareInput, type ResizeMode, type RunModel } from '../src/pipeline/index.js';
 import { installErrorTransfer, serializeError } from '../src/runtime/error-transfer.js';
+import { localVideoModel, remoteVideoModel, serveVideoModel } from '../src/video/video-model.js';
 import { VideoSession } from '../src/video/video-session.js';
 import { decodeInWorker, encodePng } from '../src/decode/decode-in-worker.js';
 import { crashArmed, faultArmed, injectFault, playRunFault } from './faults.js';
@@ -42,6 +44,13 @@ let files: { key: string; files: PackageFiles } | null = null;
 let inputBuffer: Float32Array | undefined;
 // The live-video loop of createVideoEffect, when one runs (on the loaded model).
 let video: VideoSession | null = null;
+
+/** The loaded model for live video: its spec, and its run through the injected faults too, as segment()'s runs are. */
+function model(): [ModelSpec, RunModel] {
+  if (!loaded) throw new BackendError('BACKEND_UNAVAILABLE', 'no model is loaded in this worker');
+  const current = loaded;
+  return [current.spec, (input, signal) => playRunFault(current.runner.name) ?? current.runner.run(input, signal)];
+}
 
 async function packageFiles(source: WorkerModelSource, cache: boolean, onProgress?: (p: DownloadProgress) => void): Promise<PackageFiles> {
   if (source.kind === 'files') return source.files;
@@ -181,13 +190,18 @@ const api: WorkerApi = {
   },
 
   async videoStart(request, events) {
-    if (!loaded) throw new BackendError('BACKEND_UNAVAILABLE', 'no model is loaded in this worker');
-    const current = loaded;
     await video?.stop();
-    // Through the injected faults too, as segment()'s runs are.
-    const run: RunModel = (input, signal) => playRunFault(current.runner.name) ?? current.runner.run(input, signal);
-    video = new VideoSession({ spec: current.spec, run }, request.settings, events);
+    video = new VideoSession(
+      request.model ? remoteVideoModel(request.model.spec, request.model.port) : localVideoModel(...model()),
+      request.settings,
+      events,
+    );
     return video.start(request);
+  },
+
+  videoServeModel(port) {
+    serveVideoModel(...model(), port);
+    return Promise.resolve();
   },
 
   async videoFrame(frame) {
@@ -204,8 +218,9 @@ const api: WorkerApi = {
   },
 
   async videoStop() {
-    await video?.stop();
+    const open = (await video?.stop()) ?? 0;
     video = null;
+    return open;
   },
 
   async ping() {

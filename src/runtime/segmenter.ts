@@ -20,7 +20,7 @@ import { isAngularPage, withFrameworkFix } from './framework-fix.js';
 import { runtimeLocations, type RuntimeLocation } from './runtime-location.js';
 import { browserThreadPlan } from './threads.js';
 import { versionModelSource, type VersionRef } from './version-model.js';
-import { WorkerBackend } from './worker-backend.js';
+import { WorkerBackend, type CompanionWorker } from './worker-backend.js';
 
 export type { SegmentManyOptions, VersionRef };
 
@@ -101,6 +101,8 @@ export const VIDEO_RECOVER = Symbol('edgeseg.videoRecover');
 export interface VideoWorker {
   remote: Remote<WorkerApi>;
   died: Promise<never>;
+  /** Starts another worker of the same script, with no model, for the frame loop. */
+  companion(): CompanionWorker;
 }
 
 const LOCAL: readonly RuntimeBackendName[] = ['webgpu', 'wasm'];
@@ -251,7 +253,7 @@ export class Segmenter {
   [VIDEO_WORKER](): VideoWorker | null {
     const backend = this.#backend;
     if (!(backend instanceof WorkerBackend) || !backend.remote) return null;
-    return { remote: backend.remote, died: backend.died() };
+    return { remote: backend.remote, died: backend.died(), companion: () => backend.companion() };
   }
 
   /**

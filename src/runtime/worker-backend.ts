@@ -36,6 +36,13 @@ export interface WorkerBackendOptions {
   silentScript?: () => Error;
 }
 
+/** @internal A worker beside the model's (see `WorkerBackend.companion`). */
+export interface CompanionWorker {
+  remote: Remote<WorkerApi>;
+  died: Promise<never>;
+  terminate(): void;
+}
+
 export class WorkerBackend implements Backend {
   readonly name: LocalBackendName;
   #options: WorkerBackendOptions;
@@ -85,6 +92,27 @@ export class WorkerBackend implements Backend {
 
   segmentRaw(source: ImageSource, options: BackendCallOptions): Promise<BackendOutcome<RawSegmentation>> {
     return this.#call(source, options, 'raw') as Promise<BackendOutcome<RawSegmentation>>;
+  }
+
+  /**
+   * @internal Another worker of the same script, with no model: live video's frame loop runs there while
+   * this one runs the model. Its `died` rejects when it ends; `terminate()` stops it.
+   */
+  companion(): CompanionWorker {
+    const worker = this.#options.createWorker();
+    const remote = wrap<WorkerApi>(worker);
+    const life = watchWorker(worker, remote, this.name);
+    const died = life.guard(new Promise<never>(() => undefined));
+    died.catch(() => undefined);
+    return {
+      remote,
+      died,
+      terminate: () => {
+        life.end(this.#disposedError());
+        remote[releaseProxy]();
+        worker.terminate();
+      },
+    };
   }
 
   /** @internal Rejects (WORKER_CRASHED, or DISPOSED) when this worker ends: live video watches its loop's worker so. */

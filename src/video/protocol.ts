@@ -1,6 +1,7 @@
 // The live-video half of the segmentation worker's protocol: the frame loop runs in the model's worker
 // (workers/segment-worker.ts), so a frame goes from the camera to the model to the compositor with no
 // hop through the page where the engine allows it.
+import type { ModelSpec } from '../model/index.js';
 import type { SerializedError } from '../runtime/error-transfer.js';
 import type { Rgb } from './effect.js';
 
@@ -49,6 +50,12 @@ export type VideoInput =
 export interface VideoStartRequest {
   input: VideoInput;
   settings: VideoSettings;
+  /**
+   * The model of another worker, served on `port` (`videoServeModel`): this worker then runs the frame
+   * loop alone, and the next frame is at the model while this one is composited. Absent: the model of
+   * this worker.
+   */
+  model?: { spec: ModelSpec; port: MessagePort };
 }
 
 export interface VideoStarted {
@@ -71,7 +78,7 @@ export interface FrameReport {
   /** Frames dropped since the start. */
   dropped: number;
   mask?: VideoMask;
-  /** Input frames the worker holds open after this frame (0 unless one is being processed). */
+  /** Input frames the worker holds open after this frame was closed (the next one may be at the model already). */
   openFrames?: number;
   /** The model failed on this frame and the last good mask was used. */
   reused?: boolean;
@@ -88,9 +95,11 @@ export interface VideoEvents {
 
 export interface VideoWorkerApi {
   videoStart(request: VideoStartRequest, events: VideoEvents): Promise<VideoStarted>;
+  /** Serves this worker's model on `port` to a frame loop in another worker (`VideoStartRequest.model`). */
+  videoServeModel(port: MessagePort): Promise<void>;
   /** The `main-thread` path: one frame in (the worker closes it), the composited frame out. */
   videoFrame(frame: VideoFrame | ImageBitmap): Promise<{ bitmap: ImageBitmap; report: FrameReport }>;
   videoUpdate(settings: VideoSettings): Promise<void>;
-  /** Stops the loop, ends the output, frees the compositor; resolves when nothing runs. */
-  videoStop(): Promise<void>;
+  /** Stops the loop, ends the output, frees the compositor; resolves when nothing runs, with the input frames still open (0). */
+  videoStop(): Promise<number>;
 }

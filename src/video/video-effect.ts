@@ -15,6 +15,7 @@ import {
   type SegmenterOptions,
   type VideoWorker,
 } from '../runtime/segmenter.js';
+import type { CompanionWorker } from '../runtime/worker-backend.js';
 import { BUNDLED_MODELS, bundledModelUrls, type BundledModelName } from './bundled-models.js';
 import type { Rgb } from './effect.js';
 import type { FrameReport, VideoEffectName, VideoMask, VideoPath, VideoSettings } from './protocol.js';
@@ -61,7 +62,10 @@ export interface VideoStats {
   frames: number;
   /** Frames drawn with the last good mask because the model failed on them. */
   reused: number;
-  /** Input frames held open in the worker at the last report (0 after each frame: every frame is closed). */
+  /**
+   * Input frames held open in the worker at the last report: at most 2 while the effect runs (the next
+   * frame at the model while one is composited), and 0 once it is closed (every frame read was closed).
+   */
   openFrames: number;
   /** The backend that runs the model now. */
   backend: RuntimeBackendName;
@@ -95,6 +99,10 @@ export class VideoEffect {
   onError: VideoEffectErrorHandler | null = null;
   readonly #segmenter: Segmenter;
   #worker: VideoWorker;
+  /** The frame loop's worker on the `worker` path (started with the first track), beside the model's. */
+  #loop: CompanionWorker | null = null;
+  /** Whether the frame loop may have a worker of its own (off once one failed to start). */
+  #companions = true;
   #settings: VideoSettings;
   #path: VideoPath | null = null;
   #compositor: 'webgl2' | 'canvas2d' | null = null;
@@ -165,7 +173,9 @@ export class VideoEffect {
     // The worker copies each mask out only while someone listens.
     if (changed && !this.#closed) {
       this.#settings = { ...this.#settings, masks: handler !== null };
-      void this.#worker.remote.videoUpdate(this.#wire()).catch(() => undefined);
+      void this.#loopRemote()
+        .videoUpdate(this.#wire())
+        .catch(() => undefined);
     }
   }
 
@@ -233,13 +243,15 @@ export class VideoEffect {
   }
 
   /**
-   * Chromium: a track processor's frames go to the worker, which writes its frames to a relay whose other
-   * end the page pipes into the generator, so that a new worker (after a crash or a fallback) can take over
-   * the same output track.
+   * Chromium: a track processor's frames go to the loop's worker (a companion of the model's, so that the
+   * next frame is at the model while this one is composited), which writes its frames to a relay whose
+   * other end the page pipes into the generator, so that a new worker (after a crash or a fallback) can
+   * take over the same output track.
    */
   #startWorkerLoop(track: MediaStreamTrack): void {
     const generation = ++this.#generation;
-    const { remote, died } = this.#worker;
+    const model = this.#worker;
+    const loop = this.#companion();
     const { readable } = new page.MediaStreamTrackProcessor!({ track });
     const relay = new TransformStream<VideoFrame, VideoFrame>();
     const unpipe = new AbortController();
@@ -251,24 +263,55 @@ export class VideoEffect {
       unpipe.abort();
       return piped;
     };
-    died.catch((error: Error) => {
+    model.died.catch((error: Error) => {
       if (generation === this.#generation) void this.#recover('crashed', error);
     });
-    remote
-      .videoStart(
-        transfer(
-          {
-            input: { kind: 'streams', readable, writable: relay.writable, frameRate: track.getSettings().frameRate },
-            settings: this.#wire(),
-          },
-          [readable, relay.writable],
-        ),
-        this.#events(generation),
-      )
-      .then((started) => (this.#compositor = started.compositor))
-      .catch((error: unknown) => {
-        if (generation === this.#generation) this.#ended(error as Error);
+    let [started, loopDied] = [false, false];
+    loop?.died.catch(() => {
+      loopDied = true;
+      if (generation !== this.#generation || this.#closed) return;
+      // A loop worker that died is replaced (one that never started a loop is not tried again: the loop
+      // then runs beside the model, in one worker).
+      this.#loop = null;
+      if (started) this.#restarts++;
+      else this.#companions = false;
+      void this.#detach?.().then(() => {
+        if (generation === this.#generation && !this.#closed && this.#track?.readyState === 'live') this.#startWorkerLoop(track);
       });
+    });
+    const input = { kind: 'streams', readable, writable: relay.writable, frameRate: track.getSettings().frameRate } as const;
+    const start = async () => {
+      if (!loop)
+        return model.remote.videoStart(transfer({ input, settings: this.#wire() }, [readable, relay.writable]), this.#events(generation));
+      const channel = new MessageChannel();
+      await Promise.race([model.remote.videoServeModel(transfer(channel.port1, [channel.port1])), model.died]);
+      const request = { input, settings: this.#wire(), model: { spec: this.#segmenter.spec!, port: channel.port2 } };
+      return Promise.race([
+        loop.remote.videoStart(transfer(request, [readable, relay.writable, channel.port2]), this.#events(generation)),
+        loop.died,
+      ]);
+    };
+    start()
+      .then((result) => {
+        started = true;
+        this.#compositor = result.compositor;
+      })
+      .catch((error: unknown) => {
+        // A loop worker that died is replaced above.
+        if (generation === this.#generation && !loopDied) this.#ended(error as Error);
+      });
+  }
+
+  /** The frame loop's own worker, started once (null where companions are off: the loop runs in the model's worker). */
+  #companion(): CompanionWorker | null {
+    if (!this.#companions) return null;
+    this.#loop ??= this.#worker.companion();
+    return this.#loop;
+  }
+
+  /** The worker that runs the frame loop: the companion, or the model's. */
+  #loopRemote(): VideoWorker['remote'] {
+    return this.#loop?.remote ?? this.#worker.remote;
   }
 
   /**
@@ -314,7 +357,7 @@ export class VideoEffect {
     if (this.#closed) throw new BackendError('DISPOSED', 'this video effect was closed');
     const next = await resolveSettings(partial, this.#settings);
     this.#settings = next;
-    await this.#worker.remote.videoUpdate(this.#wire());
+    await this.#loopRemote().videoUpdate(this.#wire());
   }
 
   /** Ends the output track, stops the frame loop and frees the worker, its GPU resources and every frame. */
@@ -324,7 +367,12 @@ export class VideoEffect {
     this.#stopMain?.();
     void this.#finish();
     // Not waited for when the worker is dead (comlink would wait for ever).
-    await Promise.race([this.#worker.remote.videoStop(), this.#worker.died]).catch(() => undefined);
+    const loop = this.#loop;
+    const open = await Promise.race([this.#loopRemote().videoStop(), loop?.died ?? this.#worker.died]).catch(() => null);
+    // A worker that died holds no frame.
+    this.#openFrames = open ?? 0;
+    this.#loop = null;
+    loop?.terminate();
     this.#output?.stop();
     this.#settings.image?.close();
     await this.#segmenter.dispose();

@@ -1,41 +1,32 @@
-// The frame loop, in the model's worker: read a frame, segment it on the fast path, smooth and refine its
-// mask, composite the effect, write it. A frame that comes while one is being processed is closed and
-// counted, never queued; every frame read is closed, whatever happens to it.
+// The frame loop: read a frame, segment it on the fast path, smooth and refine its mask, composite the
+// effect, write it. The model may run in another worker (`remoteVideoModel`): then the next frame is at
+// the model while this one is composited, two frames in flight. A frame that comes while the model is
+// busy waits in a one-frame slot (a newer one replaces it, and it is counted as dropped), never queued;
+// every frame read is closed, whatever happens to it.
 import { transfer } from 'comlink';
 import { classColors } from '../model/colors.js';
-import type { ModelSpec } from '../model/index.js';
-import type { RunModel } from '../pipeline/index.js';
+import type { PreprocessMeta } from '../pipeline/index.js';
 import { serializeError } from '../runtime/error-transfer.js';
 import type { Compositor, SceneEffect } from './compositor.js';
 import { createCompositor } from './create-compositor.js';
-import { refineCoverage } from './edge-refinement.js';
 import { MASK_FACTOR, parseHexColor } from './effect.js';
-import { canvas2d, FrameInput, gridMap, subjectGrid, subjectGridFromDevice, type LiveFrame, type SubjectGrid } from './fast-path.js';
+import { canvas2d, FrameInput, gridMap, type LiveFrame, type SubjectGrid } from './fast-path.js';
 import type { FrameReport, VideoEvents, VideoSettings, VideoStarted, VideoStartRequest } from './protocol.js';
-import { TemporalSmoother } from './temporal-smoothing.js';
-
-/** The model as the loop needs it: its spec and a run of the network. */
-export interface VideoModel {
-  spec: ModelSpec;
-  run: RunModel;
-}
+import type { FrameMasks, VideoModel } from './video-model.js';
 
 export class VideoSession {
   readonly #model: VideoModel;
   readonly #events: VideoEvents;
   #settings: VideoSettings;
   readonly #input = new FrameInput();
-  readonly #smoother = new TemporalSmoother();
   #compositor: Compositor | null = null;
   readonly #plain: OffscreenCanvasRenderingContext2D;
-  #guideLow: OffscreenCanvasRenderingContext2D | null = null;
-  #guideHigh: OffscreenCanvasRenderingContext2D | null = null;
+  #guide: OffscreenCanvasRenderingContext2D | null = null;
   #overlay: OffscreenCanvasRenderingContext2D | null = null;
   #overlayImage: ImageData | null = null;
   readonly #colours: [number, number, number][];
-  #grid: SubjectGrid | null = null;
-  #smoothed: Uint8Array | undefined;
-  #coverage: Uint8Array | undefined;
+  /** The last good masks, reused when the model fails on a frame. */
+  #last: { masks: FrameMasks; meta: PreprocessMeta } | null = null;
   #dropped = 0;
   /** Frames read from the input and not closed yet (a leak check: it is 0 between frames). */
   #open = 0;
@@ -68,34 +59,75 @@ export class VideoSession {
   /** The `main-thread` path: one frame, composited, as a bitmap (the frame is closed). */
   async frame(frame: LiveFrame): Promise<{ bitmap: ImageBitmap; report: FrameReport }> {
     const t0 = performance.now();
+    if (this.#busy) {
+      frame.close();
+      throw new Error('one frame at a time');
+    }
+    this.#busy = true;
     try {
-      const { canvas, report } = await this.#render(frame);
+      const { canvas, report } = this.#composite(frame, await this.#segment(frame));
       const bitmap = canvas.transferToImageBitmap();
       report.latency = performance.now() - t0;
       return transfer({ bitmap, report }, [bitmap]);
     } finally {
+      this.#busy = false;
       frame.close();
     }
   }
 
-  async stop(): Promise<void> {
+  /** Stops the loop; resolves with the input frames still open then (0: every frame read was closed). */
+  async stop(): Promise<number> {
     this.#stopped = true;
+    this.#model.close?.();
     await this.#reader?.cancel().catch(() => undefined);
     await this.#loop;
     this.#compositor?.dispose();
     this.#compositor = null;
     this.#settings.image?.close();
+    return this.#open;
   }
 
   async #run(readable: ReadableStream<VideoFrame>, writable: WritableStream<VideoFrame>, frameRate?: number): Promise<void> {
     const reader = (this.#reader = readable.getReader());
     const writer = writable.getWriter();
-    // Busy from a frame's read until its result is handed to the writer (writes queue in order there).
-    let busy = false;
+    // A frame is at the model from its read until its grid is back; `held` waits for the model (the newest).
+    let atModel = false;
+    let held: VideoFrame | null = null;
+    // Every frame's work, chained so that the loop can wait for the last one.
     let pending: Promise<void> = Promise.resolve();
     let failure: unknown;
-    // The track processor keeps one frame and discards older ones while this thread runs the model: those
-    // are counted from the gap between timestamps (in µs) at the input's frame rate.
+    const fail = (error: unknown) => {
+      // The loop ends on the next read; the reader is cancelled so that it does not wait for one.
+      failure ??= error;
+      void reader.cancel().catch(() => undefined);
+    };
+    const begin = (frame: VideoFrame) => {
+      const t0 = performance.now();
+      atModel = true;
+      // The input is drawn now, while the frame is the newest; the model runs while the last frame is composited.
+      const segmented = this.#segment(frame).finally(() => {
+        atModel = false;
+        const next = held;
+        held = null;
+        if (next) {
+          if (this.#stopped || failure !== undefined) this.#close(next);
+          else begin(next);
+        }
+      });
+      const done = segmented
+        .then((result) => this.#write(frame, result, writer, t0))
+        .catch(fail)
+        .finally(() => this.#close(frame))
+        .then((report) => {
+          if (!report) return;
+          // Counted after this frame is closed: the next frame may be at the model already.
+          report.openFrames = this.#open;
+          this.#events.frame(report);
+        });
+      pending = Promise.all([pending, done]).then(() => undefined);
+    };
+    // The track processor keeps one frame and discards older ones while this thread is busy: those are
+    // counted from the gap between timestamps (in µs) at the input's frame rate.
     const interval = frameRate && frameRate > 0 ? 1e6 / frameRate : 0;
     let last: number | null = null;
     try {
@@ -109,42 +141,39 @@ export class VideoSession {
           this.#close(frame);
           break;
         }
-        if (busy) {
-          this.#close(frame);
-          this.#dropped++;
-          this.#events.frame({ dropped: this.#dropped, openFrames: this.#open });
+        if (!atModel) {
+          begin(frame);
           continue;
         }
-        busy = true;
-        pending = this.#one(frame, writer, () => (busy = false)).catch((error: unknown) => {
-          // The loop ends on the next read; the reader is cancelled so that it does not wait for one.
-          failure = error;
-          void reader.cancel().catch(() => undefined);
-        });
+        if (held) {
+          this.#close(held);
+          this.#dropped++;
+          this.#events.frame({ dropped: this.#dropped, openFrames: this.#open });
+        }
+        held = frame;
       }
-      await pending;
     } catch (error) {
       failure ??= error;
     } finally {
+      if (held) this.#close(held);
+      held = null;
+      await pending;
       await writer.close().catch(() => undefined);
       this.#events.ended(failure === undefined || this.#stopped ? undefined : serializeError(failure));
     }
   }
 
-  /** Renders `frame`, closes it, calls `release` as the result goes to the writer, and reports the frame. */
-  async #one(frame: VideoFrame, writer: WritableStreamDefaultWriter<VideoFrame>, release: () => void): Promise<void> {
-    const t0 = performance.now();
-    let out: VideoFrame;
-    let report: FrameReport;
-    try {
-      const rendered = await this.#render(frame);
-      // Alpha only for the cutout: an opaque frame stays opaque for encoders and peer connections.
-      out = new VideoFrame(rendered.canvas, { timestamp: frame.timestamp, alpha: this.#settings.effect === 'cutout' ? 'keep' : 'discard' });
-      report = rendered.report;
-    } finally {
-      this.#close(frame);
-      release();
-    }
+  /** Composites `frame` (still the caller's) with its grid and writes the result; its report, to send once the frame is closed. */
+  async #write(
+    frame: VideoFrame,
+    segmented: Segmented,
+    writer: WritableStreamDefaultWriter<VideoFrame>,
+    t0: number,
+  ): Promise<FrameReport | undefined> {
+    if (this.#stopped) return undefined;
+    const { canvas, report } = this.#composite(frame, segmented);
+    // Alpha only for the cutout: an opaque frame stays opaque for encoders and peer connections.
+    const out = new VideoFrame(canvas, { timestamp: frame.timestamp, alpha: this.#settings.effect === 'cutout' ? 'keep' : 'discard' });
     try {
       await writer.write(out);
     } finally {
@@ -152,8 +181,7 @@ export class VideoSession {
       out.close();
     }
     report.latency = performance.now() - t0;
-    report.openFrames = this.#open;
-    this.#events.frame(report);
+    return report;
   }
 
   #close(frame: VideoFrame): void {
@@ -161,71 +189,50 @@ export class VideoSession {
     this.#open--;
   }
 
-  /** Segments `frame` and draws it with the effect; the frame stays the caller's. */
-  async #render(frame: LiveFrame): Promise<{ canvas: OffscreenCanvas; report: FrameReport }> {
-    if (this.#busy) throw new Error('one frame at a time');
-    this.#busy = true;
+  /**
+   * The network input and the guide drawn from `frame` (at once, before the first await), then the
+   * model's masks; on a model failure, the last good ones (with the failure, for the page to move to the
+   * next backend).
+   */
+  async #segment(frame: LiveFrame): Promise<Segmented> {
+    const settings = this.#settings;
+    const [width, height] = frame instanceof ImageBitmap ? [frame.width, frame.height] : [frame.displayWidth, frame.displayHeight];
+    const { tensor, meta } = this.#input.prepare(frame, width, height, this.#model.spec.preprocess);
+    const plain = settings.effect === 'none' || settings.effect === 'overlay';
+    const guide = plain ? null : this.#guideOf(frame, width, height);
     try {
-      return await this.#renderNow(frame);
-    } finally {
-      this.#busy = false;
+      const masks = await this.#model.masks({ tensor, meta, confidence: settings.confidence, smoothing: settings.smoothing, guide });
+      this.#last = { masks, meta };
+      return { masks, meta, width, height };
+    } catch (error) {
+      // The output keeps flowing on the last good mask; with none yet, the failure is the loop's.
+      if (!this.#last) throw error;
+      return { ...this.#last, width, height, failure: serializeError(error) };
     }
   }
 
-  async #renderNow(frame: LiveFrame): Promise<{ canvas: OffscreenCanvas; report: FrameReport }> {
+  /** The frame at 1/MASK_FACTOR of its size, RGBA: what the coverage is refined against. */
+  #guideOf(frame: LiveFrame, width: number, height: number) {
+    const [mw, mh] = [Math.ceil(width / MASK_FACTOR), Math.ceil(height / MASK_FACTOR)];
+    const ctx = (this.#guide = canvas2d(this.#guide, mw, mh));
+    ctx.drawImage(frame, 0, 0, mw, mh);
+    return { data: ctx.getImageData(0, 0, mw, mh).data, width: mw, height: mh, frameWidth: width, frameHeight: height };
+  }
+
+  /** Draws `frame` (the caller's) with the effect, from its masks. */
+  #composite(frame: LiveFrame, { masks, meta, width, height, failure }: Segmented): { canvas: OffscreenCanvas; report: FrameReport } {
     const settings = this.#settings;
-    const [width, height] = frame instanceof ImageBitmap ? [frame.width, frame.height] : [frame.displayWidth, frame.displayHeight];
-    const { spec } = this.#model;
-    const { tensor, meta } = this.#input.prepare(frame, width, height, spec.preprocess);
+    const { grid, coverage } = masks;
     const report: FrameReport = { dropped: this.#dropped };
-    let grid: SubjectGrid;
-    try {
-      const logits = await this.#model.run({ data: tensor, dims: [1, 3, meta.inputHeight, meta.inputWidth] });
-      grid =
-        'classIds' in logits
-          ? await subjectGridFromDevice(logits, meta, spec.classNames.length, spec.backgroundClassId, settings.confidence)
-          : subjectGrid(logits, spec.classNames.length, spec.backgroundClassId, settings.confidence, this.#grid ?? undefined);
-      this.#grid = grid;
-    } catch (error) {
-      // The output keeps flowing on the last good mask; with none yet, the failure is the loop's.
-      if (!this.#grid) throw error;
-      grid = this.#grid;
-      report.reused = true;
-      // The page moves the effect to the next backend, as a failed call is moved (the model's worker stays).
-      report.failure = serializeError(error);
-    }
+    // The page moves the effect to the next backend, as a failed call is moved (the model's worker stays).
+    if (failure) [report.reused, report.failure] = [true, failure];
     const timestamp = frame instanceof ImageBitmap ? 0 : frame.timestamp;
     if (settings.masks) report.mask = { classIds: grid.classIds.slice(), width: grid.width, height: grid.height, timestamp };
-
-    const map = gridMap(meta, grid.width, grid.height);
-    const { crop } = map;
-    const low = (this.#guideLow = canvas2d(this.#guideLow, grid.width, grid.height));
-    low.fillStyle = '#000';
-    low.fillRect(0, 0, grid.width, grid.height);
-    low.drawImage(
-      frame,
-      crop.x,
-      crop.y,
-      crop.width,
-      crop.height,
-      crop.x * map.scaleX + map.offsetX,
-      crop.y * map.scaleY + map.offsetY,
-      crop.width * map.scaleX,
-      crop.height * map.scaleY,
-    );
-    const guideLow = low.getImageData(0, 0, grid.width, grid.height).data;
-    this.#smoothed = this.#smoother.smooth(grid.probability, guideLow, grid.width, grid.height, settings.smoothing, this.#smoothed);
-
-    if (settings.effect === 'none' || settings.effect === 'overlay')
-      return { canvas: this.#plainFrame(frame, width, height, grid, map), report };
-    const [mw, mh] = [Math.ceil(width / MASK_FACTOR), Math.ceil(height / MASK_FACTOR)];
-    const high = (this.#guideHigh = canvas2d(this.#guideHigh, mw, mh));
-    high.drawImage(frame, 0, 0, mw, mh);
-    const guideHigh = high.getImageData(0, 0, mw, mh).data;
-    const probability = { probability: this.#smoothed, width: grid.width, height: grid.height };
-    this.#coverage = refineCoverage(probability, map, guideLow, guideHigh, mw, mh, width, height, this.#coverage);
+    // The effect switched from none or overlay this frame: its masks have no coverage yet (the next will).
+    if (settings.effect === 'none' || settings.effect === 'overlay' || !coverage)
+      return { canvas: this.#plainFrame(frame, width, height, grid, gridMap(meta, grid.width, grid.height)), report };
     const compositor = this.#compositorFor(settings);
-    compositor.render(frame, { coverage: this.#coverage, width, height }, sceneEffect(settings));
+    compositor.render(frame, { coverage, width, height }, sceneEffect(settings));
     return { canvas: compositor.canvas as OffscreenCanvas, report };
   }
 
@@ -266,6 +273,16 @@ export class VideoSession {
     this.#compositor ??= createCompositor(new OffscreenCanvas(1, 1), settings.compositor);
     return this.#compositor;
   }
+}
+
+/** A frame's segmentation, as the compositor takes it. */
+interface Segmented {
+  masks: FrameMasks;
+  meta: PreprocessMeta;
+  width: number;
+  height: number;
+  /** The model failed on this frame: `masks` are the last good ones. */
+  failure?: ReturnType<typeof serializeError>;
 }
 
 function sceneEffect(settings: VideoSettings): SceneEffect {

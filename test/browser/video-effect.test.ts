@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSegmenter, createVideoEffect, type Segmenter, type VideoEffect } from '../../src/index.js';
 import { INJECT_FAULT } from '../../src/runtime/segmenter.js';
+import { canvasTrack, centreOf, until } from './video-helpers.js';
 
 // Chromium's track generator and processor: the test writes the input frames itself and reads the output.
 interface Generator extends MediaStreamTrack {
@@ -189,55 +190,6 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
     }
   });
 });
-
-/** A live video track from a canvas that redraws itself (a flat scene with no person), and how to stop it. */
-function canvasTrack(): { track: MediaStreamTrack; stop(): void } {
-  const canvas = document.createElement('canvas');
-  [canvas.width, canvas.height] = [320, 240];
-  const ctx = canvas.getContext('2d')!;
-  let frame = 0;
-  let running = true;
-  const draw = () => {
-    if (!running) return;
-    ctx.fillStyle = `rgb(${90 + (frame++ % 20)}, 110, 160)`;
-    ctx.fillRect(0, 0, 320, 240);
-    ctx.fillStyle = '#ddd';
-    ctx.fillRect(40, 40, 60, 60);
-    requestAnimationFrame(draw);
-  };
-  draw();
-  const track = canvas.captureStream(30).getVideoTracks()[0]!;
-  return {
-    track,
-    stop() {
-      running = false;
-      track.stop();
-    },
-  };
-}
-
-async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
-  const end = performance.now() + ms;
-  while (!check()) {
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The output track's picture, through a <video> element (every engine plays a track so). */
-async function centreOf(output: MediaStreamTrack): Promise<number[]> {
-  const video = document.createElement('video');
-  video.muted = true;
-  video.srcObject = new MediaStream([output]);
-  await video.play();
-  await until(() => video.videoWidth > 0, 'the output video to play');
-  await new Promise<void>((resolve) => video.requestVideoFrameCallback(() => resolve()));
-  const ctx = new OffscreenCanvas(video.videoWidth, video.videoHeight).getContext('2d')!;
-  ctx.drawImage(video, 0, 0);
-  const pixel = [...ctx.getImageData(video.videoWidth >> 1, video.videoHeight >> 1, 1, 1).data];
-  video.srcObject = null;
-  return pixel;
-}
 
 describe('createVideoEffect in this engine: a canvas track in, the effect out; bad input; close()', () => {
   let fx: VideoEffect;

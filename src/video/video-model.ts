@@ -1,0 +1,141 @@
+// The model's half of the live-video loop: a frame's network input → the subject grid, smoothed over time
+// and refined against the frame into the compositor's coverage. It runs where the model runs: in the
+// loop's own thread (`localVideoModel`), or in the model's worker, served to a loop in another worker
+// (`serveVideoModel` / `remoteVideoModel`) so that the next frame is at the model while one is composited.
+import { expose, releaseProxy, transfer, wrap, type Remote } from 'comlink';
+import { BackendError } from '../errors/index.js';
+import type { ModelSpec } from '../model/index.js';
+import type { PreprocessMeta, RunModel } from '../pipeline/index.js';
+import { refineCoverage } from './edge-refinement.js';
+import { gridMap, subjectGrid, subjectGridFromDevice, type GridMap, type SubjectGrid } from './fast-path.js';
+import { TemporalSmoother } from './temporal-smoothing.js';
+
+/** The frame at the coverage's size (RGBA), which guides smoothing and refinement. */
+export interface FrameGuide {
+  data: Uint8ClampedArray;
+  width: number;
+  height: number;
+  /** The frame's own size. */
+  frameWidth: number;
+  frameHeight: number;
+}
+
+/** One frame's network input, and what to make of its output. */
+export interface MaskRequest {
+  tensor: Float32Array;
+  meta: PreprocessMeta;
+  confidence: number;
+  /** 0–1: how much of the past a still cell keeps (temporal smoothing). */
+  smoothing: number;
+  /** Present when the effect needs the coverage (not for `none` or `overlay`). */
+  guide: FrameGuide | null;
+}
+
+/** One frame's masks: the grid (class ids, probability) and, where a guide was given, the refined coverage at the guide's size. */
+export interface FrameMasks {
+  grid: SubjectGrid;
+  coverage: Uint8Array | null;
+}
+
+/** The model as the loop needs it: its spec, and a frame's masks. */
+export interface VideoModel {
+  spec: ModelSpec;
+  masks(request: MaskRequest): Promise<FrameMasks>;
+  /** Lets go of the model: a request still awaited rejects (its worker may have died and never answer). */
+  close?(): void;
+}
+
+/**
+ * The model in this thread. Each result is new (the loop composites one frame while the next one's masks
+ * are made); the smoothing state carries from frame to frame.
+ */
+export function localVideoModel(spec: ModelSpec, run: RunModel): VideoModel {
+  const smoother = new TemporalSmoother();
+  return {
+    spec,
+    async masks({ tensor, meta, confidence, smoothing, guide }) {
+      const logits = await run({ data: tensor, dims: [1, 3, meta.inputHeight, meta.inputWidth] });
+      const [classes, background] = [spec.classNames.length, spec.backgroundClassId];
+      const grid =
+        'classIds' in logits
+          ? await subjectGridFromDevice(logits, meta, classes, background, confidence)
+          : subjectGrid(logits, classes, background, confidence);
+      if (!guide) return { grid, coverage: null };
+      const map = gridMap(meta, grid.width, grid.height);
+      const low = guideAtGrid(guide, map, grid.width, grid.height);
+      const smoothed = smoother.smooth(grid.probability, low, grid.width, grid.height, smoothing);
+      const probability = { probability: smoothed, width: grid.width, height: grid.height };
+      const coverage = refineCoverage(probability, map, low, guide.data, guide.width, guide.height, guide.frameWidth, guide.frameHeight);
+      return { grid, coverage };
+    },
+  };
+}
+
+type MaskService = Pick<VideoModel, 'masks'>;
+
+/** Serves `run` to a loop in another worker, over `port`; the masks are transferred, not copied. */
+export function serveVideoModel(spec: ModelSpec, run: RunModel, port: MessagePort): void {
+  const model = localVideoModel(spec, run);
+  const service: MaskService = {
+    async masks(request) {
+      const result = await model.masks(request);
+      const buffers = [result.grid.probability.buffer, result.grid.classIds.buffer, ...(result.coverage ? [result.coverage.buffer] : [])];
+      return transfer(result, buffers);
+    },
+  };
+  expose(service, port);
+}
+
+/** The model of another worker, served there by `serveVideoModel`. */
+export function remoteVideoModel(spec: ModelSpec, port: MessagePort): VideoModel {
+  const remote: Remote<MaskService> = wrap<MaskService>(port);
+  let release: (error: Error) => void = () => undefined;
+  const released = new Promise<never>((_, reject) => (release = reject));
+  released.catch(() => undefined);
+  return {
+    spec,
+    masks: (request) => {
+      const buffers = [request.tensor.buffer, ...(request.guide ? [request.guide.data.buffer] : [])];
+      return Promise.race([remote.masks(transfer(request, buffers)), released]);
+    },
+    close() {
+      release(new BackendError('DISPOSED', 'the video loop stopped'));
+      remote[releaseProxy]();
+      port.close();
+    },
+  };
+}
+
+/**
+ * The frame at the grid's resolution, sampled from the guide: each cell takes the guide's pixel under its
+ * centre; cells outside the map's crop are black.
+ */
+export function guideAtGrid(guide: FrameGuide, map: GridMap, gw: number, gh: number): Uint8ClampedArray {
+  const out = new Uint8ClampedArray(gw * gh * 4);
+  const { crop } = map;
+  const [kx, ky] = [guide.width / guide.frameWidth, guide.height / guide.frameHeight];
+  const column = new Int32Array(gw).fill(-1);
+  for (let x = 0; x < gw; x++) {
+    const f = (x + 0.5 - map.offsetX) / map.scaleX;
+    if (f >= crop.x && f < crop.x + crop.width) column[x] = Math.min(guide.width - 1, Math.max(0, Math.floor(f * kx)));
+  }
+  for (let y = 0; y < gh; y++) {
+    const f = (y + 0.5 - map.offsetY) / map.scaleY;
+    if (!(f >= crop.y && f < crop.y + crop.height)) {
+      for (let x = 0; x < gw; x++) out[(y * gw + x) * 4 + 3] = 255;
+      continue;
+    }
+    const row = Math.min(guide.height - 1, Math.max(0, Math.floor(f * ky))) * guide.width;
+    for (let x = 0, o = y * gw * 4; x < gw; x++, o += 4) {
+      const c = column[x]!;
+      if (c >= 0) {
+        const p = (row + c) * 4;
+        out[o] = guide.data[p]!;
+        out[o + 1] = guide.data[p + 1]!;
+        out[o + 2] = guide.data[p + 2]!;
+      }
+      out[o + 3] = 255;
+    }
+  }
+  return out;
+}
