@@ -2,18 +2,19 @@
 // WebGL runs in software; the mask arithmetic is feather.ts, scaling and mixing are the canvas's own.
 import type { Compositor, CompositorCanvas, EffectMask, FrameSource, SceneEffect } from './compositor.js';
 import { backgroundBlurSigma, BLUR_FACTOR, coverRect, featherSigma, MASK_FACTOR } from './effect.js';
-import { boxBlur, boxRadiusFor, CHOKE_TABLE, paddedCoverage, subjectCoverage } from './feather.js';
+import { boxBlur, boxRadiusFor, CHOKE_TABLE, paddedCoverage, subjectCoverage, upsample2x } from './feather.js';
 
 type Context = OffscreenCanvasRenderingContext2D;
+type Coverage = { data: Uint8Array; width: number; height: number };
 
 export class CanvasCompositor implements Compositor {
   readonly kind = 'canvas2d';
   readonly canvas: CompositorCanvas;
   readonly #out: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
   readonly #scratch = new Map<string, Context>();
-  /** Per-frame buffers kept between frames (each is wholly rewritten): coverage, alpha, background planes. */
+  /** Per-frame buffers kept between frames (each is wholly rewritten): coverage, pixel buffers, background planes. */
   #coverage: Uint8Array | undefined;
-  #alpha: ImageData | undefined;
+  readonly #images = new Map<string, ImageData>();
   #planes: Float32Array[] = [];
 
   constructor(canvas: CompositorCanvas) {
@@ -31,45 +32,57 @@ export class CanvasCompositor implements Compositor {
     const sigma = featherSigma(width, height) / MASK_FACTOR;
     const radius = boxRadiusFor(sigma, 2);
     const pad = 3 * radius;
+    const [cw, ch] = [Math.ceil(width / MASK_FACTOR), Math.ceil(height / MASK_FACTOR)];
     const coverage =
       'coverage' in mask
-        ? paddedCoverage(mask.coverage, Math.ceil(width / MASK_FACTOR), Math.ceil(height / MASK_FACTOR), pad, this.#coverage)
+        ? paddedCoverage(mask.coverage, cw, ch, pad, this.#coverage)
         : subjectCoverage(mask.classIds, width, height, mask.background, MASK_FACTOR, pad, this.#coverage);
     this.#coverage = coverage.data;
     // Two box passes (a triangle filter): smooth enough under the bilinear scaling and the choke, and a
     // third of the work saved on every frame.
     boxBlur(coverage.data, coverage.width, coverage.height, radius, 2);
+    if (effect.kind === 'image') {
+      this.#overImage(frame, coverage, pad, width, height, effect.image);
+      return;
+    }
 
-    // The subject layer: the alpha scaled up bilinearly (the canvas's smoothing), the frame through it.
-    const alpha = this.#context('alpha', coverage.width, coverage.height);
-    // Only the alpha channel is written; the colour channels stay 0, as in a new ImageData.
-    if (this.#alpha?.width !== coverage.width || this.#alpha.height !== coverage.height)
-      this.#alpha = alpha.createImageData(coverage.width, coverage.height);
-    const image = this.#alpha;
-    for (let i = 0; i < coverage.data.length; i++) image.data[i * 4 + 3] = CHOKE_TABLE[coverage.data[i]!]!;
-    alpha.putImageData(image, 0, 0);
-    const layer = this.#context('layer', width, height);
-    const [cw, ch] = [Math.ceil(width / MASK_FACTOR), Math.ceil(height / MASK_FACTOR)];
-    layer.globalCompositeOperation = 'copy';
-    layer.drawImage(alpha.canvas, pad, pad, cw, ch, 0, 0, cw * MASK_FACTOR, ch * MASK_FACTOR);
-    // A camera frame that both layers read (the blur) is converted (YUV to RGB) once, into a canvas.
-    const source =
-      typeof VideoFrame !== 'undefined' && frame instanceof VideoFrame && effect.kind === 'blur'
-        ? this.#converted(frame, width, height)
-        : frame;
-    layer.globalCompositeOperation = 'source-in';
-    layer.drawImage(source, 0, 0, width, height);
-
+    // A full-size draw costs about as much as all the arithmetic here, so there are two: the frame (a
+    // camera frame's one conversion from YUV), then, scaled up over it, the background at half size with
+    // the inverse of the subject's alpha (a cutout erases with that alpha instead). The blur reads the
+    // output's copy of the frame.
     const out = this.#out;
     out.globalCompositeOperation = 'copy';
-    if (effect.kind === 'cutout') out.clearRect(0, 0, width, height);
+    out.drawImage(frame, 0, 0, width, height);
+    const cover = this.#image('cover', cw, ch);
+    if (effect.kind === 'blur') upsample2x(this.#blurredBackground(out.canvas, coverage, pad, width, height, effect.strength ?? 1), cover);
     else if (effect.kind === 'color') {
-      out.fillStyle = `rgb(${effect.color.join(',')})`;
-      out.fillRect(0, 0, width, height);
-    } else if (effect.kind === 'image') {
-      const r = coverRect(effect.image.width, effect.image.height, width, height);
-      out.drawImage(effect.image, r.x, r.y, r.width, r.height, 0, 0, width, height);
-    } else out.drawImage(this.#blurredBackground(source, coverage, pad, width, height, effect.strength ?? 1), 0, 0, width, height);
+      const [r, g, b] = effect.color;
+      for (let i = 0; i < cover.data.length; i += 4) [cover.data[i], cover.data[i + 1], cover.data[i + 2]] = [r, g, b];
+    }
+    alphaInto(cover, coverage, pad, true);
+    const ctx = this.#context('cover', cw, ch);
+    ctx.putImageData(cover, 0, 0);
+    out.globalCompositeOperation = effect.kind === 'cutout' ? 'destination-out' : 'source-over';
+    out.drawImage(ctx.canvas, 0, 0, cw * MASK_FACTOR, ch * MASK_FACTOR);
+  }
+
+  /** An image background: the subject on a layer of its own (the frame through the scaled-up alpha), over the image. */
+  #overImage(frame: FrameSource, coverage: Coverage, pad: number, width: number, height: number, image: ImageBitmap): void {
+    const [cw, ch] = [Math.ceil(width / MASK_FACTOR), Math.ceil(height / MASK_FACTOR)];
+    // Only the alpha channel is written; the colour channels stay 0, as in a new ImageData.
+    const alpha = this.#image('alpha', cw, ch);
+    alphaInto(alpha, coverage, pad, false);
+    const alphaCtx = this.#context('alpha', cw, ch);
+    alphaCtx.putImageData(alpha, 0, 0);
+    const layer = this.#context('layer', width, height);
+    layer.globalCompositeOperation = 'copy';
+    layer.drawImage(alphaCtx.canvas, 0, 0, cw * MASK_FACTOR, ch * MASK_FACTOR);
+    layer.globalCompositeOperation = 'source-in';
+    layer.drawImage(frame, 0, 0, width, height);
+    const out = this.#out;
+    out.globalCompositeOperation = 'copy';
+    const r = coverRect(image.width, image.height, width, height);
+    out.drawImage(image, r.x, r.y, r.width, r.height, 0, 0, width, height);
     out.globalCompositeOperation = 'source-over';
     out.drawImage(layer.canvas, 0, 0);
   }
@@ -80,49 +93,50 @@ export class CanvasCompositor implements Compositor {
    */
   #blurredBackground(
     frame: CanvasImageSource,
-    coverage: { data: Uint8Array; width: number },
+    coverage: Coverage,
     pad: number,
     width: number,
     height: number,
     strength: number,
-  ): OffscreenCanvas {
+  ): ImageData {
     const [bw, bh] = [Math.ceil(width / BLUR_FACTOR), Math.ceil(height / BLUR_FACTOR)];
     const small = this.#context('background', bw, bh);
     small.globalCompositeOperation = 'copy';
     small.drawImage(frame, 0, 0, bw, bh);
     const pixels = small.getImageData(0, 0, bw, bh);
+    const rgba = pixels.data;
     const n = bw * bh;
     if (this.#planes[0]?.length !== n) this.#planes = [0, 1, 2, 3].map(() => new Float32Array(n));
-    const planes = this.#planes;
+    const [r, g, b, weight] = this.#planes as [Float32Array, Float32Array, Float32Array, Float32Array];
     const step = BLUR_FACTOR / MASK_FACTOR;
-    for (let y = 0; y < bh; y++) {
-      for (let x = 0; x < bw; x++) {
-        const i = y * bw + x;
-        const w = 1 - coverage.data[(pad + y * step) * coverage.width + pad + x * step]! / 255;
-        for (let c = 0; c < 3; c++) planes[c]![i] = pixels.data[i * 4 + c]! * w;
-        planes[3]![i] = w;
+    for (let y = 0, i = 0; y < bh; y++) {
+      const row = (pad + y * step) * coverage.width + pad;
+      for (let x = 0; x < bw; x++, i++) {
+        const w = 1 - coverage.data[row + x * step]! / 255;
+        r[i] = rgba[i * 4]! * w;
+        g[i] = rgba[i * 4 + 1]! * w;
+        b[i] = rgba[i * 4 + 2]! * w;
+        weight[i] = w;
       }
     }
     const radius = boxRadiusFor(backgroundBlurSigma(width, height, strength) / BLUR_FACTOR, 3);
-    for (const plane of planes) boxBlur(plane, bw, bh, radius, 3);
+    for (const plane of this.#planes) boxBlur(plane, bw, bh, radius, 3);
     for (let i = 0; i < n; i++) {
-      const w = planes[3]![i]!;
+      const w = weight[i]!;
       // Deep inside the subject no background is near: keep the pixel (the subject covers it anyway).
-      if (w > 1e-3) for (let c = 0; c < 3; c++) pixels.data[i * 4 + c] = planes[c]![i]! / w;
+      if (w > 1e-3) {
+        rgba[i * 4] = r[i]! / w;
+        rgba[i * 4 + 1] = g[i]! / w;
+        rgba[i * 4 + 2] = b[i]! / w;
+      }
     }
-    small.putImageData(pixels, 0, 0);
-    return small.canvas;
-  }
-
-  #converted(frame: VideoFrame, width: number, height: number): OffscreenCanvas {
-    const ctx = this.#context('frame', width, height);
-    ctx.drawImage(frame, 0, 0, width, height);
-    return ctx.canvas;
+    return pixels;
   }
 
   dispose(): void {
     this.#scratch.clear();
-    [this.#coverage, this.#alpha, this.#planes] = [undefined, undefined, []];
+    this.#images.clear();
+    [this.#coverage, this.#planes] = [undefined, []];
   }
 
   #context(name: string, width: number, height: number): Context {
@@ -132,5 +146,25 @@ export class CanvasCompositor implements Compositor {
       this.#scratch.set(name, ctx);
     }
     return ctx;
+  }
+
+  /** A pixel buffer of this size, kept between frames. */
+  #image(name: string, width: number, height: number): ImageData {
+    let image = this.#images.get(name);
+    if (image?.width !== width || image.height !== height) {
+      image = new ImageData(width, height);
+      this.#images.set(name, image);
+    }
+    return image;
+  }
+}
+
+/** The feathered alpha (the choke of the unpadded coverage) into the alpha channel of `image`, or its inverse. */
+function alphaInto(image: ImageData, coverage: Coverage, pad: number, inverse: boolean): void {
+  const { width, height, data } = image;
+  const flip = inverse ? 255 : 0;
+  for (let y = 0, i = 3; y < height; y++) {
+    const row = (y + pad) * coverage.width + pad;
+    for (let x = 0; x < width; x++, i += 4) data[i] = Math.abs(flip - CHOKE_TABLE[coverage.data[row + x]!]!);
   }
 }

@@ -74,28 +74,54 @@ export function paddedCoverage(
  * of σ = √(r(r+1))). A constant region stays exactly that constant (bytes are rounded, not truncated).
  */
 export function boxBlur(data: Uint8Array | Float32Array, width: number, height: number, radius: number, passes: number): void {
-  // Each line is copied with `radius` copies of its end cells on either side, so the running sum needs no
-  // bounds checks (this runs on every camera frame).
-  const line = new Float32Array(Math.max(width, height) + 2 * radius + 1);
   const inv = 1 / (2 * radius + 1);
   const round = data instanceof Uint8Array;
+  // Across, each row is copied with `radius` copies of its end cells on either side, so the running sum
+  // needs no bounds checks; down, all the columns' running sums advance a row at a time (the order the
+  // memory lies in). This runs on every camera frame.
+  const line = new Float32Array(width + 2 * radius + 1);
+  const across = new Float32Array(width * height);
+  const sums = new Float64Array(width);
   for (let p = 0; p < passes; p++) {
-    for (const [count, length, stride, step] of [
-      [height, width, width, 1],
-      [width, height, 1, width],
-    ] as const) {
-      for (let l = 0; l < count; l++) {
-        const start = l * stride;
-        const first = data[start]!;
-        const last = data[start + (length - 1) * step]!;
-        for (let i = 0; i < radius; i++) line[i] = first;
-        for (let i = 0, j = start; i < length; i++, j += step) line[radius + i] = data[j]!;
-        for (let i = 0; i <= radius; i++) line[radius + length + i] = last;
-        let sum = 0;
-        for (let i = 0; i < 2 * radius + 1; i++) sum += line[i]!;
-        for (let i = 0, j = start; i < length; i++, j += step) {
-          data[j] = round ? (sum * inv + 0.5) | 0 : sum * inv;
+    for (let y = 0; y < height; y++) {
+      const start = y * width;
+      const first = data[start]!;
+      const last = data[start + width - 1]!;
+      for (let i = 0; i < radius; i++) line[i] = first;
+      for (let i = 0; i < width; i++) line[radius + i] = data[start + i]!;
+      for (let i = 0; i <= radius; i++) line[radius + width + i] = last;
+      let sum = 0;
+      for (let i = 0; i < 2 * radius + 1; i++) sum += line[i]!;
+      if (round) {
+        for (let i = 0; i < width; i++) {
+          across[start + i] = (sum * inv + 0.5) | 0;
           sum += line[i + 2 * radius + 1]! - line[i]!;
+        }
+      } else {
+        for (let i = 0; i < width; i++) {
+          across[start + i] = sum * inv;
+          sum += line[i + 2 * radius + 1]! - line[i]!;
+        }
+      }
+    }
+    sums.fill(0);
+    for (let k = -radius; k <= radius; k++) {
+      const row = Math.min(height - 1, Math.max(0, k)) * width;
+      for (let x = 0; x < width; x++) sums[x] = sums[x]! + across[row + x]!;
+    }
+    for (let y = 0; y < height; y++) {
+      const out = y * width;
+      const enter = Math.min(height - 1, y + radius + 1) * width;
+      const leave = Math.max(0, y - radius) * width;
+      if (round) {
+        for (let x = 0; x < width; x++) {
+          data[out + x] = (sums[x]! * inv + 0.5) | 0;
+          sums[x] = sums[x]! + (across[enter + x]! - across[leave + x]!);
+        }
+      } else {
+        for (let x = 0; x < width; x++) {
+          data[out + x] = sums[x]! * inv;
+          sums[x] = sums[x]! + (across[enter + x]! - across[leave + x]!);
         }
       }
     }
@@ -111,3 +137,51 @@ export const CHOKE_TABLE: Uint8Array = Uint8Array.from({ length: 256 }, (_, v) =
   const t = Math.min(1, Math.max(0, (v / 255 - CHOKE.from) / (CHOKE.to - CHOKE.from)));
   return Math.round(255 * t * t * (3 - 2 * t));
 });
+
+/**
+ * The colour channels of an RGBA image scaled up 2× into those of `into` (whose size may be a pixel
+ * short of twice, as a ceil'd half size is): bilinear at half-pixel centres, so each output pixel takes
+ * ¾ of its nearest source pixel and ¼ of the next one out, each way (in sixteenths, rounded), the edges
+ * repeated. Alpha is left as it is.
+ */
+export function upsample2x(
+  source: { data: Uint8ClampedArray; width: number; height: number },
+  into: { data: Uint8ClampedArray; width: number; height: number },
+): void {
+  const { width: sw, height: sh, data: src } = source;
+  const { width: ow, height: oh, data: out } = into;
+  // Output pixel x lies at source x/2 − ¼: even ones between source x/2 − 1 and x/2 (¼, ¾), odd ones
+  // between (x−1)/2 and (x+1)/2 (¾, ¼). Per output column: its two source pixels (byte offsets), the
+  // second one's weight in quarters.
+  const near = new Int32Array(ow);
+  const next = new Int32Array(ow);
+  const far = new Int32Array(ow);
+  const clamp = (i: number, n: number) => Math.min(n - 1, Math.max(0, i));
+  for (let x = 0; x < ow; x++) {
+    const i = (x - 1) >> 1;
+    near[x] = clamp(i, sw) * 4;
+    next[x] = clamp(i + 1, sw) * 4;
+    far[x] = x & 1 ? 1 : 3;
+  }
+  for (let y = 0, o = 0; y < oh; y++) {
+    const i = (y - 1) >> 1;
+    const top = clamp(i, sh) * sw * 4;
+    const bottom = clamp(i + 1, sh) * sw * 4;
+    const fy = y & 1 ? 1 : 3;
+    for (let x = 0; x < ow; x++, o += 4) {
+      const a = top + near[x]!;
+      const b = top + next[x]!;
+      const c = bottom + near[x]!;
+      const d = bottom + next[x]!;
+      const fx = far[x]!;
+      // (4 − fx)(4 − fy)·a + fx(4 − fy)·b + (4 − fx)fy·c + fx·fy·d, over 16.
+      const wa = (4 - fx) * (4 - fy);
+      const wb = fx * (4 - fy);
+      const wc = (4 - fx) * fy;
+      const wd = fx * fy;
+      out[o] = (wa * src[a]! + wb * src[b]! + wc * src[c]! + wd * src[d]! + 8) >> 4;
+      out[o + 1] = (wa * src[a + 1]! + wb * src[b + 1]! + wc * src[c + 1]! + wd * src[d + 1]! + 8) >> 4;
+      out[o + 2] = (wa * src[a + 2]! + wb * src[b + 2]! + wc * src[c + 2]! + wd * src[d + 2]! + 8) >> 4;
+    }
+  }
+}

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { flatBlocks, REFINE, refineCoverage } from '../../../src/video/edge-refinement.js';
 import { gridMap, subjectGrid, type GridMap } from '../../../src/video/fast-path.js';
 import { motionOf, MOTION, TemporalSmoother } from '../../../src/video/temporal-smoothing.js';
+import { boxBlur, upsample2x } from '../../../src/video/feather.js';
 import { classIdMapping, type Logits, type PreprocessMeta } from '../../../src/pipeline/index.js';
 
 /** mulberry32: a small seeded generator, so that a failure is reproducible. */
@@ -158,6 +159,31 @@ function referenceSubjectGrid(logits: Logits, classCount: number, backgroundClas
     classIds[i] = id;
   }
   return { probability, classIds };
+}
+
+/** The box blur as one running sum per line, across then down, each line copied with its ends repeated. */
+function referenceBoxBlur(data: Uint8Array | Float32Array, width: number, height: number, radius: number, passes: number): void {
+  const line = new Float32Array(Math.max(width, height) + 2 * radius + 1);
+  const inv = 1 / (2 * radius + 1);
+  for (let p = 0; p < passes; p++) {
+    for (const [count, length, stride, step] of [
+      [height, width, width, 1],
+      [width, height, 1, width],
+    ] as const) {
+      for (let l = 0; l < count; l++) {
+        const start = l * stride;
+        for (let i = 0; i < radius; i++) line[i] = data[start]!;
+        for (let i = 0; i < length; i++) line[radius + i] = data[start + i * step]!;
+        for (let i = 0; i <= radius; i++) line[radius + length + i] = data[start + (length - 1) * step]!;
+        let sum = 0;
+        for (let i = 0; i < 2 * radius + 1; i++) sum += line[i]!;
+        for (let i = 0; i < length; i++) {
+          data[start + i * step] = data instanceof Uint8Array ? (sum * inv + 0.5) | 0 : sum * inv;
+          sum += line[i + 2 * radius + 1]! - line[i]!;
+        }
+      }
+    }
+  }
 }
 
 // ---- Inputs. ----
@@ -359,5 +385,58 @@ describe('subjectGrid matches the plain softmax and sigmoid', () => {
     const actual = subjectGrid(input, classes, background, confidence);
     expect(actual.probability).toEqual(expected.probability);
     expect(actual.classIds).toEqual(expected.classIds);
+  });
+});
+
+describe("the CPU compositor's arithmetic matches the plain loops", () => {
+  test('boxBlur: the same bytes and the same floats as one running sum per line', () => {
+    const next = random(5);
+    for (const [w, h, r, passes] of [
+      [1, 1, 1, 2],
+      [7, 1, 2, 3],
+      [1, 9, 3, 1],
+      [33, 21, 1, 2],
+      [160, 120, 5, 3],
+      [12, 40, 30, 3],
+    ] as const) {
+      const bytes = Uint8Array.from({ length: w * h }, () => (next() < 0.5 ? 0 : 255) & Math.floor(next() * 256));
+      const floats = Float32Array.from({ length: w * h }, () => next() * 255);
+      const [b1, f1] = [bytes.slice(), floats.slice()];
+      boxBlur(bytes, w, h, r, passes);
+      boxBlur(floats, w, h, r, passes);
+      referenceBoxBlur(b1, w, h, r, passes);
+      referenceBoxBlur(f1, w, h, r, passes);
+      expect(firstDifference(bytes, b1), `${w}×${h} r ${r}`).toBe(-1);
+      expect(firstDifference(new Uint8Array(floats.buffer), new Uint8Array(f1.buffer)), `${w}×${h} r ${r}`).toBe(-1);
+    }
+  });
+
+  test('upsample2x is bilinear at half-pixel centres to within rounding, alpha untouched', () => {
+    const next = random(9);
+    for (const [sw, sh, ow, oh] of [
+      [1, 1, 2, 2],
+      [5, 3, 10, 6],
+      [5, 3, 9, 5],
+      [40, 30, 80, 60],
+    ] as const) {
+      const source = { data: Uint8ClampedArray.from({ length: sw * sh * 4 }, () => Math.floor(next() * 256)), width: sw, height: sh };
+      const into = { data: new Uint8ClampedArray(ow * oh * 4).fill(77), width: ow, height: oh };
+      upsample2x(source, into);
+      const at = (x: number, y: number, c: number) =>
+        source.data[(Math.min(sh - 1, Math.max(0, y)) * sw + Math.min(sw - 1, Math.max(0, x))) * 4 + c]!;
+      for (let y = 0; y < oh; y++) {
+        for (let x = 0; x < ow; x++) {
+          const [sx, sy] = [(x + 0.5) / 2 - 0.5, (y + 0.5) / 2 - 0.5];
+          const [x0, y0] = [Math.floor(sx), Math.floor(sy)];
+          const [fx, fy] = [sx - x0, sy - y0];
+          for (let c = 0; c < 3; c++) {
+            const top = at(x0, y0, c) * (1 - fx) + at(x0 + 1, y0, c) * fx;
+            const bottom = at(x0, y0 + 1, c) * (1 - fx) + at(x0 + 1, y0 + 1, c) * fx;
+            expect(Math.abs(into.data[(y * ow + x) * 4 + c]! - (top * (1 - fy) + bottom * fy))).toBeLessThanOrEqual(0.5);
+          }
+          expect(into.data[(y * ow + x) * 4 + 3]).toBe(77);
+        }
+      }
+    }
   });
 });
