@@ -40,18 +40,19 @@ import { join, relative } from 'node:path';
 import { startPlatformServer, type PlatformServer } from '../server/index.js';
 import { MODELS, requireBenchModels, ROOT } from './paths.js';
 import { benchPipeline } from './pipeline.js';
-import { RUNS, WARMUP, THREADS, WEBGPU_ONLY, PEOPLE_ONLY, VIDEO_ONLY, WEBGPU, ENGINES_ONLY, OUT, line } from './run/options.js';
+import { RUNS, WARMUP, THREADS, WEBGPU_ONLY, PEOPLE_ONLY, VIDEO_ONLY, VIDEO_SOAK, WEBGPU, ENGINES_ONLY, OUT, line } from './run/options.js';
 import { verdicts, type ModelKey, benchServer, mainThreadSize } from './run/harness.js';
 import { engineSection, engineReport, enginesOnly } from './run/engines.js';
 import { browserSections } from './run/browser.js';
 import { webgpuSection } from './run/webgpu.js';
 import { peopleSection, peopleOnly } from './run/people.js';
-import { videoSection, videoOnly, videoReport, videoTargetTable } from './run/video.js';
+import { videoSection, videoOnly, videoReport, videoSoak, videoTargetTable } from './run/video.js';
 import { formatReport } from './run/report.js';
 
 async function main() {
   if (PEOPLE_ONLY) return peopleOnly();
   if (VIDEO_ONLY) return videoOnly();
+  if (VIDEO_SOAK) return videoSoak();
   if (ENGINES_ONLY) return enginesOnly();
   requireBenchModels();
   await mkdir(OUT, { recursive: true });

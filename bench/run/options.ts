@@ -20,6 +20,8 @@ export const WEBGPU = WEBGPU_ONLY || process.argv.includes('--webgpu');
 export const WEBGPU_ALL = process.argv.includes('--webgpu-all');
 /** `--video-only`: the video section alone (bench/run/video.ts). */
 export const VIDEO_ONLY = process.argv.includes('--video-only');
+/** `--video-soak`: the long call alone (`--soak-minutes N`). */
+export const VIDEO_SOAK = process.argv.includes('--video-soak');
 export const ENGINES_ONLY = process.argv.includes('--engines-only');
 export const OUT = join(ROOT, 'bench', 'out');
 export const line = (s = '') => console.log(s);

@@ -9,7 +9,7 @@ import { table } from '../stats.js';
 import { quick, flag, THREADS, OUT, line } from './options.js';
 import { judge, url, benchServer, verdicts } from './harness.js';
 import { PEOPLE_MODELS, PEOPLE_SIZES } from './people.js';
-import type { VideoResult } from '../web/video.js';
+import type { SoakSample, VideoResult } from '../web/video.js';
 
 export type VideoRow = { size: string; edgeseg: VideoResult; peer: VideoResult };
 
@@ -55,6 +55,20 @@ async function y4m(w: number, h: number): Promise<string> {
   return path;
 }
 
+/** Chromium with a fake camera of `w`×`h` (see y4m). */
+async function cameraBrowser(w: number, h: number) {
+  const file = await y4m(w, h);
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      ...CHROMIUM_ARGS,
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${file}`,
+    ],
+  });
+}
+
 export async function videoSection(origin: string): Promise<VideoRow[]> {
   await mkdir(OUT, { recursive: true });
   const m = PEOPLE_MODELS[0]!;
@@ -65,16 +79,7 @@ export async function videoSection(origin: string): Promise<VideoRow[]> {
   const rows: VideoRow[] = [];
   for (const size of PEOPLE_SIZES) {
     const [w, h] = size.split('x').map(Number) as [number, number];
-    const file = await y4m(w, h);
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      args: [
-        ...CHROMIUM_ARGS,
-        '--use-fake-ui-for-media-stream',
-        '--use-fake-device-for-media-stream',
-        `--use-file-for-fake-video-capture=${file}`,
-      ],
-    });
+    const browser = await cameraBrowser(w, h);
     const run = async (which: 'edgeseg' | 'peer') => {
       // A page of its own for each: LiteRT.js's and onnxruntime-web's Wasm each set up once per page.
       const page = await browser.newPage();
@@ -201,4 +206,67 @@ export async function videoOnly(): Promise<void> {
   } finally {
     await server.close();
   }
+}
+
+/**
+ * `--video-soak`: a long call (`--soak-minutes N`, default 10) of the blur on a fake 640×480 camera at 30
+ * frames/s, memory and counters read every 30 s; bench/out/video-soak.{json,md}. Run it with `--threads 1`:
+ * Chromium's memory measurement waits for every worker, and onnxruntime's thread-pool workers, blocked
+ * between runs, answer it only at its 60 s timeout.
+ */
+export async function videoSoak(): Promise<void> {
+  const minutes = flag('soak-minutes') ?? 10;
+  const every = Math.min(30, minutes * 6);
+  const server = await benchServer();
+  const origin = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
+  const browser = await cameraBrowser(640, 480);
+  try {
+    await mkdir(OUT, { recursive: true });
+    const page = await browser.newPage();
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    await page.goto(`${origin}/web/video.html`);
+    await page.waitForFunction(() => (window as unknown as { videoBenchReady?: boolean }).videoBenchReady === true);
+    const m = PEOPLE_MODELS[0]!;
+    line(`Video soak: ${minutes} min of blur at 640×480, 30 frames/s, memory every ${every} s`);
+    const config = {
+      model: `${url(m.dir)}/`,
+      tflite: '',
+      height: m.height,
+      width: m.width,
+      threads: THREADS,
+      seconds: 0,
+      warmup: 0,
+      minutes,
+      every,
+    };
+    const result = await page.evaluate(
+      (c) => (window as unknown as { videoBench: { soak: (c: unknown) => Promise<SoakResult> } }).videoBench.soak(c),
+      config,
+    );
+    const md = soakReport(result, minutes);
+    line(`\n${md}`);
+    await writeFile(join(OUT, 'video-soak.json'), JSON.stringify({ date: new Date().toISOString(), minutes, ...result }, null, 1));
+    await writeFile(join(OUT, 'video-soak.md'), md);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+type SoakResult = { samples: SoakSample[]; openAfterClose: number; outputEnded: boolean };
+
+function soakReport({ samples, openAfterClose, outputEnded }: SoakResult, minutes: number): string {
+  const mb = (b: number) => (b / 1e6).toFixed(1);
+  // The baseline is the first reading after the first minute.
+  const base = samples.find((s) => s.t >= 60) ?? samples[0]!;
+  const later = samples.filter((s) => s.t >= base.t);
+  const worst = Math.max(...later.map((s) => Math.abs(s.bytes - base.bytes) / base.bytes));
+  const last = samples.at(-1)!;
+  const rows = samples.map((s) => [s.t.toFixed(0), mb(s.bytes), String(s.frames), String(s.dropped), String(s.openFrames), String(s.fps)]);
+  return [
+    `### Video soak: ${minutes} min of blur, 640×480 at 30 frames/s\n`,
+    table(['s', 'memory, MB', 'frames', 'dropped', 'open frames', 'frames/s'], rows),
+    `\nMemory after the first minute: ${mb(base.bytes)} MB; at the end ${mb(last.bytes)} MB; the largest change from it ${(100 * worst).toFixed(1)}% (target ≤ 5%): **${worst <= 0.05 ? 'PASS' : 'FALLS SHORT'}**.`,
+    `Frames written ${last.frames}, dropped ${last.dropped}; input frames held open after close(): ${openAfterClose}; output track ended: ${outputEnded}.`,
+  ].join('\n');
 }

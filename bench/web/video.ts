@@ -89,7 +89,55 @@ function quantiles(samples: number[]): { p50: number; p95: number } {
   return { p50: at(0.5), p95: at(0.95) };
 }
 
+/** One reading of the long call. */
+export interface SoakSample {
+  /** Seconds since the effect started. */
+  t: number;
+  /** The page's and its workers' memory (measureUserAgentSpecificMemory), bytes. */
+  bytes: number;
+  frames: number;
+  dropped: number;
+  openFrames: number;
+  fps: number;
+}
+
+async function memoryBytes(): Promise<number> {
+  const measure = (performance as Performance & { measureUserAgentSpecificMemory?: () => Promise<{ bytes: number }> })
+    .measureUserAgentSpecificMemory;
+  return measure ? (await measure.call(performance)).bytes : NaN;
+}
+
 const api = {
+  /**
+   * A long call: createVideoEffect's blur on the fake camera at 30 frames/s for `minutes`, the output played
+   * in a <video>; memory and the counters read every `every` seconds, then after close() the frames the
+   * worker still holds.
+   */
+  async soak(
+    c: VideoCase & { minutes: number; every: number },
+  ): Promise<{ samples: SoakSample[]; openAfterClose: number; outputEnded: boolean }> {
+    const fx = await createVideoEffect({ effect: 'blur', model: c.model, backends: ['wasm'], numThreads: c.threads });
+    const track = (await navigator.mediaDevices.getUserMedia({ video: { frameRate: 30 } })).getVideoTracks()[0]!;
+    const output = fx.process(track);
+    const video = document.createElement('video');
+    video.muted = true;
+    video.srcObject = new MediaStream([output]);
+    await video.play();
+    const t0 = now();
+    const samples: SoakSample[] = [];
+    while (now() - t0 < c.minutes * 60_000) {
+      await wait(c.every * 1000);
+      const s = fx.stats;
+      const t = (now() - t0) / 1000;
+      const bytes = await memoryBytes();
+      samples.push({ t, bytes, frames: s.frames, dropped: s.dropped, openFrames: s.openFrames, fps: s.fps });
+    }
+    video.srcObject = null;
+    track.stop();
+    await fx.close();
+    return { samples, openAfterClose: fx.stats.openFrames, outputEnded: output.readyState === 'ended' };
+  },
+
   /** edgeseg: createVideoEffect's blur on the camera track, the output track played in a <video>. */
   async edgeseg(c: VideoCase): Promise<VideoResult> {
     const fx = await createVideoEffect({ effect: 'blur', model: c.model, backends: ['wasm'], numThreads: c.threads });
