@@ -54,12 +54,18 @@ export class CanvasCompositor implements Compositor {
     out.globalCompositeOperation = 'copy';
     out.drawImage(frame, 0, 0, width, height);
     const cover = this.#image('cover', cw, ch);
+    const { data } = cover;
+    alphaInto(cover, coverage, pad, true);
+    // The alpha first: where the subject hides the background entirely, its colour is not computed.
     if (effect.kind === 'blur') upsample2x(this.#blurredBackground(out.canvas, coverage, pad, width, height, effect.strength ?? 1), cover);
     else if (effect.kind === 'color') {
       const [r, g, b] = effect.color;
-      for (let i = 0; i < cover.data.length; i += 4) [cover.data[i], cover.data[i + 1], cover.data[i + 2]] = [r, g, b];
+      for (let i = 0; i < data.length; i += 4) {
+        data[i] = r;
+        data[i + 1] = g;
+        data[i + 2] = b;
+      }
     }
-    alphaInto(cover, coverage, pad, true);
     const ctx = this.#context('cover', cw, ch);
     ctx.putImageData(cover, 0, 0);
     out.globalCompositeOperation = effect.kind === 'cutout' ? 'destination-out' : 'source-over';

@@ -142,7 +142,7 @@ export const CHOKE_TABLE: Uint8Array = Uint8Array.from({ length: 256 }, (_, v) =
  * The colour channels of an RGBA image scaled up 2× into those of `into` (whose size may be a pixel
  * short of twice, as a ceil'd half size is): bilinear at half-pixel centres, so each output pixel takes
  * ¾ of its nearest source pixel and ¼ of the next one out, each way (in sixteenths, rounded), the edges
- * repeated. Alpha is left as it is.
+ * repeated. Alpha is left as it is, and so are the pixels whose alpha is 0 (nothing shows them).
  */
 export function upsample2x(
   source: { data: Uint8ClampedArray; width: number; height: number },
@@ -169,6 +169,7 @@ export function upsample2x(
     const bottom = clamp(i + 1, sh) * sw * 4;
     const fy = y & 1 ? 1 : 3;
     for (let x = 0; x < ow; x++, o += 4) {
+      if (out[o + 3] === 0) continue;
       const a = top + near[x]!;
       const b = top + next[x]!;
       const c = bottom + near[x]!;

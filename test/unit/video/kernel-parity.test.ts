@@ -421,6 +421,11 @@ describe("the CPU compositor's arithmetic matches the plain loops", () => {
     ] as const) {
       const source = { data: Uint8ClampedArray.from({ length: sw * sh * 4 }, () => Math.floor(next() * 256)), width: sw, height: sh };
       const into = { data: new Uint8ClampedArray(ow * oh * 4).fill(77), width: ow, height: oh };
+      // A pixel of alpha 0 is left as it is.
+      into.data.fill(0, 4, 8);
+      upsample2x(source, into);
+      expect(Array.from(into.data.subarray(4, 8))).toEqual([0, 0, 0, 0]);
+      into.data.fill(77, 4, 8);
       upsample2x(source, into);
       const at = (x: number, y: number, c: number) =>
         source.data[(Math.min(sh - 1, Math.max(0, y)) * sw + Math.min(sw - 1, Math.max(0, x))) * 4 + c]!;
