@@ -103,11 +103,29 @@ export function subjectGrid(
   let bgChannel = -1;
   for (let c = 0; c < C; c++) if (classOf[c] === backgroundClassId && C > 1 && C === classCount) bgChannel = c;
   const { probability, classIds } = grid;
-  if (C === 1) {
+  if (C === 1 && threshold >= SIGMOID_STEPS.guard && threshold <= 1 - SIGMOID_STEPS.guard) {
+    // The reference's binary rule: the foreground class where σ ≥ the threshold. Both the byte and the
+    // class are steps of the logit: compared with the steps' logits, with σ computed only next to one.
+    const subjectId = classOf[0]!;
+    const { base, edge, guard, range, scale } = sigmoidSteps();
+    const cut = Math.log(threshold / (1 - threshold));
+    for (let i = 0; i < n; i++) {
+      const x = data[i]!;
+      let byte: number;
+      if (x > -range && x < range) {
+        const b = ((x + range) * scale) | 0;
+        const k = base[b]!;
+        const e = edge[b]!;
+        byte = k >= 0 && Math.abs(x - e) >= guard ? k + (x >= e ? 1 : 0) : Math.round((1 / (1 + Math.exp(-x))) * 255);
+      } else byte = x >= range ? 255 : x <= -range ? 0 : Math.round((1 / (1 + Math.exp(-x))) * 255);
+      probability[i] = byte;
+      const subject = x >= cut + guard || (x > cut - guard && 1 / (1 + Math.exp(-x)) >= threshold);
+      classIds[i] = subject ? subjectId : backgroundClassId;
+    }
+  } else if (C === 1) {
     const subjectId = classOf[0]!;
     for (let i = 0; i < n; i++) {
       const p = 1 / (1 + Math.exp(-data[i]!));
-      // The reference's binary rule: the foreground class where σ ≥ the threshold.
       probability[i] = Math.round(p * 255);
       classIds[i] = p >= threshold ? subjectId : backgroundClassId;
     }
@@ -152,6 +170,40 @@ export function subjectGrid(
     }
   }
   return grid;
+}
+
+/**
+ * Math.round(255·σ(x)) as a step function of the logit x: byte k from t_k = logit((k − ½) / 255) on,
+ * looked up per bucket of 1/scale in (−range, range), with at most one t_k in a bucket (they are ≥ 4/255
+ * apart), `edge` that t_k (∞ if none) and `base` the byte below it (−1: a t_k lies within `guard` of the
+ * bucket's ends, compute σ). Exact where it answers: the computed σ is within ~1e-15 of the true one, and
+ * the true 255·σ moves at least 255·σ′(range) ≈ 0.085 per unit of x, so a logit `guard` or more from
+ * every t_k is over 8e-8 from k − ½ and rounds as the table says. Past ±range the byte is 0 or 255
+ * (255·σ(8) = 254.9). The same argument holds for the class threshold, where threshold·(1 − threshold)
+ * ≥ guard.
+ */
+const SIGMOID_STEPS = { range: 8, scale: 128, guard: 1e-6 } as const;
+let sigmoidTable: { base: Int16Array; edge: Float64Array; range: number; scale: number; guard: number } | undefined;
+
+function sigmoidSteps(): NonNullable<typeof sigmoidTable> {
+  if (sigmoidTable) return sigmoidTable;
+  const { range, scale, guard } = SIGMOID_STEPS;
+  const count = 2 * range * scale;
+  const base = new Int16Array(count);
+  const edge = new Float64Array(count).fill(Infinity);
+  // t[k − 1] = t_k, ascending.
+  const t = Float64Array.from({ length: 255 }, (_, j) => Math.log((j + 0.5) / 255 / (1 - (j + 0.5) / 255)));
+  const near = (k: number, lo: number, hi: number) => k >= 0 && k < 255 && (Math.abs(t[k]! - lo) < guard || Math.abs(t[k]! - hi) < guard);
+  let below = 0;
+  for (let b = 0; b < count; b++) {
+    const [lo, hi] = [b / scale - range, (b + 1) / scale - range];
+    while (below < 255 && t[below]! < lo) below++;
+    let k = below;
+    while (k < 255 && t[k]! < hi) k++;
+    if (k - below === 1) edge[b] = t[below]!;
+    base[b] = k - below > 1 || near(below - 1, lo, hi) || near(below, lo, hi) || near(k, lo, hi) ? -1 : below;
+  }
+  return (sigmoidTable = { base, edge, range, scale, guard });
 }
 
 /** Logits left on the GPU (WebGPU) give class ids only: the grid is the network input's, the probability 0 or 255. */

@@ -369,6 +369,37 @@ describe('subjectGrid matches the plain softmax and sigmoid', () => {
     );
     return { data, channels, width: n, height: 1 };
   };
+  test('one channel: every byte step and the class threshold, at their logits and the float32 values next to them', () => {
+    // The logits where 255·σ crosses k − ½ (and the class threshold's), rounded to float32, and 4 float32
+    // steps either side of each; bucket ends; then plain random logits.
+    const points: number[] = [];
+    const confidences = [0, 0.01, 12.5, 37, 50, 99.99, 100];
+    const steps = Array.from({ length: 255 }, (_, j) => Math.log((j + 0.5) / 255 / (1 - (j + 0.5) / 255)));
+    const cuts = confidences.map((c) => Math.log(c / 100 / (1 - c / 100)));
+    const bits = new Float32Array(1);
+    const asInt = new Int32Array(bits.buffer);
+    for (const t of [...steps, ...cuts.filter(Number.isFinite), ...Array.from({ length: 33 }, (_, i) => i / 2 - 8)]) {
+      bits[0] = t;
+      const at = asInt[0]!;
+      for (let d = -4; d <= 4; d++) {
+        asInt[0] = at + d;
+        points.push(bits[0]);
+      }
+    }
+    const next = random(21);
+    for (let i = 0; i < 20000; i++) points.push((next() - 0.5) * (i % 2 ? 20 : 80));
+    points.push(Infinity, -Infinity, NaN, 0, -0, 8, -8, 1e-30, -1e-30);
+    const input: Logits = { data: Float32Array.from(points), channels: 1, width: points.length, height: 1 };
+    for (const confidence of confidences) {
+      for (const background of [0, 1]) {
+        const expected = referenceSubjectGrid(input, 2, background, confidence);
+        const actual = subjectGrid(input, 2, background, confidence);
+        expect(firstDifference(actual.probability, expected.probability), `confidence ${confidence}`).toBe(-1);
+        expect(firstDifference(actual.classIds, expected.classIds), `confidence ${confidence}`).toBe(-1);
+      }
+    }
+  });
+
   test.each([
     // channels, classes, background id, confidence
     [1, 2, 0, 50],
