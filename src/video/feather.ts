@@ -76,32 +76,31 @@ export function paddedCoverage(
 export function boxBlur(data: Uint8Array | Float32Array, width: number, height: number, radius: number, passes: number): void {
   const inv = 1 / (2 * radius + 1);
   const round = data instanceof Uint8Array;
-  // Across, each row is copied with `radius` copies of its end cells on either side, so the running sum
-  // needs no bounds checks; down, all the columns' running sums advance a row at a time (the order the
-  // memory lies in). This runs on every camera frame.
-  const line = new Float32Array(width + 2 * radius + 1);
+  // Across, a running sum per row, the cells past its ends read as its end cells; down, all the columns'
+  // running sums advance a row at a time (the order the memory lies in). This runs on every camera frame.
   const across = new Float32Array(width * height);
   const sums = new Float64Array(width);
+  const at = (i: number, lo: number, hi: number) => data[Math.min(hi, Math.max(lo, i))]!;
   for (let p = 0; p < passes; p++) {
     for (let y = 0; y < height; y++) {
       const start = y * width;
-      const first = data[start]!;
-      const last = data[start + width - 1]!;
-      for (let i = 0; i < radius; i++) line[i] = first;
-      for (let i = 0; i < width; i++) line[radius + i] = data[start + i]!;
-      for (let i = 0; i <= radius; i++) line[radius + width + i] = last;
+      const end = start + width - 1;
+      const [first, last] = [data[start]!, data[end]!];
       let sum = 0;
-      for (let i = 0; i < 2 * radius + 1; i++) sum += line[i]!;
-      if (round) {
-        for (let i = 0; i < width; i++) {
-          across[start + i] = (sum * inv + 0.5) | 0;
-          sum += line[i + 2 * radius + 1]! - line[i]!;
-        }
-      } else {
-        for (let i = 0; i < width; i++) {
-          across[start + i] = sum * inv;
-          sum += line[i + 2 * radius + 1]! - line[i]!;
-        }
+      for (let k = -radius; k <= radius; k++) sum += at(start + k, start, end);
+      // The window's ends: clamped while it overhangs the row's start, then inside, then overhanging its end.
+      let i = start;
+      for (; i <= Math.min(end, start + radius); i++) {
+        across[i] = round ? (sum * inv + 0.5) | 0 : sum * inv;
+        sum += at(i + radius + 1, start, end) - first;
+      }
+      for (; i < end - radius; i++) {
+        across[i] = round ? (sum * inv + 0.5) | 0 : sum * inv;
+        sum += data[i + radius + 1]! - data[i - radius]!;
+      }
+      for (; i <= end; i++) {
+        across[i] = round ? (sum * inv + 0.5) | 0 : sum * inv;
+        sum += last - data[i - radius]!;
       }
     }
     sums.fill(0);
