@@ -107,34 +107,48 @@ export function remoteVideoModel(spec: ModelSpec, port: MessagePort): VideoModel
 }
 
 /**
- * The frame at the grid's resolution, sampled from the guide: each cell takes the guide's pixel under its
- * centre; cells outside the map's crop are black.
+ * The frame at the grid's resolution, from the guide: each cell takes the guide bilinearly at its centre
+ * (which averages camera noise as a canvas's downscale did); cells outside the map's crop are black.
  */
 export function guideAtGrid(guide: FrameGuide, map: GridMap, gw: number, gh: number): Uint8ClampedArray {
   const out = new Uint8ClampedArray(gw * gh * 4);
   const { crop } = map;
   const [kx, ky] = [guide.width / guide.frameWidth, guide.height / guide.frameHeight];
-  const column = new Int32Array(gw).fill(-1);
-  for (let x = 0; x < gw; x++) {
-    const f = (x + 0.5 - map.offsetX) / map.scaleX;
-    if (f >= crop.x && f < crop.x + crop.width) column[x] = Math.min(guide.width - 1, Math.max(0, Math.floor(f * kx)));
-  }
-  for (let y = 0; y < gh; y++) {
-    const f = (y + 0.5 - map.offsetY) / map.scaleY;
-    if (!(f >= crop.y && f < crop.y + crop.height)) {
-      for (let x = 0; x < gw; x++) out[(y * gw + x) * 4 + 3] = 255;
-      continue;
+  // Per axis: the first of the two guide pixels under each cell's centre, and the second one's weight.
+  const axis = (count: number, scale: number, offset: number, from: number, to: number, size: number, k: number) => {
+    const first = new Int32Array(count).fill(-1);
+    const weight = new Float32Array(count);
+    for (let i = 0; i < count; i++) {
+      const f = (i + 0.5 - offset) / scale;
+      if (!(f >= from && f < to)) continue;
+      const g = Math.min(size - 1, Math.max(0, f * k - 0.5));
+      first[i] = Math.min(size - 2, Math.floor(g));
+      weight[i] = g - first[i]!;
+      if (size === 1) [first[i], weight[i]] = [0, 0];
     }
-    const row = Math.min(guide.height - 1, Math.max(0, Math.floor(f * ky))) * guide.width;
+    return { first, weight };
+  };
+  const xs = axis(gw, map.scaleX, map.offsetX, crop.x, crop.x + crop.width, guide.width, kx);
+  const ys = axis(gh, map.scaleY, map.offsetY, crop.y, crop.y + crop.height, guide.height, ky);
+  const { data, width } = guide;
+  const next = (n: number, first: number) => (n > 1 && first < n - 1 ? 1 : 0);
+  for (let y = 0; y < gh; y++) {
+    const fy = ys.first[y]!;
+    const wy = ys.weight[y]!;
+    const row0 = fy * width;
+    const row1 = (fy + next(guide.height, fy)) * width;
     for (let x = 0, o = y * gw * 4; x < gw; x++, o += 4) {
-      const c = column[x]!;
-      if (c >= 0) {
-        const p = (row + c) * 4;
-        out[o] = guide.data[p]!;
-        out[o + 1] = guide.data[p + 1]!;
-        out[o + 2] = guide.data[p + 2]!;
-      }
       out[o + 3] = 255;
+      const fx = xs.first[x]!;
+      if (fy < 0 || fx < 0) continue;
+      const wx = xs.weight[x]!;
+      const dx = next(guide.width, fx);
+      const [a, b, c, d] = [(row0 + fx) * 4, (row0 + fx + dx) * 4, (row1 + fx) * 4, (row1 + fx + dx) * 4];
+      for (let ch = 0; ch < 3; ch++) {
+        const top = data[a + ch]! + wx * (data[b + ch]! - data[a + ch]!);
+        const bottom = data[c + ch]! + wx * (data[d + ch]! - data[c + ch]!);
+        out[o + ch] = top + wy * (bottom - top);
+      }
     }
   }
   return out;
