@@ -243,20 +243,25 @@ export async function subjectGridFromDevice(
 export class FrameInput {
   #input: OffscreenCanvasRenderingContext2D | null = null;
   #whole: OffscreenCanvasRenderingContext2D | null = null;
-  #tensor: Float32Array | undefined;
+  /** Two input buffers, taken in turn: a frame's input is still the model's while the next one is drawn. */
+  #tensors: (Float32Array | undefined)[] = [undefined, undefined];
+  #turn = 0;
   /** The input's RGBA pixels of the last frame (the network's view of it). */
   pixels: ImageData | null = null;
 
   prepare(frame: LiveFrame, width: number, height: number, spec: PreprocessSpec): { tensor: Float32Array; meta: PreprocessMeta } {
     const { width: W, height: H } = spec.resize;
-    if (this.#tensor?.length !== 3 * W * H) this.#tensor = new Float32Array(3 * W * H);
+    this.#turn ^= 1;
+    // A buffer sent to another worker comes back detached (length 0): a new one replaces it.
+    if (this.#tensors[this.#turn]?.length !== 3 * W * H) this.#tensors[this.#turn] = new Float32Array(3 * W * H);
+    const tensor = this.#tensors[this.#turn]!;
     const plan = inputPlan(width, height, spec);
     if (spec.contrast !== null || spec.resize.mode === 'center-crop') {
       this.#whole = canvas2d(this.#whole, width, height);
       this.#whole.drawImage(frame, 0, 0, width, height);
       const image = this.#whole.getImageData(0, 0, width, height);
       this.pixels = image;
-      return preprocess({ data: image.data, width, height, channels: 4 }, spec, this.#tensor);
+      return preprocess({ data: image.data, width, height, channels: 4 }, spec, tensor);
     }
     const ctx = (this.#input = canvas2d(this.#input, W, H));
     const { meta, crop } = plan;
@@ -267,7 +272,7 @@ export class FrameInput {
     ctx.drawImage(frame, crop.x, crop.y, crop.width, crop.height, meta.padLeft, meta.padTop, sw, sh);
     const image = ctx.getImageData(0, 0, W, H);
     this.pixels = image;
-    return { tensor: tensorFromRgba(image.data, W * H, plan.tables, plan.order, spec.grayscale, this.#tensor), meta };
+    return { tensor: tensorFromRgba(image.data, W * H, plan.tables, plan.order, spec.grayscale, tensor), meta };
   }
 }
 

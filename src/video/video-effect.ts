@@ -18,7 +18,7 @@ import {
 import type { CompanionWorker } from '../runtime/worker-backend.js';
 import { BUNDLED_MODELS, bundledModelUrls, type BundledModelName } from './bundled-models.js';
 import type { Rgb } from './effect.js';
-import type { FrameReport, VideoEffectName, VideoMask, VideoPath, VideoSettings } from './protocol.js';
+import type { FrameReport, VideoEffectName, VideoMask, VideoPath, VideoSettings, VideoStartRequest } from './protocol.js';
 
 export type { BundledModelName, VideoEffectName, VideoMask, VideoPath };
 
@@ -250,8 +250,6 @@ export class VideoEffect {
    */
   #startWorkerLoop(track: MediaStreamTrack): void {
     const generation = ++this.#generation;
-    const model = this.#worker;
-    const loop = this.#companion();
     const { readable } = new page.MediaStreamTrackProcessor!({ track });
     const relay = new TransformStream<VideoFrame, VideoFrame>();
     const unpipe = new AbortController();
@@ -263,6 +261,30 @@ export class VideoEffect {
       unpipe.abort();
       return piped;
     };
+    const input = { kind: 'streams', readable, writable: relay.writable, frameRate: track.getSettings().frameRate } as const;
+    this.#startLoop(
+      generation,
+      input,
+      [readable, relay.writable],
+      () => this.#detach?.(),
+      () => this.#startWorkerLoop(track),
+    ).catch(() => undefined);
+  }
+
+  /**
+   * Starts loop `generation` on `input`: in the loop's own worker, with the model served to it from the
+   * model's worker, or in the model's worker where the loop has none. A dead model worker is recovered
+   * from; a dead loop worker is replaced (`stop` the old loop, then `restart`).
+   */
+  #startLoop(
+    generation: number,
+    input: VideoStartRequest['input'],
+    transferables: Transferable[],
+    stop: () => Promise<void> | undefined,
+    restart: () => void,
+  ): Promise<void> {
+    const model = this.#worker;
+    const loop = this.#companion();
     model.died.catch((error: Error) => {
       if (generation === this.#generation) void this.#recover('crashed', error);
     });
@@ -275,31 +297,31 @@ export class VideoEffect {
       this.#loop = null;
       if (started) this.#restarts++;
       else this.#companions = false;
-      void this.#detach?.().then(() => {
-        if (generation === this.#generation && !this.#closed && this.#track?.readyState === 'live') this.#startWorkerLoop(track);
+      void Promise.resolve(stop()).then(() => {
+        if (generation === this.#generation && !this.#closed && this.#track?.readyState === 'live') restart();
       });
     });
-    const input = { kind: 'streams', readable, writable: relay.writable, frameRate: track.getSettings().frameRate } as const;
     const start = async () => {
-      if (!loop)
-        return model.remote.videoStart(transfer({ input, settings: this.#wire() }, [readable, relay.writable]), this.#events(generation));
+      if (!loop) return model.remote.videoStart(transfer({ input, settings: this.#wire() }, transferables), this.#events(generation));
       const channel = new MessageChannel();
       await Promise.race([model.remote.videoServeModel(transfer(channel.port1, [channel.port1])), model.died]);
-      const request = { input, settings: this.#wire(), model: { spec: this.#segmenter.spec!, port: channel.port2 } };
+      const request: VideoStartRequest = { input, settings: this.#wire(), model: { spec: this.#segmenter.spec!, port: channel.port2 } };
       return Promise.race([
-        loop.remote.videoStart(transfer(request, [readable, relay.writable, channel.port2]), this.#events(generation)),
+        loop.remote.videoStart(transfer(request, [...transferables, channel.port2]), this.#events(generation)),
         loop.died,
       ]);
     };
-    start()
-      .then((result) => {
+    return start().then(
+      (result) => {
         started = true;
         this.#compositor = result.compositor;
-      })
-      .catch((error: unknown) => {
+      },
+      (error: unknown) => {
         // A loop worker that died is replaced above.
         if (generation === this.#generation && !loopDied) this.#ended(error as Error);
-      });
+        throw error;
+      },
+    );
   }
 
   /** The frame loop's own worker, started once (null where companions are off: the loop runs in the model's worker). */
@@ -438,7 +460,8 @@ export class VideoEffect {
     const output = canvas.captureStream().getVideoTracks()[0]!;
     this.#output = output;
     let stopped = false;
-    let busy = false;
+    let [inFlight, sent, shownSequence] = [0, 0, 0];
+    let started = false;
     let handle = 0;
     let playing = false;
     const stop = () => {
@@ -460,24 +483,30 @@ export class VideoEffect {
       if (track.readyState === 'ended') inputEnded();
     }, 250);
     track.addEventListener('ended', inputEnded, { once: true });
+    // Two frames in flight: the next one's input is drawn while the model runs on this one. Results come
+    // back in order; one older than the last shown (a replaced loop's) is dropped.
     const onFrame = () => {
       if (stopped) return;
       handle = video.requestVideoFrameCallback(onFrame);
-      if (busy || this.#recovering) {
+      if (inFlight >= 2 || this.#recovering || !started) {
         this.#mainDropped++;
         return;
       }
-      busy = true;
+      inFlight++;
       const generation = this.#generation;
-      const { remote, died } = this.#worker;
+      const sequence = ++sent;
+      const loop = this.#loop;
+      const remote = this.#loopRemote();
+      const died = Promise.race([this.#worker.died, loop?.died ?? this.#worker.died]);
       void (async () => {
         try {
           // A bitmap, not a VideoFrame: WebKit's worker canvases drew a VideoFrame made from a <video> as nothing.
           const frame = await createImageBitmap(video);
           // Settled by the worker's death too (comlink would wait for ever).
           const { bitmap, report } = await Promise.race([remote.videoFrame(transfer(frame, [frame as unknown as Transferable])), died]);
-          if (stopped || generation !== this.#generation) bitmap.close();
+          if (stopped || generation !== this.#generation || sequence < shownSequence) bitmap.close();
           else {
+            shownSequence = sequence;
             if (canvas.width !== bitmap.width || canvas.height !== bitmap.height)
               [canvas.width, canvas.height] = [bitmap.width, bitmap.height];
             shown.transferFromImageBitmap(bitmap);
@@ -485,30 +514,33 @@ export class VideoEffect {
             this.#report(report);
           }
         } catch (error) {
-          if ((error as { code?: string }).code === 'WORKER_CRASHED' && generation === this.#generation)
-            void this.#recover('crashed', error as Error);
-          else if (generation === this.#generation && !this.#recovering) {
+          // A dead loop worker is replaced by #startLoop; a dead model worker is recovered from here.
+          const loopDied = loop !== null && this.#loop !== loop;
+          if ((error as { code?: string }).code === 'WORKER_CRASHED' && generation === this.#generation) {
+            if (!loopDied) void this.#recover('crashed', error as Error);
+          } else if (generation === this.#generation && !this.#recovering) {
             stop();
             if (!this.#closed) this.onError?.(error as Error);
           }
         } finally {
-          busy = false;
+          inFlight--;
         }
       })();
     };
     const start = () => {
       const generation = ++this.#generation;
-      this.#worker.remote
-        .videoStart({ input: { kind: 'frames' }, settings: this.#wire() }, this.#events(generation))
-        .then(async (started) => {
-          this.#compositor = started.compositor;
+      started = false;
+      this.#startLoop(generation, { kind: 'frames' }, [], () => undefined, start)
+        .then(async () => {
+          started = true;
           if (playing) return;
           playing = true;
           handle = video.requestVideoFrameCallback(onFrame);
           await video.play();
         })
+        // A loop that could not start has ended the effect (#startLoop); a play() refused ends it here.
         .catch((error: unknown) => {
-          if (generation !== this.#generation) return;
+          if (generation !== this.#generation || stopped) return;
           stop();
           if (!this.#closed) this.onError?.(error as Error);
         });

@@ -51,24 +51,32 @@ export interface VideoModel {
  */
 export function localVideoModel(spec: ModelSpec, run: RunModel): VideoModel {
   const smoother = new TemporalSmoother();
+  // One frame at a time: a session runs one input at once, and the smoothing takes frames in order.
+  let queue: Promise<unknown> = Promise.resolve();
   return {
     spec,
-    async masks({ tensor, meta, confidence, smoothing, guide }) {
-      const logits = await run({ data: tensor, dims: [1, 3, meta.inputHeight, meta.inputWidth] });
-      const [classes, background] = [spec.classNames.length, spec.backgroundClassId];
-      const grid =
-        'classIds' in logits
-          ? await subjectGridFromDevice(logits, meta, classes, background, confidence)
-          : subjectGrid(logits, classes, background, confidence);
-      if (!guide) return { grid, coverage: null };
-      const map = gridMap(meta, grid.width, grid.height);
-      const low = guideAtGrid(guide, map, grid.width, grid.height);
-      const smoothed = smoother.smooth(grid.probability, low, grid.width, grid.height, smoothing);
-      const probability = { probability: smoothed, width: grid.width, height: grid.height };
-      const coverage = refineCoverage(probability, map, low, guide.data, guide.width, guide.height, guide.frameWidth, guide.frameHeight);
-      return { grid, coverage };
+    masks(request) {
+      const result = queue.then(() => masksOf(request));
+      queue = result.catch(() => undefined);
+      return result;
     },
   };
+
+  async function masksOf({ tensor, meta, confidence, smoothing, guide }: MaskRequest): Promise<FrameMasks> {
+    const logits = await run({ data: tensor, dims: [1, 3, meta.inputHeight, meta.inputWidth] });
+    const [classes, background] = [spec.classNames.length, spec.backgroundClassId];
+    const grid =
+      'classIds' in logits
+        ? await subjectGridFromDevice(logits, meta, classes, background, confidence)
+        : subjectGrid(logits, classes, background, confidence);
+    if (!guide) return { grid, coverage: null };
+    const map = gridMap(meta, grid.width, grid.height);
+    const low = guideAtGrid(guide, map, grid.width, grid.height);
+    const smoothed = smoother.smooth(grid.probability, low, grid.width, grid.height, smoothing);
+    const probability = { probability: smoothed, width: grid.width, height: grid.height };
+    const coverage = refineCoverage(probability, map, low, guide.data, guide.width, guide.height, guide.frameWidth, guide.frameHeight);
+    return { grid, coverage };
+  }
 }
 
 type MaskService = Pick<VideoModel, 'masks'>;

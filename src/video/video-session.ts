@@ -30,7 +30,6 @@ export class VideoSession {
   #dropped = 0;
   /** Frames read from the input and not closed yet (a leak check: it is 0 between frames). */
   #open = 0;
-  #busy = false;
   #stopped = false;
   #reader: ReadableStreamDefaultReader<VideoFrame> | null = null;
   #loop: Promise<void> | null = null;
@@ -56,21 +55,19 @@ export class VideoSession {
     this.#settings = settings;
   }
 
-  /** The `main-thread` path: one frame, composited, as a bitmap (the frame is closed). */
+  /**
+   * The `main-thread` path: one frame, composited, as a bitmap (the frame is closed). The page may send
+   * the next frame before this one is back: its input is drawn at once, and the model takes frames in
+   * order, so results come back in order.
+   */
   async frame(frame: LiveFrame): Promise<{ bitmap: ImageBitmap; report: FrameReport }> {
     const t0 = performance.now();
-    if (this.#busy) {
-      frame.close();
-      throw new Error('one frame at a time');
-    }
-    this.#busy = true;
     try {
       const { canvas, report } = this.#composite(frame, await this.#segment(frame));
       const bitmap = canvas.transferToImageBitmap();
       report.latency = performance.now() - t0;
       return transfer({ bitmap, report }, [bitmap]);
     } finally {
-      this.#busy = false;
       frame.close();
     }
   }
