@@ -1,0 +1,118 @@
+// The CPU compositor's look, pixel by pixel: away from the subject's edge the subject is the frame itself
+// and the background is the effect (the colour to the unit, cleared, an image, a blur with no halo).
+import { describe, expect, test } from 'vitest';
+import { CanvasCompositor } from '../../src/video/canvas-compositor.js';
+import type { EffectMask, SceneEffect } from '../../src/video/compositor.js';
+
+const [W, H] = [200, 150];
+// The subject: a dark square; the background: light grey with a blue stripe pattern (so a blur changes it).
+const SQUARE = { x: 70, y: 40, size: 70 };
+const inSquare = (x: number, y: number) => x >= SQUARE.x && x < SQUARE.x + SQUARE.size && y >= SQUARE.y && y < SQUARE.y + SQUARE.size;
+/** Distance in pixels from (x, y) out to the square (Chebyshev): negative inside it. */
+const edgeDistance = (x: number, y: number) => {
+  const dx = Math.max(SQUARE.x - x, x - (SQUARE.x + SQUARE.size - 1));
+  const dy = Math.max(SQUARE.y - y, y - (SQUARE.y + SQUARE.size - 1));
+  return Math.max(dx, dy);
+};
+
+function frame(): OffscreenCanvas {
+  const ctx = new OffscreenCanvas(W, H).getContext('2d')!;
+  ctx.fillStyle = 'rgb(200,200,200)';
+  ctx.fillRect(0, 0, W, H);
+  ctx.fillStyle = 'rgb(40,80,220)';
+  for (let x = 0; x < W; x += 12) ctx.fillRect(x, 0, 4, H);
+  ctx.fillStyle = 'rgb(20,10,5)';
+  ctx.fillRect(SQUARE.x, SQUARE.y, SQUARE.size, SQUARE.size);
+  return ctx.canvas;
+}
+
+const masks: Record<string, EffectMask> = {
+  // A still's class ids at full size, background id 3.
+  'class ids': {
+    classIds: Uint8Array.from({ length: W * H }, (_, i) => (inSquare(i % W, Math.floor(i / W)) ? 1 : 3)),
+    width: W,
+    height: H,
+    background: 3,
+  },
+  // The video path's coverage at half size.
+  coverage: {
+    coverage: Uint8Array.from({ length: (W / 2) * (H / 2) }, (_, i) =>
+      inSquare((i % (W / 2)) * 2, Math.floor(i / (W / 2)) * 2) ? 255 : 0,
+    ),
+    width: W,
+    height: H,
+  },
+};
+
+function render(mask: EffectMask, effect: SceneEffect) {
+  const source = frame();
+  const compositor = new CanvasCompositor(new OffscreenCanvas(1, 1));
+  compositor.render(source, mask, effect);
+  const out = (compositor.canvas as OffscreenCanvas).getContext('2d')!.getImageData(0, 0, W, H).data;
+  const original = source.getContext('2d')!.getImageData(0, 0, W, H).data;
+  compositor.dispose();
+  return { out, original };
+}
+
+/** The pixels at least `margin` px inside the subject, and at least `margin` px out in the background. */
+function regions(margin: number) {
+  const subject: number[] = [];
+  const background: number[] = [];
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const d = edgeDistance(x, y);
+      if (d <= -margin) subject.push(y * W + x);
+      else if (d >= margin) background.push(y * W + x);
+    }
+  }
+  return { subject, background };
+}
+
+const pixel = (data: Uint8ClampedArray, i: number) => Array.from(data.subarray(i * 4, i * 4 + 4));
+
+describe.each(Object.keys(masks))('the canvas compositor with %s', (name) => {
+  const mask = masks[name]!;
+  const { subject, background } = regions(8);
+
+  test('colour: the subject is the frame to the unit, the background the colour to the unit', () => {
+    const { out, original } = render(mask, { kind: 'color', color: [18, 52, 86] });
+    expect(subject.filter((i) => pixel(out, i).join() !== pixel(original, i).join())).toEqual([]);
+    expect(background.filter((i) => pixel(out, i).join() !== '18,52,86,255')).toEqual([]);
+  });
+
+  test('cutout: the background is cleared, the subject is opaque and the frame', () => {
+    const { out, original } = render(mask, { kind: 'cutout' });
+    expect(subject.filter((i) => pixel(out, i).join() !== pixel(original, i).join())).toEqual([]);
+    expect(background.filter((i) => out[i * 4 + 3] !== 0)).toEqual([]);
+    // Across the edge the alpha falls from opaque to clear without a step back up.
+    const row = SQUARE.y + SQUARE.size / 2;
+    const alphas = Array.from({ length: 16 }, (_, k) => out[(row * W + SQUARE.x - 8 + k) * 4 + 3]!);
+    for (let k = 1; k < alphas.length; k++) expect(alphas[k]!).toBeGreaterThanOrEqual(alphas[k - 1]!);
+    expect([alphas[0], alphas[15]]).toEqual([0, 255]);
+  });
+
+  test('image: the background is the image', async () => {
+    const ctx = new OffscreenCanvas(40, 30).getContext('2d')!;
+    ctx.fillStyle = 'rgb(0,200,100)';
+    ctx.fillRect(0, 0, 40, 30);
+    const image = await createImageBitmap(ctx.canvas);
+    const { out, original } = render(mask, { kind: 'image', image });
+    expect(subject.filter((i) => pixel(out, i).join() !== pixel(original, i).join())).toEqual([]);
+    expect(background.filter((i) => pixel(out, i).join() !== '0,200,100,255')).toEqual([]);
+  });
+
+  test('blur: the subject is the frame, the background is blurred, and the dark subject leaves no halo in it', () => {
+    const { out, original } = render(mask, { kind: 'blur' });
+    expect(subject.filter((i) => pixel(out, i).join() !== pixel(original, i).join())).toEqual([]);
+    // The stripes are smoothed out: the blue stripes' pixels are no longer the stripe's blue.
+    const stripes = background.filter((i) => original[i * 4] === 40);
+    expect(stripes.filter((i) => out[i * 4]! > 80).length / stripes.length).toBeGreaterThan(0.9);
+    // Just outside the feather the background mixes grey (200) and blue (40) only: its mean over a band
+    // around the square is that of the background far away, not darkened toward the subject's (20, 10, 5).
+    const luma = (i: number) => (out[i * 4]! + out[i * 4 + 1]! + out[i * 4 + 2]!) / 3;
+    const band = background.filter((i) => edgeDistance(i % W, Math.floor(i / W)) <= 12);
+    const far = background.filter((i) => edgeDistance(i % W, Math.floor(i / W)) >= 30);
+    const mean = (list: number[]) => list.reduce((s, i) => s + luma(i), 0) / list.length;
+    expect(Math.abs(mean(band) - mean(far))).toBeLessThan(8);
+  });
+});
