@@ -179,8 +179,9 @@ export function subjectGrid(
  * bucket's ends, compute σ). Exact where it answers: the computed σ is within ~1e-15 of the true one, and
  * the true 255·σ moves at least 255·σ′(range) ≈ 0.085 per unit of x, so a logit `guard` or more from
  * every t_k is over 8e-8 from k − ½ and rounds as the table says. Past ±range the byte is 0 or 255
- * (255·σ(8) = 254.9). The same argument holds for the class threshold, where threshold·(1 − threshold)
- * ≥ guard.
+ * (255·σ(8) = 254.9). The same argument holds for the class threshold's logit while the threshold
+ * lies in [guard, 1 − guard] (σ′ there is ≥ ~guard, so a logit `guard` away is ≥ ~1e-12 off in σ);
+ * outside that, σ is computed for every cell.
  */
 const SIGMOID_STEPS = { range: 8, scale: 128, guard: 1e-6 } as const;
 let sigmoidTable: { base: Int16Array; edge: Float64Array; range: number; scale: number; guard: number } | undefined;
