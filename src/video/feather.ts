@@ -69,6 +69,10 @@ export function paddedCoverage(
   return { data, width: pw, height: ph };
 }
 
+// boxBlur's rows of sums, kept for the next call (it runs several times on every camera frame); each
+// call writes what it reads.
+const scratch = { across: new Float32Array(0), sums: new Float64Array(0) };
+
 /**
  * A box blur of radius r across then down, in place, `passes` times (three passes approach a Gaussian
  * of σ = √(r(r+1))). A constant region stays exactly that constant (bytes are rounded, not truncated).
@@ -78,8 +82,9 @@ export function boxBlur(data: Uint8Array | Float32Array, width: number, height: 
   const round = data instanceof Uint8Array;
   // Across, a running sum per row, the cells past its ends read as its end cells; down, all the columns'
   // running sums advance a row at a time (the order the memory lies in). This runs on every camera frame.
-  const across = new Float32Array(width * height);
-  const sums = new Float64Array(width);
+  if (scratch.across.length < width * height) scratch.across = new Float32Array(width * height);
+  if (scratch.sums.length < width) scratch.sums = new Float64Array(width);
+  const { across, sums } = scratch;
   const at = (i: number, lo: number, hi: number) => data[Math.min(hi, Math.max(lo, i))]!;
   for (let p = 0; p < passes; p++) {
     for (let y = 0; y < height; y++) {
@@ -103,7 +108,7 @@ export function boxBlur(data: Uint8Array | Float32Array, width: number, height: 
         sum += last - data[i - radius]!;
       }
     }
-    sums.fill(0);
+    sums.fill(0, 0, width);
     for (let k = -radius; k <= radius; k++) {
       const row = Math.min(height - 1, Math.max(0, k)) * width;
       for (let x = 0; x < width; x++) sums[x] = sums[x]! + across[row + x]!;
