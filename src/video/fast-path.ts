@@ -250,7 +250,12 @@ export class FrameInput {
   /** The input's RGBA pixels of the last frame (the network's view of it). */
   pixels: ImageData | null = null;
 
-  prepare(frame: LiveFrame, width: number, height: number, spec: PreprocessSpec): { tensor: Float32Array; meta: PreprocessMeta } {
+  prepare(
+    frame: LiveFrame | OffscreenCanvas,
+    width: number,
+    height: number,
+    spec: PreprocessSpec,
+  ): { tensor: Float32Array; meta: PreprocessMeta } {
     const { width: W, height: H } = spec.resize;
     this.#turn ^= 1;
     // A buffer sent to another worker comes back detached (length 0): a new one replaces it.

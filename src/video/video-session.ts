@@ -22,6 +22,9 @@ export class VideoSession {
   #compositor: Compositor | null = null;
   readonly #plain: OffscreenCanvasRenderingContext2D;
   #guide: OffscreenCanvasRenderingContext2D | null = null;
+  /** Camera frames converted to RGB, two taken in turn (see #converted). */
+  readonly #copies: (OffscreenCanvasRenderingContext2D | undefined)[] = [undefined, undefined];
+  #turn = 0;
   #overlay: OffscreenCanvasRenderingContext2D | null = null;
   #overlayImage: ImageData | null = null;
   readonly #colours: [number, number, number][];
@@ -194,30 +197,49 @@ export class VideoSession {
   async #segment(frame: LiveFrame): Promise<Segmented> {
     const settings = this.#settings;
     const [width, height] = frame instanceof ImageBitmap ? [frame.width, frame.height] : [frame.displayWidth, frame.displayHeight];
-    const { tensor, meta } = this.#input.prepare(frame, width, height, this.#model.spec.preprocess);
+    // On the CPU, every draw of a camera frame converts all its pixels from YUV, even a small one: the
+    // frame is converted once, and the input, the guide and the compositor draw from that copy. (A GPU
+    // compositor takes the frame as it is: a copy on the CPU would cost it a read-back.)
+    const copy = !(frame instanceof ImageBitmap) && this.#compositorFor(settings).kind === 'canvas2d';
+    const source = copy ? this.#converted(frame, width, height) : frame;
+    const { tensor, meta } = this.#input.prepare(source, width, height, this.#model.spec.preprocess);
     const plain = settings.effect === 'none' || settings.effect === 'overlay';
-    const guide = plain ? null : this.#guideOf(frame, width, height);
+    const guide = plain ? null : this.#guideOf(source, width, height);
     try {
       const masks = await this.#model.masks({ tensor, meta, confidence: settings.confidence, smoothing: settings.smoothing, guide });
       this.#last = { masks, meta };
-      return { masks, meta, width, height };
+      return { masks, meta, width, height, source };
     } catch (error) {
       // The output keeps flowing on the last good mask; with none yet, the failure is the loop's.
       if (!this.#last) throw error;
-      return { ...this.#last, width, height, failure: serializeError(error) };
+      return { ...this.#last, width, height, source, failure: serializeError(error) };
     }
   }
 
   /** The frame at 1/MASK_FACTOR of its size, RGBA: what the coverage is refined against. */
-  #guideOf(frame: LiveFrame, width: number, height: number) {
+  #guideOf(frame: FrameCopy, width: number, height: number) {
     const [mw, mh] = [Math.ceil(width / MASK_FACTOR), Math.ceil(height / MASK_FACTOR)];
     const ctx = (this.#guide = canvas2d(this.#guide, mw, mh));
     ctx.drawImage(frame, 0, 0, mw, mh);
     return { data: ctx.getImageData(0, 0, mw, mh).data, width: mw, height: mh, frameWidth: width, frameHeight: height };
   }
 
+  /**
+   * A camera frame's pixels in RGB, in one of two canvases taken in turn (a frame is composited from its
+   * copy while the next frame's copy is drawn).
+   */
+  #converted(frame: VideoFrame, width: number, height: number): OffscreenCanvas {
+    this.#turn ^= 1;
+    const ctx = (this.#copies[this.#turn] = canvas2d(this.#copies[this.#turn] ?? null, width, height));
+    ctx.drawImage(frame, 0, 0, width, height);
+    return ctx.canvas;
+  }
+
   /** Draws `frame` (the caller's) with the effect, from its masks. */
-  #composite(frame: LiveFrame, { masks, meta, width, height, failure }: Segmented): { canvas: OffscreenCanvas; report: FrameReport } {
+  #composite(
+    frame: LiveFrame,
+    { masks, meta, width, height, source, failure }: Segmented,
+  ): { canvas: OffscreenCanvas; report: FrameReport } {
     const settings = this.#settings;
     const { grid, coverage } = masks;
     const report: FrameReport = { dropped: this.#dropped };
@@ -227,14 +249,14 @@ export class VideoSession {
     if (settings.masks) report.mask = { classIds: grid.classIds.slice(), width: grid.width, height: grid.height, timestamp };
     // The effect switched from none or overlay this frame: its masks have no coverage yet (the next will).
     if (settings.effect === 'none' || settings.effect === 'overlay' || !coverage)
-      return { canvas: this.#plainFrame(frame, width, height, grid, gridMap(meta, grid.width, grid.height)), report };
+      return { canvas: this.#plainFrame(source, width, height, grid, gridMap(meta, grid.width, grid.height)), report };
     const compositor = this.#compositorFor(settings);
-    compositor.render(frame, { coverage, width, height }, sceneEffect(settings));
+    compositor.render(source, { coverage, width, height }, sceneEffect(settings));
     return { canvas: compositor.canvas as OffscreenCanvas, report };
   }
 
   /** `none`: the frame as it is; `overlay`: each class's colour over it, half opaque. */
-  #plainFrame(frame: LiveFrame, width: number, height: number, grid: SubjectGrid, map: ReturnType<typeof gridMap>): OffscreenCanvas {
+  #plainFrame(frame: FrameCopy, width: number, height: number, grid: SubjectGrid, map: ReturnType<typeof gridMap>): OffscreenCanvas {
     const out = this.#plain;
     if (out.canvas.width !== width || out.canvas.height !== height) [out.canvas.width, out.canvas.height] = [width, height];
     out.globalCompositeOperation = 'copy';
@@ -272,12 +294,17 @@ export class VideoSession {
   }
 }
 
+/** What a frame is drawn from: the frame as it came, or a camera frame's RGB copy. */
+type FrameCopy = LiveFrame | OffscreenCanvas;
+
 /** A frame's segmentation, as the compositor takes it. */
 interface Segmented {
   masks: FrameMasks;
   meta: PreprocessMeta;
   width: number;
   height: number;
+  /** The frame's pixels to draw from. */
+  source: FrameCopy;
   /** The model failed on this frame: `masks` are the last good ones. */
   failure?: ReturnType<typeof serializeError>;
 }
