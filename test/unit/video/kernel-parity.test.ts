@@ -5,7 +5,8 @@ import { flatBlocks, REFINE, refineCoverage } from '../../../src/video/edge-refi
 import { gridMap, subjectGrid, type GridMap } from '../../../src/video/fast-path.js';
 import { motionOf, MOTION, TemporalSmoother } from '../../../src/video/temporal-smoothing.js';
 import { boxBlur, upsample2x } from '../../../src/video/feather.js';
-import { classIdMapping, type Logits, type PreprocessMeta } from '../../../src/pipeline/index.js';
+import { classIdMapping, type Logits } from '../../../src/pipeline/index.js';
+import { frameMeta } from './frame-meta.js';
 
 /** mulberry32: a small seeded generator, so that a failure is reproducible. */
 function random(seed: number): () => number {
@@ -188,21 +189,7 @@ function referenceBoxBlur(data: Uint8Array | Float32Array, width: number, height
 
 // ---- Inputs. ----
 
-const meta = (over: Partial<PreprocessMeta>): PreprocessMeta => ({
-  originalWidth: 640,
-  originalHeight: 480,
-  cropX: 0,
-  cropY: 0,
-  cropWidth: 640,
-  cropHeight: 480,
-  inputWidth: 256,
-  inputHeight: 256,
-  padLeft: 0,
-  padTop: 0,
-  padRight: 0,
-  padBottom: 0,
-  ...over,
-});
+const meta = frameMeta;
 
 /**
  * A camera-like scene: a dark disc (the subject) on a light wall, with sensor noise, sampled at `w × h`

@@ -4,23 +4,9 @@ import { describe, expect, test } from 'vitest';
 import { refineCoverage } from '../../../src/video/edge-refinement.js';
 import { gridMap, subjectGrid, tensorFromRgba } from '../../../src/video/fast-path.js';
 import { motionOf, TemporalSmoother } from '../../../src/video/temporal-smoothing.js';
-import type { PreprocessMeta } from '../../../src/pipeline/index.js';
+import { frameMeta } from './frame-meta.js';
 
-const meta = (over: Partial<PreprocessMeta>): PreprocessMeta => ({
-  originalWidth: 640,
-  originalHeight: 480,
-  cropX: 0,
-  cropY: 0,
-  cropWidth: 640,
-  cropHeight: 480,
-  inputWidth: 256,
-  inputHeight: 256,
-  padLeft: 0,
-  padTop: 0,
-  padRight: 0,
-  padBottom: 0,
-  ...over,
-});
+const meta = frameMeta;
 
 describe('gridMap', () => {
   test('stretch onto a 128-cell grid: frame x 0 → 0, 640 → 128; y 480 → 128', () => {
