@@ -101,6 +101,8 @@ export const VIDEO_RECOVER = Symbol('edgeseg.videoRecover');
 export interface VideoWorker {
   remote: Remote<WorkerApi>;
   died: Promise<never>;
+  /** A call to the worker, or a rejection as soon as it ends (for calls made often: nothing is left waiting on it). */
+  guard<T>(promise: Promise<T>): Promise<T>;
   /** Starts another worker of the same script, with no model, for the frame loop. */
   companion(): CompanionWorker;
 }
@@ -253,7 +255,7 @@ export class Segmenter {
   [VIDEO_WORKER](): VideoWorker | null {
     const backend = this.#backend;
     if (!(backend instanceof WorkerBackend) || !backend.remote) return null;
-    return { remote: backend.remote, died: backend.died(), companion: () => backend.companion() };
+    return { remote: backend.remote, died: backend.died(), guard: backend.guarded(), companion: () => backend.companion() };
   }
 
   /**

@@ -40,6 +40,8 @@ export interface WorkerBackendOptions {
 export interface CompanionWorker {
   remote: Remote<WorkerApi>;
   died: Promise<never>;
+  /** A call to it, or a rejection as soon as it ends (nothing is left waiting on it once the call settles). */
+  guard<T>(promise: Promise<T>): Promise<T>;
   terminate(): void;
 }
 
@@ -107,6 +109,7 @@ export class WorkerBackend implements Backend {
     return {
       remote,
       died,
+      guard: (promise) => life.guard(promise),
       terminate: () => {
         life.end(this.#disposedError());
         remote[releaseProxy]();
@@ -121,6 +124,12 @@ export class WorkerBackend implements Backend {
     const ended = life ? life.guard(new Promise<never>(() => undefined)) : Promise.reject(this.#disposedError());
     ended.catch(() => undefined);
     return ended;
+  }
+
+  /** @internal A guard for calls to this worker as it is now: each call, or a rejection as soon as it ends. */
+  guarded(): <T>(promise: Promise<T>) => Promise<T> {
+    const life = this.#life;
+    return (promise) => (life ? life.guard(promise) : Promise.reject(this.#disposedError()));
   }
 
   /** @internal A dead worker replaced by a fresh one with the model loaded (as the next call would); nothing when it answers. */

@@ -2,6 +2,7 @@
 // whose reply never comes, and a worker that the browser killed, or that closed itself, says nothing.
 import type { Remote } from 'comlink';
 import { BackendError } from '../errors/index.js';
+import { Ending } from './ending.js';
 import type { LocalBackendName, WorkerApi } from './protocol.js';
 
 export interface WorkerLife {
@@ -24,10 +25,7 @@ export interface WorkerLife {
 export function watchWorker(worker: Worker, remote: Remote<WorkerApi>, backend: LocalBackendName): WorkerLife {
   let ended: BackendError | null = null;
   let neverRan = false;
-  let rejectEnded: (reason: BackendError) => void = () => undefined;
-  const whenEnded = new Promise<never>((_, reject) => (rejectEnded = reject));
-  // Nobody may be waiting when the worker ends.
-  whenEnded.catch(() => undefined);
+  const ending = new Ending<BackendError>();
   const stopLock = new AbortController();
 
   const end = (reason: BackendError) => {
@@ -35,7 +33,7 @@ export function watchWorker(worker: Worker, remote: Remote<WorkerApi>, backend: 
     ended = reason;
     stopLock.abort();
     worker.removeEventListener('error', onError);
-    rejectEnded(reason);
+    ending.end(reason);
   };
   const crashed = (why: string) => new BackendError('WORKER_CRASHED', `the ${backend} worker died: ${why}`, { backend });
   const onError = (event: Event) => {
@@ -52,7 +50,7 @@ export function watchWorker(worker: Worker, remote: Remote<WorkerApi>, backend: 
   };
   worker.addEventListener('error', onError);
 
-  const guard = <T>(promise: Promise<T>): Promise<T> => Promise.race([promise, whenEnded]);
+  const guard = <T>(promise: Promise<T>): Promise<T> => ending.guard(promise);
 
   void (async () => {
     const locks: LockManager | undefined = globalThis.navigator?.locks;

@@ -99,7 +99,7 @@ export class VideoEffect {
   onError: VideoEffectErrorHandler | null = null;
   readonly #segmenter: Segmenter;
   #worker: VideoWorker;
-  /** The frame loop's worker on the `worker` path (started with the first track), beside the model's. */
+  /** The frame loop's worker (started with the first track), beside the model's. */
   #loop: CompanionWorker | null = null;
   /** Whether the frame loop may have a worker of its own (off once one failed to start). */
   #companions = true;
@@ -295,6 +295,7 @@ export class VideoEffect {
       // A loop worker that died is replaced (one that never started a loop is not tried again: the loop
       // then runs beside the model, in one worker).
       this.#loop = null;
+      loop.terminate();
       if (started) this.#restarts++;
       else this.#companions = false;
       void Promise.resolve(stop()).then(() => {
@@ -412,7 +413,10 @@ export class VideoEffect {
     this.#frames++;
     if (report.reused) this.#reused++;
     if (report.failure) void this.#recover('failed', deserializeError(report.failure));
-    this.#shown.push(performance.now());
+    const now = performance.now();
+    // Kept to the last second here too, not only when stats are read: an app may never read them.
+    while (this.#shown.length && this.#shown[0]! <= now - 1000) this.#shown.shift();
+    this.#shown.push(now);
     this.#latencies.push(report.latency);
     if (this.#latencies.length > 120) this.#latencies.shift();
     if (report.mask) this.#onMask?.(report.mask);
@@ -497,13 +501,13 @@ export class VideoEffect {
       const sequence = ++sent;
       const loop = this.#loop;
       const remote = this.#loopRemote();
-      const died = Promise.race([this.#worker.died, loop?.died ?? this.#worker.died]);
+      // Settled by either worker's death too (comlink would wait for ever).
+      const guard = <T>(call: Promise<T>) => this.#worker.guard(loop ? loop.guard(call) : call);
       void (async () => {
         try {
           // A bitmap, not a VideoFrame: WebKit's worker canvases drew a VideoFrame made from a <video> as nothing.
           const frame = await createImageBitmap(video);
-          // Settled by the worker's death too (comlink would wait for ever).
-          const { bitmap, report } = await Promise.race([remote.videoFrame(transfer(frame, [frame as unknown as Transferable])), died]);
+          const { bitmap, report } = await guard(remote.videoFrame(transfer(frame, [frame as unknown as Transferable])));
           if (stopped || generation !== this.#generation || sequence < shownSequence) bitmap.close();
           else {
             shownSequence = sequence;

@@ -4,6 +4,7 @@
 // (`serveVideoModel` / `remoteVideoModel`) so that the next frame is at the model while one is composited.
 import { expose, releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import { BackendError } from '../errors/index.js';
+import { Ending } from '../runtime/ending.js';
 import type { ModelSpec } from '../model/index.js';
 import type { PreprocessMeta, RunModel } from '../pipeline/index.js';
 import { refineCoverage } from './edge-refinement.js';
@@ -97,17 +98,15 @@ export function serveVideoModel(spec: ModelSpec, run: RunModel, port: MessagePor
 /** The model of another worker, served there by `serveVideoModel`. */
 export function remoteVideoModel(spec: ModelSpec, port: MessagePort): VideoModel {
   const remote: Remote<MaskService> = wrap<MaskService>(port);
-  let release: (error: Error) => void = () => undefined;
-  const released = new Promise<never>((_, reject) => (release = reject));
-  released.catch(() => undefined);
+  const released = new Ending();
   return {
     spec,
     masks: (request) => {
       const buffers = [request.tensor.buffer, ...(request.guide ? [request.guide.data.buffer] : [])];
-      return Promise.race([remote.masks(transfer(request, buffers)), released]);
+      return released.guard(remote.masks(transfer(request, buffers)));
     },
     close() {
-      release(new BackendError('DISPOSED', 'the video loop stopped'));
+      released.end(new BackendError('DISPOSED', 'the video loop stopped'));
       remote[releaseProxy]();
       port.close();
     },
