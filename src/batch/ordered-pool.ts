@@ -1,5 +1,6 @@
 // Runs an async function over a stream of items, a bounded number at a time, yielding the results in the items' order.
 import { EdgesegAbortError, throwIfAborted } from '../errors/index.js';
+import { Ending } from '../runtime/ending.js';
 
 export interface OrderedPoolOptions {
   /** Items started and not yet taken by the consumer, at most. An integer ≥ 1. */
@@ -32,9 +33,11 @@ export async function* orderedPool<T, R>(
   const window: Promise<R>[] = [];
   let exhausted = false;
   let index = 0;
-  // One waiter for the whole run: a listener per item would pile up on the signal over a long batch.
-  const stopped = aborted(stop.signal);
-  stopped.catch(() => undefined);
+  // One listener for the whole run, and each wait let go once it settles: a listener, or a reaction on a
+  // promise that never settles, per item would pile up over a long batch.
+  const stopped = new Ending<EdgesegAbortError>();
+  const onStop = () => stopped.end(new EdgesegAbortError(undefined, { cause: stop.signal.reason }));
+  stop.signal.addEventListener('abort', onStop, { once: true });
   try {
     for (;;) {
       throwIfAborted(signal);
@@ -51,7 +54,7 @@ export async function* orderedPool<T, R>(
       }
       const head = window[0];
       if (head === undefined) return;
-      const result = await Promise.race([head, stopped]);
+      const result = await stopped.guard(head);
       throwIfAborted(signal);
       // The head, already settled and awaited above.
       void window.shift();
@@ -63,12 +66,4 @@ export async function* orderedPool<T, R>(
     await Promise.allSettled(window);
     if (!exhausted) await iterator.return?.();
   }
-}
-
-/** Never resolves; rejects when `signal` aborts, so that waiting on a slow item ends with the abort. */
-function aborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(new EdgesegAbortError(undefined, { cause: signal.reason }));
-    else signal.addEventListener('abort', () => reject(new EdgesegAbortError(undefined, { cause: signal.reason })), { once: true });
-  });
 }
