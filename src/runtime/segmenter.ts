@@ -9,8 +9,7 @@ import { orderedPool } from '../batch/ordered-pool.js';
 import { isPlatformError } from '../platform/errors/guards.js';
 import type { PlatformError } from '../platform/errors/platform-error.js';
 import type { PlatformClient } from '../platform/platform-client.js';
-import type { Remote } from 'comlink';
-import type { Fault, LocalBackendName, WorkerApi, WorkerModelSource } from './protocol.js';
+import type { Fault, LocalBackendName, WorkerModelSource } from './protocol.js';
 import type { Backend, BackendOutcome, Timings } from './backend.js';
 import { HostedBackend, hostedUnavailable } from './hosted-backend.js';
 import type { ImageSource } from './image-source.js';
@@ -20,7 +19,7 @@ import { isAngularPage, withFrameworkFix } from './framework-fix.js';
 import { runtimeLocations, type RuntimeLocation } from './runtime-location.js';
 import { browserThreadPlan } from './threads.js';
 import { versionModelSource, type VersionRef } from './version-model.js';
-import { WorkerBackend, type CompanionWorker } from './worker-backend.js';
+import { WorkerBackend, type CompanionWorker, type WorkerHandle } from './worker-backend.js';
 
 export type { SegmentManyOptions, VersionRef };
 
@@ -97,12 +96,8 @@ export const VIDEO_WORKER = Symbol('edgeseg.videoWorker');
 /** @internal How live video recovers when its worker died or its backend failed: `segmenter[VIDEO_RECOVER](failure, error)`. */
 export const VIDEO_RECOVER = Symbol('edgeseg.videoRecover');
 
-/** @internal The worker that runs the model, for live video: its remote, and a promise that rejects when it ends. */
-export interface VideoWorker {
-  remote: Remote<WorkerApi>;
-  died: Promise<never>;
-  /** A call to the worker, or a rejection as soon as it ends (for calls made often: nothing is left waiting on it). */
-  guard<T>(promise: Promise<T>): Promise<T>;
+/** @internal The worker that runs the model, for live video. */
+export interface VideoWorker extends WorkerHandle {
   /** Starts another worker of the same script, with no model, for the frame loop. */
   companion(): CompanionWorker;
 }
@@ -254,8 +249,8 @@ export class Segmenter {
   /** @internal The worker's remote, or null where the hosted route runs. */
   [VIDEO_WORKER](): VideoWorker | null {
     const backend = this.#backend;
-    if (!(backend instanceof WorkerBackend) || !backend.remote) return null;
-    return { remote: backend.remote, died: backend.died(), guard: backend.guarded(), companion: () => backend.companion() };
+    const handle = backend instanceof WorkerBackend ? backend.handle() : null;
+    return handle && { ...handle, companion: () => (backend as WorkerBackend).companion() };
   }
 
   /**

@@ -36,13 +36,24 @@ export interface WorkerBackendOptions {
   silentScript?: () => Error;
 }
 
-/** @internal A worker beside the model's (see `WorkerBackend.companion`). */
-export interface CompanionWorker {
+/** @internal A worker as live video calls it: its remote, its end, and calls raced against that end. */
+export interface WorkerHandle {
   remote: Remote<WorkerApi>;
+  /** Rejects (WORKER_CRASHED, or DISPOSED) when the worker ends. */
   died: Promise<never>;
   /** A call to it, or a rejection as soon as it ends (nothing is left waiting on it once the call settles). */
   guard<T>(promise: Promise<T>): Promise<T>;
+}
+
+/** @internal A worker beside the model's (see `WorkerBackend.companion`). */
+export interface CompanionWorker extends WorkerHandle {
   terminate(): void;
+}
+
+function handleOf(remote: Remote<WorkerApi>, life: WorkerLife): WorkerHandle {
+  const died = life.guard(new Promise<never>(() => undefined));
+  died.catch(() => undefined);
+  return { remote, died, guard: (promise) => life.guard(promise) };
 }
 
 export class WorkerBackend implements Backend {
@@ -104,12 +115,8 @@ export class WorkerBackend implements Backend {
     const worker = this.#options.createWorker();
     const remote = wrap<WorkerApi>(worker);
     const life = watchWorker(worker, remote, this.name);
-    const died = life.guard(new Promise<never>(() => undefined));
-    died.catch(() => undefined);
     return {
-      remote,
-      died,
-      guard: (promise) => life.guard(promise),
+      ...handleOf(remote, life),
       terminate: () => {
         life.end(this.#disposedError());
         remote[releaseProxy]();
@@ -118,18 +125,9 @@ export class WorkerBackend implements Backend {
     };
   }
 
-  /** @internal Rejects (WORKER_CRASHED, or DISPOSED) when this worker ends: live video watches its loop's worker so. */
-  died(): Promise<never> {
-    const life = this.#life;
-    const ended = life ? life.guard(new Promise<never>(() => undefined)) : Promise.reject(this.#disposedError());
-    ended.catch(() => undefined);
-    return ended;
-  }
-
-  /** @internal A guard for calls to this worker as it is now: each call, or a rejection as soon as it ends. */
-  guarded(): <T>(promise: Promise<T>) => Promise<T> {
-    const life = this.#life;
-    return (promise) => (life ? life.guard(promise) : Promise.reject(this.#disposedError()));
+  /** @internal This worker as it is now, for live video; null once it is stopped. */
+  handle(): WorkerHandle | null {
+    return this.#remote && this.#life ? handleOf(this.#remote, this.#life) : null;
   }
 
   /** @internal A dead worker replaced by a fresh one with the model loaded (as the next call would); nothing when it answers. */

@@ -23,17 +23,15 @@ export interface WorkerLife {
  * event is watched; the segmenter's ping before each call still finds a silent death then.
  */
 export function watchWorker(worker: Worker, remote: Remote<WorkerApi>, backend: LocalBackendName): WorkerLife {
-  let ended: BackendError | null = null;
   let neverRan = false;
   const ending = new Ending<BackendError>();
   const stopLock = new AbortController();
 
   const end = (reason: BackendError) => {
-    if (ended) return;
-    ended = reason;
+    if (ending.reason) return;
+    ending.end(reason);
     stopLock.abort();
     worker.removeEventListener('error', onError);
-    ending.end(reason);
   };
   const crashed = (why: string) => new BackendError('WORKER_CRASHED', `the ${backend} worker died: ${why}`, { backend });
   const onError = (event: Event) => {
@@ -58,7 +56,7 @@ export function watchWorker(worker: Worker, remote: Remote<WorkerApi>, backend: 
     const name = `edgeseg-worker-${crypto.randomUUID()}`;
     // An older worker script without this method, or one that has died already, leaves the event only.
     const held = await guard(remote.holdLifeline(name)).catch(() => false);
-    if (!held || ended) return;
+    if (!held || ending.reason) return;
     // Granted only once the worker has let go of the lock, that is, once it has ended.
     await locks
       .request(name, { signal: stopLock.signal }, () => end(crashed('it stopped without a word (closed, or ended by the browser)')))
@@ -66,7 +64,7 @@ export function watchWorker(worker: Worker, remote: Remote<WorkerApi>, backend: 
   })();
 
   return {
-    ended: () => ended,
+    ended: () => ending.reason,
     neverRan: () => neverRan,
     guard,
     end,

@@ -305,12 +305,9 @@ export class VideoEffect {
     const start = async () => {
       if (!loop) return model.remote.videoStart(transfer({ input, settings: this.#wire() }, transferables), this.#events(generation));
       const channel = new MessageChannel();
-      await Promise.race([model.remote.videoServeModel(transfer(channel.port1, [channel.port1])), model.died]);
+      await model.guard(model.remote.videoServeModel(transfer(channel.port1, [channel.port1])));
       const request: VideoStartRequest = { input, settings: this.#wire(), model: { spec: this.#segmenter.spec!, port: channel.port2 } };
-      return Promise.race([
-        loop.remote.videoStart(transfer(request, [...transferables, channel.port2]), this.#events(generation)),
-        loop.died,
-      ]);
+      return loop.guard(loop.remote.videoStart(transfer(request, [...transferables, channel.port2]), this.#events(generation)));
     };
     return start().then(
       (result) => {
@@ -391,7 +388,7 @@ export class VideoEffect {
     void this.#finish();
     // Not waited for when the worker is dead (comlink would wait for ever).
     const loop = this.#loop;
-    const open = await Promise.race([this.#loopRemote().videoStop(), loop?.died ?? this.#worker.died]).catch(() => null);
+    const open = await (loop ?? this.#worker).guard(this.#loopRemote().videoStop()).catch(() => null);
     // A worker that died holds no frame.
     this.#openFrames = open ?? 0;
     this.#loop = null;
