@@ -1,9 +1,11 @@
 // Test projects: `unit`, `e2e` and `packed` run in Node; `browser`, `browser-webgpu` and `browser-memory` run in Debian's Chromium;
-// `browser-firefox` and `browser-webkit` run the `browser` project's files in Firefox ESR and WebKitGTK (test/engines).
+// `browser-firefox` and `browser-webkit` run the `browser` project's files in Firefox ESR and WebKitGTK (test/engines);
+// `browser-safari` runs the live-video tests in WebKitGTK with the track features Safari 18 ships turned on.
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { scriptServerCommands } from './test/browser/commands.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_WEBGPU_ARGS } from './test/chromium.js';
+import { SAFARI_FEATURES } from './test/engines/index.js';
 import { engineProvider } from './test/engines/vitest-provider.js';
 
 // Cross-origin isolation, so that onnxruntime-web's WASM backend may use threads.
@@ -18,7 +20,10 @@ const chromium = (args: string[]) => ({
 });
 // Vitest's WebDriver provider (webdriverio) would fetch geckodriver; test/engines drives Debian's Firefox ESR
 // over WebDriver BiDi and WebKitGTK through its own WebKitWebDriver, and downloads nothing.
-const otherEngine = (engine: 'firefox' | 'webkit') => ({ provider: engineProvider(engine), instances: [{ browser: engine }] });
+const otherEngine = (engine: 'firefox' | 'webkit', options: Parameters<typeof engineProvider>[1] = {}) => ({
+  provider: engineProvider(engine, options),
+  instances: [{ browser: engine }],
+});
 
 const browserProject = (name: string, include: string[], engine: ReturnType<typeof chromium> | ReturnType<typeof otherEngine>) => ({
   extends: true as const,
@@ -79,6 +84,8 @@ export default defineConfig({
       // measureUserAgentSpecificMemory, Chromium's alone).
       browserProject('browser-firefox', ['test/browser/**/*.test.ts'], otherEngine('firefox')),
       browserProject('browser-webkit', ['test/browser/**/*.test.ts'], otherEngine('webkit')),
+      // Live video on the spec's path (the track itself in the loop's worker), as Safari 18 runs it.
+      browserProject('browser-safari', ['test/browser/video-effect.test.ts'], otherEngine('webkit', { webkitArgs: SAFARI_FEATURES })),
     ],
   },
 });

@@ -10,12 +10,13 @@ export type VideoEffectName = 'none' | 'overlay' | 'blur' | 'colour' | 'image' |
 
 /**
  * Which way frames go:
- * - `worker`: Chromium's MediaStreamTrackProcessor and MediaStreamTrackGenerator, their streams handed
- *   to the worker, which reads, segments, composites and writes every frame; the page does nothing per frame;
+ * - `worker`: the page does nothing per frame. Either the track itself goes to the loop's worker, which
+ *   reads it with a MediaStreamTrackProcessor and writes a VideoTrackGenerator made there (the spec's
+ *   way, Safari 18), or, in Chromium, the page's MediaStreamTrackProcessor and MediaStreamTrackGenerator
+ *   hand their streams to the worker, which reads, segments, composites and writes every frame;
  * - `main-thread`: the page reads frames with requestVideoFrameCallback as a <video> shows them, the worker
  *   segments and composites each, and the page shows the result on a canvas whose captureStream() is the
- *   output (Firefox, which has no track processor; Safari and WebKit, whose generator exists only in
- *   workers, so that its track could not be returned by process() at once).
+ *   output (Firefox, which has no track processor, and engines whose workers have no track generator).
  */
 export type VideoPath = 'worker' | 'main-thread';
 
@@ -43,6 +44,14 @@ export type VideoInput =
       /** Where the page relays frames to its track generator (kept on the page, so a new worker can take over the same output track). */
       writable: WritableStream<VideoFrame>;
       /** The input's frame rate, where the track says it: frames the track processor discarded are counted from the timestamps' gaps. */
+      frameRate?: number;
+    }
+  | {
+      kind: 'track';
+      /** The page's copy of the input track (transferred): this worker reads it. */
+      track: MediaStreamTrack;
+      /** Which of this worker's generators (`videoOutput`) the loop writes: the output that process() returned. */
+      output: number;
       frameRate?: number;
     }
   | { kind: 'frames' };
@@ -95,11 +104,17 @@ export interface VideoEvents {
 
 export interface VideoWorkerApi {
   videoStart(request: VideoStartRequest, events: VideoEvents): Promise<VideoStarted>;
+  /**
+   * A track generator made in this worker, for a `track` input: its id and its track (transferred to the
+   * page), or null where the worker has no MediaStreamTrackProcessor and VideoTrackGenerator. The
+   * videoStop() after a loop that wrote it ends it.
+   */
+  videoOutput(): Promise<{ id: number; track: MediaStreamTrack } | null>;
   /** Serves this worker's model on `port` to a frame loop in another worker (`VideoStartRequest.model`). */
   videoServeModel(port: MessagePort): Promise<void>;
   /** The `main-thread` path: one frame in (the worker closes it), the composited frame out. */
   videoFrame(frame: VideoFrame | ImageBitmap): Promise<{ bitmap: ImageBitmap; report: FrameReport }>;
   videoUpdate(settings: VideoSettings): Promise<void>;
-  /** Stops the loop, ends the output, frees the compositor; resolves when nothing runs, with the input frames still open (0). */
+  /** Stops the loop, ends the output (and this worker's generator), frees the compositor; resolves when nothing runs, with the input frames still open (0). */
   videoStop(): Promise<number>;
 }

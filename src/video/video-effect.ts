@@ -115,11 +115,19 @@ export class VideoEffect {
   /** Each loop's number: events from a loop that was replaced are ignored. */
   #generation = 0;
   #recovering = false;
-  /** The main-thread path's loop started again on a new worker. */
-  #restartMainThread: (() => void) | null = null;
+  /** The current path's loop started again (on a new model worker, after a crash or a fallback). */
+  #restart: (() => void) | null = null;
+  /**
+   * The spec's path: a track generator made ahead in the loop's worker (`owner`), whose track the next
+   * process() returns; null where that worker has none.
+   */
+  #spare: { id: number; track: MediaStreamTrack; owner: CompanionWorker } | null = null;
+  /** The loop on the spec's path runs in the loop's worker on a copy of the input track, which videoStop() ends. */
+  #trackInWorker = false;
   #fallbacks: Fallback[] = [];
   #restarts = 0;
-  #stopMain: (() => void) | null = null;
+  /** Stops what the page runs for the current loop: the main-thread path's frame callbacks, the watch on the input. */
+  #stopPage: (() => void) | null = null;
   #closed = false;
   #frames = 0;
   #reused = 0;
@@ -159,7 +167,22 @@ export class VideoEffect {
       await segmenter.dispose();
       throw new BackendError('BACKEND_UNAVAILABLE', 'live video needs the model in a worker (webgpu or wasm)');
     }
-    return new VideoEffect(segmenter, worker, { ...settings, compositor });
+    const effect = new VideoEffect(segmenter, worker, { ...settings, compositor });
+    await effect.#makeSpare();
+    return effect;
+  }
+
+  /**
+   * Where the page has no track generator, the spec's path needs one made in the loop's worker before
+   * process() is called (it returns the output at once); none where that worker cannot make one either.
+   */
+  async #makeSpare(): Promise<void> {
+    if (page.MediaStreamTrackGenerator || this.#closed) return;
+    const owner = this.#companion();
+    if (!owner) return;
+    const made = await owner.guard(owner.remote.videoOutput()).catch(() => null);
+    if (made && !this.#closed && this.#loop === owner) this.#spare = { ...made, owner };
+    else made?.track.stop();
   }
 
   /** Each frame's class ids at the network's resolution, with the frame's timestamp; set to receive them. */
@@ -218,14 +241,24 @@ export class VideoEffect {
     if (this.#output && this.#output.readyState !== 'ended')
       throw new InvalidInputError('VIDEO_BUSY', 'this video effect is processing a track already: close() it, or create another');
     this.#track = track;
+    this.#trackInWorker = false;
     if (page.MediaStreamTrackGenerator && page.MediaStreamTrackProcessor) {
       const generator = new page.MediaStreamTrackGenerator({ kind: 'video' });
       this.#path = 'worker';
       this.#output = generator;
       this.#sink = generator.writable;
+      this.#restart = () => this.#startWorkerLoop(track);
       this.#startWorkerLoop(track);
       return generator;
     }
+    const spare = this.#spare;
+    this.#spare = null;
+    if (spare && spare.owner === this.#loop && spare.track.readyState === 'live') {
+      // The next one made now, so that a process() after this track ends finds one.
+      void this.#makeSpare();
+      return this.#startTrackLoop(track, spare);
+    }
+    spare?.track.stop();
     return this.#startMainThread(track);
   }
 
@@ -269,6 +302,54 @@ export class VideoEffect {
       () => this.#detach?.(),
       () => this.#startWorkerLoop(track),
     ).catch(() => undefined);
+  }
+
+  /**
+   * The spec's path (Safari 18): a copy of the track goes to the loop's worker, which reads it and writes
+   * the generator whose track (`output`) it made ahead. A new model worker takes over there, on the same
+   * output; the output lives in the loop's worker, so if that worker dies, the output ends with an error.
+   */
+  #startTrackLoop(track: MediaStreamTrack, output: { id: number; track: MediaStreamTrack }): MediaStreamTrack {
+    this.#path = 'worker';
+    this.#output = output.track;
+    this.#trackInWorker = true;
+    this.#stopPage = this.#watchInput(track);
+    const frameRate = track.getSettings().frameRate;
+    const start = () => {
+      const generation = ++this.#generation;
+      // A copy: a track sent to a worker ends on the page, and the caller's is the caller's.
+      const copy = track.clone();
+      const input = { kind: 'track', track: copy, output: output.id, ...(frameRate ? { frameRate } : {}) } as const;
+      this.#startLoop(
+        generation,
+        input,
+        [copy as unknown as Transferable],
+        () => undefined,
+        () => this.#ended(new BackendError('WORKER_CRASHED', "the frame loop's worker died, and the output track it wrote with it"), true),
+      ).catch(() => undefined);
+    };
+    this.#restart = start;
+    start();
+    return output.track;
+  }
+
+  /**
+   * Ends the effect when `track` ends, for the paths that do not read it on the page: an 'ended' event comes
+   * only when the source ends it, so a stop() here is seen by polling. Returns the watch's stop.
+   */
+  #watchInput(track: MediaStreamTrack): () => void {
+    const inputEnded = () => {
+      this.#recovering = false;
+      this.#ended();
+    };
+    const watch = setInterval(() => {
+      if (track.readyState === 'ended') inputEnded();
+    }, 250);
+    track.addEventListener('ended', inputEnded, { once: true });
+    return () => {
+      clearInterval(watch);
+      track.removeEventListener('ended', inputEnded);
+    };
   }
 
   /**
@@ -361,8 +442,7 @@ export class VideoEffect {
       if (!worker) return;
       this.#worker = worker;
       await this.#detach?.();
-      if (this.#path === 'worker') this.#startWorkerLoop(this.#track);
-      else this.#restartMainThread?.();
+      this.#restart?.();
     } catch (thrown) {
       // No worker could take over (the model no longer loads): the effect ends with that error.
       this.#recovering = false;
@@ -384,7 +464,7 @@ export class VideoEffect {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#stopMain?.();
+    this.#stopPage?.();
     void this.#finish();
     // Not waited for when the worker is dead (comlink would wait for ever).
     const loop = this.#loop;
@@ -394,6 +474,8 @@ export class VideoEffect {
     this.#loop = null;
     loop?.terminate();
     this.#output?.stop();
+    this.#spare?.track.stop();
+    this.#spare = null;
     this.#settings.image?.close();
     await this.#segmenter.dispose();
   }
@@ -434,18 +516,27 @@ export class VideoEffect {
       return;
     }
     void this.#finish();
-    this.#stopMain?.();
+    this.#stopPage?.();
     this.#output?.stop();
     if (error && !this.#closed) this.onError?.(error);
   }
 
-  /** Ends the worker path's output: the relay unpiped, the generator's writable closed (its readers see the end). */
+  /**
+   * Ends the worker path's output: the relay unpiped, the generator's writable closed (its readers see the
+   * end); on the spec's path, the loop and its generator in the loop's worker.
+   */
   async #finish(): Promise<void> {
     const [detach, sink] = [this.#detach, this.#sink];
     this.#detach = null;
     this.#sink = null;
     await detach?.();
     await sink?.close().catch(() => undefined);
+    if (!this.#trackInWorker) return;
+    this.#trackInWorker = false;
+    const loop = this.#loop;
+    if (!loop || this.#closed) return;
+    const open = await loop.guard(loop.remote.videoStop()).catch(() => null);
+    if (open !== null) this.#openFrames = open;
   }
 
   /** Firefox: frames read on this thread as the video element shows them, composited in the worker, shown on a captured canvas. */
@@ -468,22 +559,14 @@ export class VideoEffect {
     const stop = () => {
       if (stopped) return;
       stopped = true;
-      clearInterval(watch);
+      unwatch();
       video.cancelVideoFrameCallback(handle);
       video.pause();
       video.srcObject = null;
       output.stop();
     };
-    this.#stopMain = stop;
-    const inputEnded = () => {
-      this.#recovering = false;
-      this.#ended();
-    };
-    // The input's end: an 'ended' event only when the source ends it; a stop() here is seen by polling.
-    const watch = setInterval(() => {
-      if (track.readyState === 'ended') inputEnded();
-    }, 250);
-    track.addEventListener('ended', inputEnded, { once: true });
+    this.#stopPage = stop;
+    const unwatch = this.#watchInput(track);
     // Two frames in flight: the next one's input is drawn while the model runs on this one. Results come
     // back in order; one older than the last shown (a replaced loop's) is dropped.
     const onFrame = () => {
@@ -546,7 +629,7 @@ export class VideoEffect {
           if (!this.#closed) this.onError?.(error as Error);
         });
     };
-    this.#restartMainThread = start;
+    this.#restart = start;
     start();
     return output;
   }

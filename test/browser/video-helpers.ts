@@ -48,3 +48,24 @@ export async function centreOf(output: MediaStreamTrack): Promise<number[]> {
   video.srcObject = null;
   return pixel;
 }
+
+/**
+ * The path createVideoEffect should take in this engine, from what the engine offers: Chromium's track
+ * generator on the page, else a track processor and generator in workers (Safari 18), else neither.
+ */
+export async function expectedPath(): Promise<'worker' | 'main-thread'> {
+  if (typeof (globalThis as { MediaStreamTrackGenerator?: unknown }).MediaStreamTrackGenerator === 'function') return 'worker';
+  const probe = "postMessage(typeof VideoTrackGenerator === 'function' && typeof MediaStreamTrackProcessor === 'function')";
+  const url = URL.createObjectURL(new Blob([probe], { type: 'text/javascript' }));
+  const worker = new Worker(url);
+  try {
+    const inWorkers = await new Promise<boolean>((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent<boolean>) => resolve(event.data);
+      worker.onerror = () => reject(new Error('the probe worker failed'));
+    });
+    return inWorkers ? 'worker' : 'main-thread';
+  } finally {
+    worker.terminate();
+    URL.revokeObjectURL(url);
+  }
+}

@@ -49,7 +49,12 @@ export interface OpenOptions {
   scriptTimeoutMs?: number;
   /** A fake camera that getUserMedia may use without asking (Chromium, Firefox; WebKitGTK has none). */
   fakeCamera?: boolean;
+  /** Extra MiniBrowser arguments (WebKitGTK), e.g. `--features=+MediaStreamTrackProcessing` to turn on what Safari ships. */
+  webkitArgs?: string[];
 }
+
+/** The WebKitGTK flag for what Safari 18 ships and WebKitGTK keeps off: MediaStreamTrackProcessor and VideoTrackGenerator in workers. */
+export const SAFARI_FEATURES = ['--features=+MediaStreamTrackProcessing'];
 
 /** Whether `engine` can give a page a fake camera (see OpenOptions.fakeCamera). */
 export const HAS_FAKE_CAMERA: Record<EngineName, boolean> = { chromium: true, firefox: true, webkit: false };
@@ -222,7 +227,7 @@ async function openWebkit(options: OpenOptions): Promise<EnginePage> {
       capabilities: {
         alwaysMatch: {
           browserName: 'MiniBrowser',
-          'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation'] },
+          'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation', ...(options.webkitArgs ?? [])] },
         },
       },
     })) as { sessionId: string; capabilities: { browserVersion?: string } };

@@ -3,7 +3,7 @@
 // of those tests; one browser per engine (and one more for Chromium's WebGPU flags) stays open, its page
 // navigated from test to test, until closeBrowser().
 import { CHROMIUM_WEBGPU_ARGS } from '../chromium.js';
-import { openEngine, type EngineName, type EnginePage } from '../engines/index.js';
+import { openEngine, SAFARI_FEATURES, type EngineName, type EnginePage } from '../engines/index.js';
 
 export interface PagePayload {
   segmentation_mask: string;
@@ -31,6 +31,8 @@ export interface RunPageOptions {
   engine?: EngineName;
   /** A browser with a WebGPU adapter: Chromium's SwiftShader one (the other engines have no WebGPU). */
   webgpu?: boolean;
+  /** WebKitGTK with the track features Safari 18 ships (MediaStreamTrackProcessing) turned on. */
+  safari?: boolean;
   timeoutMs?: number;
 }
 
@@ -38,14 +40,19 @@ const browsers = new Map<string, Promise<EnginePage>>();
 
 export async function runPage(
   url: string,
-  { engine = 'chromium', webgpu = false, timeoutMs = 120_000 }: RunPageOptions = {},
+  { engine = 'chromium', webgpu = false, safari = false, timeoutMs = 120_000 }: RunPageOptions = {},
 ): Promise<PageResult> {
   if (webgpu && engine !== 'chromium') throw new Error(`no WebGPU adapter in ${engine} here: a WebGPU page is Chromium's`);
-  const key = `${engine}${webgpu ? '+webgpu' : ''}`;
+  if (safari && engine !== 'webkit') throw new Error(`Safari's features are WebKit's, not ${engine}'s`);
+  const key = `${engine}${webgpu ? '+webgpu' : ''}${safari ? '+safari' : ''}`;
   if (!browsers.has(key))
     browsers.set(
       key,
-      openEngine(engine, { scriptTimeoutMs: timeoutMs + 30_000, ...(webgpu ? { chromiumArgs: CHROMIUM_WEBGPU_ARGS } : {}) }),
+      openEngine(engine, {
+        scriptTimeoutMs: timeoutMs + 30_000,
+        ...(webgpu ? { chromiumArgs: CHROMIUM_WEBGPU_ARGS } : {}),
+        ...(safari ? { webkitArgs: SAFARI_FEATURES } : {}),
+      }),
     );
   const page = await browsers.get(key)!;
   const seen = page.consoleErrors?.length ?? 0;
