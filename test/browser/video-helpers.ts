@@ -41,7 +41,9 @@ export async function centreOf(output: MediaStreamTrack): Promise<number[]> {
   video.srcObject = new MediaStream([output]);
   await video.play();
   await until(() => video.videoWidth > 0, 'the output video to play');
-  await new Promise<void>((resolve) => video.requestVideoFrameCallback(() => resolve()));
+  // The second frame shown: the first one a <video> shows of a track may be one it had before it played
+  // (seen once in WebKitGTK, black).
+  for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => video.requestVideoFrameCallback(() => resolve()));
   const ctx = new OffscreenCanvas(video.videoWidth, video.videoHeight).getContext('2d')!;
   ctx.drawImage(video, 0, 0);
   const pixel = [...ctx.getImageData(video.videoWidth >> 1, video.videoHeight >> 1, 1, 1).data];
