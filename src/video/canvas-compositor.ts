@@ -1,7 +1,7 @@
 // Background effects on the CPU (canvas 2D): the same steps as the WebGL2 compositor, for browsers whose
 // WebGL runs in software; the mask arithmetic is feather.ts, scaling and mixing are the canvas's own.
 import type { Compositor, CompositorCanvas, EffectMask, FrameSource, SceneEffect } from './compositor.js';
-import { backgroundBlurSigma, BLUR_FACTOR, coverRect, featherSigma, MASK_FACTOR } from './effect.js';
+import { backgroundBlurSigma, blurFactor, coverRect, featherSigma, maskFactor } from './effect.js';
 import { boxBlur, boxRadiusFor, CHOKE_TABLE, paddedCoverage, subjectCoverage, upsample2x } from './feather.js';
 
 type Context = OffscreenCanvasRenderingContext2D;
@@ -28,15 +28,16 @@ export class CanvasCompositor implements Compositor {
     const { width, height } = mask;
     if (this.canvas.width !== width || this.canvas.height !== height) [this.canvas.width, this.canvas.height] = [width, height];
 
-    // Coverage at half size, padded so that the blur keeps a subject that touches the border, feathered.
-    const sigma = featherSigma(width, height) / MASK_FACTOR;
+    // Coverage at 1/factor of the size, padded so that the blur keeps a subject that touches the border, feathered.
+    const factor = maskFactor(width, height);
+    const sigma = featherSigma(width, height) / factor;
     const radius = boxRadiusFor(sigma, 2);
     const pad = 3 * radius;
-    const [cw, ch] = [Math.ceil(width / MASK_FACTOR), Math.ceil(height / MASK_FACTOR)];
+    const [cw, ch] = [Math.ceil(width / factor), Math.ceil(height / factor)];
     const coverage =
       'coverage' in mask
         ? paddedCoverage(mask.coverage, cw, ch, pad, this.#coverage)
-        : subjectCoverage(mask.classIds, width, height, mask.background, MASK_FACTOR, pad, this.#coverage);
+        : subjectCoverage(mask.classIds, width, height, mask.background, factor, pad, this.#coverage);
     this.#coverage = coverage.data;
     // Two box passes (a triangle filter): smooth enough under the bilinear scaling and the choke, and a
     // third of the work saved on every frame.
@@ -47,7 +48,7 @@ export class CanvasCompositor implements Compositor {
     }
 
     // A full-size draw costs about as much as all the arithmetic here, so there are two: the frame (a
-    // camera frame's one conversion from YUV), then, scaled up over it, the background at half size with
+    // camera frame's one conversion from YUV), then, scaled up over it, the background at the mask's size with
     // the inverse of the subject's alpha (a cutout erases with that alpha instead). The blur reads the
     // output's copy of the frame.
     const out = this.#out;
@@ -69,12 +70,13 @@ export class CanvasCompositor implements Compositor {
     const ctx = this.#context('cover', cw, ch);
     ctx.putImageData(cover, 0, 0);
     out.globalCompositeOperation = effect.kind === 'cutout' ? 'destination-out' : 'source-over';
-    out.drawImage(ctx.canvas, 0, 0, cw * MASK_FACTOR, ch * MASK_FACTOR);
+    out.drawImage(ctx.canvas, 0, 0, cw * factor, ch * factor);
   }
 
   /** An image background: the subject on a layer of its own (the frame through the scaled-up alpha), over the image. */
   #overImage(frame: FrameSource, coverage: Coverage, pad: number, width: number, height: number, image: ImageBitmap): void {
-    const [cw, ch] = [Math.ceil(width / MASK_FACTOR), Math.ceil(height / MASK_FACTOR)];
+    const factor = maskFactor(width, height);
+    const [cw, ch] = [Math.ceil(width / factor), Math.ceil(height / factor)];
     // Only the alpha channel is written; the colour channels stay 0, as in a new ImageData.
     const alpha = this.#image('alpha', cw, ch);
     alphaInto(alpha, coverage, pad, false);
@@ -82,7 +84,7 @@ export class CanvasCompositor implements Compositor {
     alphaCtx.putImageData(alpha, 0, 0);
     const layer = this.#context('layer', width, height);
     layer.globalCompositeOperation = 'copy';
-    layer.drawImage(alphaCtx.canvas, 0, 0, cw * MASK_FACTOR, ch * MASK_FACTOR);
+    layer.drawImage(alphaCtx.canvas, 0, 0, cw * factor, ch * factor);
     layer.globalCompositeOperation = 'source-in';
     layer.drawImage(frame, 0, 0, width, height);
     const out = this.#out;
@@ -94,7 +96,7 @@ export class CanvasCompositor implements Compositor {
   }
 
   /**
-   * The frame at quarter size, blurred with each pixel weighted by how much background it is (rgb·w, w
+   * The frame at half the mask's size, blurred with each pixel weighted by how much background it is (rgb·w, w
    * blurred, then divided), so that the subject leaves no halo in the background around it.
    */
   #blurredBackground(
@@ -105,7 +107,8 @@ export class CanvasCompositor implements Compositor {
     height: number,
     strength: number,
   ): ImageData {
-    const [bw, bh] = [Math.ceil(width / BLUR_FACTOR), Math.ceil(height / BLUR_FACTOR)];
+    const scale = blurFactor(width, height);
+    const [bw, bh] = [Math.ceil(width / scale), Math.ceil(height / scale)];
     const small = this.#context('background', bw, bh);
     small.globalCompositeOperation = 'copy';
     small.drawImage(frame, 0, 0, bw, bh);
@@ -114,7 +117,7 @@ export class CanvasCompositor implements Compositor {
     const n = bw * bh;
     if (this.#planes[0]?.length !== n) this.#planes = [0, 1, 2, 3].map(() => new Float32Array(n));
     const [r, g, b, weight] = this.#planes as [Float32Array, Float32Array, Float32Array, Float32Array];
-    const step = BLUR_FACTOR / MASK_FACTOR;
+    const step = scale / maskFactor(width, height);
     for (let y = 0, i = 0; y < bh; y++) {
       const row = (pad + y * step) * coverage.width + pad;
       for (let x = 0; x < bw; x++, i++) {
@@ -125,7 +128,7 @@ export class CanvasCompositor implements Compositor {
         weight[i] = w;
       }
     }
-    const radius = boxRadiusFor(backgroundBlurSigma(width, height, strength) / BLUR_FACTOR, 3);
+    const radius = boxRadiusFor(backgroundBlurSigma(width, height, strength) / scale, 3);
     for (const plane of this.#planes) boxBlur(plane, bw, bh, radius, 3);
     for (let i = 0; i < n; i++) {
       const w = weight[i]!;

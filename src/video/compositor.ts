@@ -11,7 +11,7 @@ export interface ClassMask {
 }
 
 /**
- * The video path's mask: subject alpha (0–255), already refined against the frame, at 1/MASK_FACTOR of
+ * The video path's mask: subject alpha (0–255), already refined against the frame, at 1/maskFactor of
  * the frame's size (`width` × `height` are the frame's).
  */
 export interface CoverageMask {

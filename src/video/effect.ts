@@ -47,6 +47,17 @@ export function coverRect(iw: number, ih: number, ow: number, oh: number): { x: 
  */
 export const CHOKE = { from: 0.2, to: 0.9 } as const;
 
-/** Both compositors feather the mask at 1/MASK_FACTOR of the image's size and blur the background at 1/BLUR_FACTOR. */
-export const MASK_FACTOR = 2;
-export const BLUR_FACTOR = 4;
+/**
+ * Both compositors feather the mask at 1/maskFactor of the image's size, and the video path refines it
+ * at that size: a power of two, at least 2, and as large as keeps the mask's longest side at 320 cells or
+ * more (2 up to 1279 px, 4 from 1280 to 2559, …). The feather's σ (longest side / 320) is then 1–2 cells
+ * at every size, and a 720p frame costs about what a 640 × 480 one does instead of three times as much.
+ */
+export function maskFactor(width: number, height: number): number {
+  let factor = 2;
+  while (Math.max(width, height) / (factor * 2) >= 320) factor *= 2;
+  return factor;
+}
+
+/** The background is blurred at half the mask's resolution (1/blurFactor of the image's size). */
+export const blurFactor = (width: number, height: number): number => 2 * maskFactor(width, height);

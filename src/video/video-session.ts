@@ -9,7 +9,7 @@ import type { PreprocessMeta } from '../pipeline/index.js';
 import { serializeError } from '../runtime/error-transfer.js';
 import type { Compositor, SceneEffect } from './compositor.js';
 import { createCompositor } from './create-compositor.js';
-import { MASK_FACTOR, parseHexColor } from './effect.js';
+import { maskFactor, parseHexColor } from './effect.js';
 import { canvas2d, FrameInput, gridMap, type LiveFrame, type SubjectGrid } from './fast-path.js';
 import type { FrameReport, VideoEvents, VideoSettings, VideoStarted, VideoStartRequest } from './protocol.js';
 import type { FrameMasks, VideoModel } from './video-model.js';
@@ -216,9 +216,10 @@ export class VideoSession {
     }
   }
 
-  /** The frame at 1/MASK_FACTOR of its size, RGBA: what the coverage is refined against. */
+  /** The frame at 1/maskFactor of its size, RGBA: what the coverage is refined against (and comes at). */
   #guideOf(frame: FrameCopy, width: number, height: number) {
-    const [mw, mh] = [Math.ceil(width / MASK_FACTOR), Math.ceil(height / MASK_FACTOR)];
+    const factor = maskFactor(width, height);
+    const [mw, mh] = [Math.ceil(width / factor), Math.ceil(height / factor)];
     const ctx = (this.#guide = canvas2d(this.#guide, mw, mh));
     ctx.drawImage(frame, 0, 0, mw, mh);
     return { data: ctx.getImageData(0, 0, mw, mh).data, width: mw, height: mh, frameWidth: width, frameHeight: height };

@@ -6,7 +6,7 @@
 // Gaussian feathers; the background blur works on a quarter-size copy weighted by the inverse alpha; one
 // last pass mixes the full-size frame with the background through the bilinearly upsampled alpha.
 import type { Compositor, CompositorCanvas, EffectMask, FrameSource, SceneEffect } from './compositor.js';
-import { backgroundBlurSigma, BLUR_FACTOR, coverRect, featherSigma, MASK_FACTOR } from './effect.js';
+import { backgroundBlurSigma, blurFactor, coverRect, featherSigma, maskFactor } from './effect.js';
 import { BACKGROUND_FRAGMENT, BLUR_FRAGMENT, COMPOSITE_FRAGMENT, COVERAGE_FRAGMENT, FULLSCREEN_VERTEX } from './shaders.js';
 
 interface Target {
@@ -61,8 +61,9 @@ export class WebglCompositor implements Compositor {
     gl.bindTexture(gl.TEXTURE_2D, this.#frame);
     gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, this.#uploadable(frame, width, height));
 
-    // Alpha: coverage at 1/MASK_FACTOR size, then a Gaussian across and down.
-    const [mw, mh] = [Math.ceil(width / MASK_FACTOR), Math.ceil(height / MASK_FACTOR)];
+    // Alpha: coverage at 1/maskFactor of the size, then a Gaussian across and down.
+    const factor = maskFactor(width, height);
+    const [mw, mh] = [Math.ceil(width / factor), Math.ceil(height / factor)];
     const coverage = this.#target('alpha', mw, mh);
     const across = this.#target('alpha-across', mw, mh);
     let source = coverage;
@@ -76,20 +77,21 @@ export class WebglCompositor implements Compositor {
       gl.texImage2D(gl.TEXTURE_2D, 0, gl.R8UI, width, height, 0, gl.RED_INTEGER, gl.UNSIGNED_BYTE, mask.classIds);
       this.#pass('coverage', coverage, { u_ids: this.#ids }, (u) => {
         gl.uniform1ui(u('u_background'), mask.background);
-        gl.uniform1i(u('u_factor'), MASK_FACTOR);
+        gl.uniform1i(u('u_factor'), factor);
       });
     }
-    const feather = featherSigma(width, height) / MASK_FACTOR;
+    const feather = featherSigma(width, height) / factor;
     this.#blur(source, across, coverage, feather);
     const alpha = coverage.texture;
 
     let background: WebGLTexture | null = null;
     if (effect.kind === 'blur') {
-      const [bw, bh] = [Math.ceil(width / BLUR_FACTOR), Math.ceil(height / BLUR_FACTOR)];
+      const scale = blurFactor(width, height);
+      const [bw, bh] = [Math.ceil(width / scale), Math.ceil(height / scale)];
       const small = this.#target('background', bw, bh);
       const smallAcross = this.#target('background-across', bw, bh);
       this.#pass('background', small, { u_frame: this.#frame, u_alpha: alpha }, (u) => gl.uniform2f(u('u_texel'), 1 / width, 1 / height));
-      this.#blur(small, smallAcross, small, backgroundBlurSigma(width, height, effect.strength ?? 1) / BLUR_FACTOR);
+      this.#blur(small, smallAcross, small, backgroundBlurSigma(width, height, effect.strength ?? 1) / scale);
       background = small.texture;
     } else if (effect.kind === 'image') {
       if (this.#replacementSource !== effect.image) {

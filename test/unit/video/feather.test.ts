@@ -1,6 +1,6 @@
 // The compositors' effect arithmetic that runs on the CPU: coverage, box blur, the choke curve, cover fitting.
 import { describe, expect, test } from 'vitest';
-import { CHOKE, coverRect, featherSigma, parseHexColor } from '../../../src/video/effect.js';
+import { blurFactor, CHOKE, coverRect, featherSigma, maskFactor, parseHexColor } from '../../../src/video/effect.js';
 import { boxBlur, boxRadiusFor, CHOKE_TABLE, paddedCoverage, subjectCoverage } from '../../../src/video/feather.js';
 
 test('paddedCoverage: coverage already at the reduced size, copied in with the edge cells repeated into the padding', () => {
@@ -90,5 +90,32 @@ describe('the choke and the sizes', () => {
     expect(featherSigma(100, 80)).toBe(1.5);
     expect(parseHexColor('#00B140')).toEqual([0, 177, 64]);
     expect(() => parseHexColor('green')).toThrow(/#rrggbb/);
+  });
+});
+
+describe('maskFactor', () => {
+  test('2 up to a longest side of 1279 px, 4 from 1280, 8 from 2560: the mask keeps 320 cells or more on its longest side', () => {
+    const sizes: [number, number][] = [
+      [200, 150],
+      [640, 480],
+      [960, 540],
+      [1279, 720],
+      [1280, 720],
+      [720, 1280],
+      [1920, 1080],
+      [2559, 1440],
+      [2560, 1440],
+      [3840, 2160],
+    ];
+    expect(sizes.map(([w, h]) => maskFactor(w, h))).toEqual([2, 2, 2, 2, 4, 4, 4, 4, 8, 8]);
+    expect(sizes.map(([w, h]) => blurFactor(w, h))).toEqual([4, 4, 4, 4, 8, 8, 8, 8, 16, 16]);
+  });
+
+  test("so the feather's σ is 1–2 cells of the mask from 640 px up (and the frame's longest side / 320 px)", () => {
+    for (let longest = 640; longest <= 4096; longest += 16) {
+      const cells = featherSigma(longest, longest / 2) / maskFactor(longest, longest / 2);
+      expect(cells).toBeGreaterThanOrEqual(1);
+      expect(cells).toBeLessThan(2);
+    }
   });
 });
