@@ -93,6 +93,14 @@ const page = globalThis as unknown as {
 
 const DEFAULT_COLOUR: Rgb = [20, 90, 60];
 
+/**
+ * Test hook: `effect[CRASH_LOOP_WORKER]()` makes the frame loop's own worker die (as a worker the browser
+ * ended would: no answer, ever); false where the loop has no worker of its own. Only the worker of the
+ * source tree plays it; the packaged worker has no fault injection.
+ * @internal
+ */
+export const CRASH_LOOP_WORKER = Symbol.for('edgeseg.crashLoopWorker');
+
 export class VideoEffect {
   #onMask: ((mask: VideoMask) => void) | null = null;
   /** Told when the loop stops on an error (the output track has ended). */
@@ -183,6 +191,16 @@ export class VideoEffect {
     const made = await owner.guard(owner.remote.videoOutput()).catch(() => null);
     if (made && !this.#closed && this.#loop === owner) this.#spare = { ...made, owner };
     else made?.track.stop();
+  }
+
+  /** @internal */
+  async [CRASH_LOOP_WORKER](): Promise<boolean> {
+    const loop = this.#loop;
+    if (!loop) return false;
+    await loop.remote.injectFault('crash');
+    // The armed crash plays at the next ping; the guard lets go of the call once the worker is gone.
+    void loop.guard(loop.remote.ping()).catch(() => undefined);
+    return true;
   }
 
   /** Each frame's class ids at the network's resolution, with the frame's timestamp; set to receive them. */
@@ -325,7 +343,11 @@ export class VideoEffect {
         input,
         [copy as unknown as Transferable],
         () => undefined,
-        () => this.#ended(new BackendError('WORKER_CRASHED', "the frame loop's worker died, and the output track it wrote with it"), true),
+        () => {
+          this.#ended(new BackendError('WORKER_CRASHED', "the frame loop's worker died, and the output track it wrote with it"), true);
+          // A new loop worker, with a generator made ahead, for the next process().
+          void this.#makeSpare();
+        },
       ).catch(() => undefined);
     };
     this.#restart = start;

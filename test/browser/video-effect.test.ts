@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSegmenter, createVideoEffect, type Segmenter, type VideoEffect } from '../../src/index.js';
 import { INJECT_FAULT } from '../../src/runtime/segmenter.js';
+import { CRASH_LOOP_WORKER } from '../../src/video/video-effect.js';
 import { canvasTrack, centreOf, expectedPath, until } from './video-helpers.js';
 
 // Chromium's track generator and processor: the test writes the input frames itself and reads the output.
@@ -328,6 +329,43 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
       }
     },
   );
+
+  test("the frame loop's own worker dies mid-call: a fresh one takes over the same output (on Safari's path, whose generator it held, the output ends with WORKER_CRASHED)", async () => {
+    const fx2 = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+    const errors: Error[] = [];
+    fx2.onError = (error) => errors.push(error);
+    const [live, other] = [canvasTrack(), canvasTrack()];
+    try {
+      const output = fx2.process(live.track);
+      await until(() => fx2.stats.frames >= 2, 'two output frames');
+      expect(await fx2[CRASH_LOOP_WORKER]()).toBe(true);
+      if (SPEC_PATH) {
+        await until(() => output.readyState === 'ended', 'the output to end');
+        expect(errors.map((e) => (e as { code?: string }).code)).toEqual(['WORKER_CRASHED']);
+        // The effect itself goes on: the next track gets the main-thread path's output, or a new loop worker's.
+        const next = fx2.process(other.track);
+        const frames = fx2.stats.frames;
+        await until(() => fx2.stats.frames >= frames + 2, 'frames on the next output');
+        expect(next.readyState).toBe('live');
+        return;
+      }
+      await until(() => fx2.stats.restarts === 1, 'the loop worker to be replaced');
+      const frames = fx2.stats.frames;
+      await until(() => fx2.stats.frames >= frames + 3, "frames from the new loop's worker");
+      expect(output.readyState).toBe('live');
+      expect(errors).toEqual([]);
+      // The model's worker was not touched.
+      expect(fx2.segmenter.workerRestarts).toBe(0);
+      const [r, g, b] = await centreOf(output);
+      expect(Math.abs(r!) + Math.abs(g! - 255) + Math.abs(b!)).toBeLessThan(30);
+      live.stop();
+      await until(() => output.readyState === 'ended', 'the output to end with the input');
+    } finally {
+      live.stop();
+      other.stop();
+      await fx2.close();
+    }
+  });
 
   test('close() ends the output, stops the loop and frees the worker', async () => {
     const other = await createVideoEffect({ effect: 'blur', backends: ['wasm'] });
