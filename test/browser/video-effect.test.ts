@@ -20,6 +20,12 @@ const PATH = await expectedPath();
 // Safari 18's path: the page has no generator, its workers have one.
 const SPEC_PATH = !HAS_GENERATOR && PATH === 'worker';
 
+/** The output's picture is the colour effect's green at its centre (no person in the canvas track: all background). */
+async function expectGreen(output: MediaStreamTrack): Promise<void> {
+  const [r, g, b] = await centreOf(output);
+  expect(Math.abs(r!) + Math.abs(g! - 255) + Math.abs(b!), String([r, g, b])).toBeLessThan(30);
+}
+
 const [W, H] = [640, 480];
 const GREEN = [0, 255, 0] as const;
 const FRAMES = 16;
@@ -218,8 +224,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
       expect(output.kind).toBe('video');
       await until(() => fx.stats.frames >= 3, 'three output frames');
       // No person in the picture: all background, so the colour fills it.
-      const [r, g, b] = await centreOf(output);
-      expect(Math.abs(r! - 0) + Math.abs(g! - 255) + Math.abs(b! - 0)).toBeLessThan(30);
+      await expectGreen(output);
       expect(fx.stats.path).toBe(PATH);
       // The model fails on a frame (as a lost device would): the output keeps flowing on the last good mask, and stats say so.
       await fx.segmenter[INJECT_FAULT]('run');
@@ -252,8 +257,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
       const output = gl.process(live.track);
       await until(() => gl.stats.frames >= 2, 'two output frames');
       expect(gl.stats.compositor).toBe('webgl2');
-      const [r, g, b] = await centreOf(output);
-      expect(Math.abs(r!) + Math.abs(g! - 255) + Math.abs(b!)).toBeLessThan(30);
+      await expectGreen(output);
       // Switched while running: the blur keeps the (flat) picture's colour, no green left.
       await gl.update({ effect: 'blur', blur: 2 });
       const frames = gl.stats.frames;
@@ -282,8 +286,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
         expect(crashing.stats).toMatchObject({ backend: 'wasm', restarts: 1, fallbacks: [] });
         expect(crashing.segmenter.workerRestarts).toBe(1);
         // Still the effect: no person, so all green.
-        const [r, g, b] = await centreOf(output);
-        expect(Math.abs(r!) + Math.abs(g! - 255) + Math.abs(b!)).toBeLessThan(30);
+        await expectGreen(output);
         live.stop();
         await until(() => output.readyState === 'ended', 'the output to end with the input');
       } finally {
@@ -304,8 +307,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
         expect(spec.stats).toMatchObject({ path: 'worker', backend: 'wasm', restarts: 0 });
         // The caller's track is still the caller's (a track sent to a worker would have ended here).
         expect(first.track.readyState).toBe('live');
-        const [r, g, b] = await centreOf(output);
-        expect(Math.abs(r!) + Math.abs(g! - 255) + Math.abs(b!)).toBeLessThan(30);
+        await expectGreen(output);
         // The caller stops its track (its copy in the worker would go on): the output ends, and no frame is left open.
         first.stop();
         await until(() => output.readyState === 'ended', 'the output to end');
@@ -316,8 +318,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
         expect(next).not.toBe(output);
         expect(spec.stats.path).toBe('worker');
         await until(() => spec.stats.frames >= frames + 3, 'frames on the second output');
-        const [r2, g2, b2] = await centreOf(next);
-        expect(Math.abs(r2!) + Math.abs(g2! - 255) + Math.abs(b2!)).toBeLessThan(30);
+        await expectGreen(next);
         await spec.close();
         expect(next.readyState).toBe('ended');
         expect(second.track.readyState).toBe('live');
@@ -356,8 +357,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
       expect(errors).toEqual([]);
       // The model's worker was not touched.
       expect(fx2.segmenter.workerRestarts).toBe(0);
-      const [r, g, b] = await centreOf(output);
-      expect(Math.abs(r!) + Math.abs(g! - 255) + Math.abs(b!)).toBeLessThan(30);
+      await expectGreen(output);
       live.stop();
       await until(() => output.readyState === 'ended', 'the output to end with the input');
     } finally {
