@@ -47,7 +47,7 @@ export interface OpenOptions {
   chromiumArgs?: string[];
   /** How long one `evaluate` may take (default 120 s). */
   scriptTimeoutMs?: number;
-  /** A fake camera that getUserMedia may use without asking (Chromium, Firefox; WebKitGTK has none). */
+  /** A fake camera that getUserMedia may use without asking (Chromium's and Firefox's fake devices, WebKitGTK's mock one). */
   fakeCamera?: boolean;
   /** Extra MiniBrowser arguments (WebKitGTK), e.g. `--features=+MediaStreamTrackProcessing` to turn on what Safari ships. */
   webkitArgs?: string[];
@@ -56,8 +56,11 @@ export interface OpenOptions {
 /** The WebKitGTK flag for what Safari 18 ships and WebKitGTK keeps off: MediaStreamTrackProcessor and VideoTrackGenerator in workers. */
 export const SAFARI_FEATURES = ['--features=+MediaStreamTrackProcessing'];
 
+/** WebKitGTK's mock capture devices: a camera getUserMedia opens without asking, under automation. */
+const WEBKIT_MOCK_CAMERA = ['--enable-media-stream=true', '--enable-mock-capture-devices=true'];
+
 /** Whether `engine` can give a page a fake camera (see OpenOptions.fakeCamera). */
-export const HAS_FAKE_CAMERA: Record<EngineName, boolean> = { chromium: true, firefox: true, webkit: false };
+export const HAS_FAKE_CAMERA: Record<EngineName, boolean> = { chromium: true, firefox: true, webkit: true };
 
 /** Opens a fresh browser of `engine` with one blank page. */
 export async function openEngine(engine: EngineName, options: OpenOptions = {}): Promise<EnginePage> {
@@ -227,7 +230,7 @@ async function openWebkit(options: OpenOptions): Promise<EnginePage> {
       capabilities: {
         alwaysMatch: {
           browserName: 'MiniBrowser',
-          'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation', ...(options.webkitArgs ?? [])] },
+          'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation', ...(options.fakeCamera ? WEBKIT_MOCK_CAMERA : []), ...(options.webkitArgs ?? [])] },
         },
       },
     })) as { sessionId: string; capabilities: { browserVersion?: string } };
