@@ -98,8 +98,8 @@ export const VIDEO_RECOVER = Symbol('edgeseg.videoRecover');
 
 /** @internal The worker that runs the model, for live video. */
 export interface VideoWorker extends WorkerHandle {
-  /** Starts another worker of the same script, with no model, for the frame loop. */
-  companion(): CompanionWorker;
+  /** Starts another worker of the same script, with no model, for the frame loop; resolves once it answers. */
+  companion(): Promise<CompanionWorker>;
 }
 
 const LOCAL: readonly RuntimeBackendName[] = ['webgpu', 'wasm'];

@@ -50,6 +50,12 @@ export interface CompanionWorker extends WorkerHandle {
   terminate(): void;
 }
 
+interface StartedWorker {
+  worker: Worker;
+  remote: Remote<WorkerApi>;
+  life: WorkerLife;
+}
+
 function handleOf(remote: Remote<WorkerApi>, life: WorkerLife): WorkerHandle {
   const died = life.guard(new Promise<never>(() => undefined));
   died.catch(() => undefined);
@@ -108,13 +114,18 @@ export class WorkerBackend implements Backend {
   }
 
   /**
-   * @internal Another worker of the same script, with no model: live video's frame loop runs there while
-   * this one runs the model. Its `died` rejects when it ends; `terminate()` stops it.
+   * @internal Another worker of the same script, with no model, once it answers (started again as the
+   * model's worker is, where its script did not run): live video's frame loop runs there while this one
+   * runs the model. Its `died` rejects when it ends; `terminate()` stops it.
    */
-  companion(): CompanionWorker {
-    const worker = this.#options.createWorker();
-    const remote = wrap<WorkerApi>(worker);
-    const life = watchWorker(worker, remote, this.name);
+  async companion(): Promise<CompanionWorker> {
+    let last: StartedWorker | undefined;
+    const { worker, remote, life } = await this.#answering((started) => (last = started)).catch((error: unknown) => {
+      last?.life.end(new BackendError('WORKER_CRASHED', `the ${this.name} loop worker did not start`, { backend: this.name }));
+      last?.remote[releaseProxy]();
+      last?.worker.terminate();
+      throw error;
+    });
     return {
       ...handleOf(remote, life),
       terminate: () => {
@@ -159,28 +170,35 @@ export class WorkerBackend implements Backend {
   /** A new worker with the model loaded: no call reaches a worker before its load has answered. */
   async #boot(): Promise<void> {
     this.#loaded = null;
+    const { remote, life } = await this.#answering(({ worker, remote, life }) => {
+      // Each try's worker is this backend's at once, so that a dispose meanwhile stops it.
+      [this.#worker, this.#remote, this.#life, this.#unresponsive] = [worker, remote, life, null];
+    });
+    const onProgress = this.#options.onProgress ? proxy(this.#options.onProgress) : undefined;
+    // A worker that dies while loading fails the start instead of hanging it.
+    this.#loaded = await life.guard(remote.load({ ...this.#options.load, backend: this.name }, onProgress));
+  }
+
+  /**
+   * A new worker of this script that has answered a ping. One whose script did not run is started again,
+   * up to SCRIPT_ATTEMPTS workers in all; one that runs but never answers is not edgeseg's worker.
+   */
+  async #answering(onTry?: (started: StartedWorker) => void): Promise<StartedWorker> {
     for (let attempt = 1; ; attempt++) {
       if (this.#disposed) throw this.#disposedError();
       const worker = this.#options.createWorker();
       const remote = wrap<WorkerApi>(worker);
-      const life = watchWorker(worker, remote, this.name);
-      this.#worker = worker;
-      this.#remote = remote;
-      this.#life = life;
-      this.#unresponsive = null;
-      const onProgress = this.#options.onProgress ? proxy(this.#options.onProgress) : undefined;
+      const started = { worker, remote, life: watchWorker(worker, remote, this.name) };
+      onTry?.(started);
       try {
-        // A script that runs but is not edgeseg's worker would leave the load waiting forever.
-        if (!(await answersWithin(life, remote, HELLO_TIMEOUT_MS)))
-          throw (
-            this.#options.silentScript?.() ??
-            new BackendError('WORKER_CRASHED', `the ${this.name} worker's script runs but never answered`, { backend: this.name })
-          );
-        // A worker whose script cannot load, or that dies while loading, fails the start instead of hanging it.
-        this.#loaded = await life.guard(remote.load({ ...this.#options.load, backend: this.name }, onProgress));
-        return;
+        if (await answersWithin(started.life, remote, HELLO_TIMEOUT_MS)) return started;
+        throw (
+          this.#options.silentScript?.() ??
+          new BackendError('WORKER_CRASHED', `the ${this.name} worker's script runs but never answered`, { backend: this.name })
+        );
       } catch (error) {
-        if (!life.neverRan() || attempt >= SCRIPT_ATTEMPTS) throw error;
+        // The last try's worker is left to the caller (onTry), which stops it.
+        if (!started.life.neverRan() || attempt >= SCRIPT_ATTEMPTS) throw error;
         remote[releaseProxy]();
         worker.terminate();
       }

@@ -107,8 +107,10 @@ export class VideoEffect {
   onError: VideoEffectErrorHandler | null = null;
   readonly #segmenter: Segmenter;
   #worker: VideoWorker;
-  /** The frame loop's worker (started with the first track), beside the model's. */
+  /** The frame loop's worker (started with the first track, or with the effect where it makes the output), beside the model's. */
   #loop: CompanionWorker | null = null;
+  /** The loop's worker while it starts (null: none started, or the last one died). */
+  #loopStart: Promise<CompanionWorker | null> | null = null;
   /** Whether the frame loop may have a worker of its own (off once one failed to start). */
   #companions = true;
   #settings: VideoSettings;
@@ -186,7 +188,7 @@ export class VideoEffect {
    */
   async #makeSpare(): Promise<void> {
     if (page.MediaStreamTrackGenerator || this.#closed) return;
-    const owner = this.#companion();
+    const owner = await this.#companion();
     if (!owner) return;
     const made = await owner.guard(owner.remote.videoOutput()).catch(() => null);
     if (made && !this.#closed && this.#loop === owner) this.#spare = { ...made, owner };
@@ -379,7 +381,7 @@ export class VideoEffect {
    * model's worker, or in the model's worker where the loop has none. A dead model worker is recovered
    * from; a dead loop worker is replaced (`stop` the old loop, then `restart`).
    */
-  #startLoop(
+  async #startLoop(
     generation: number,
     input: VideoStartRequest['input'],
     transferables: Transferable[],
@@ -387,17 +389,17 @@ export class VideoEffect {
     restart: () => void,
   ): Promise<void> {
     const model = this.#worker;
-    const loop = this.#companion();
     model.died.catch((error: Error) => {
       if (generation === this.#generation) void this.#recover('crashed', error);
     });
+    const loop = await this.#companion();
     let [started, loopDied] = [false, false];
     loop?.died.catch(() => {
       loopDied = true;
       if (generation !== this.#generation || this.#closed) return;
       // A loop worker that died is replaced (one that never started a loop is not tried again: the loop
       // then runs beside the model, in one worker).
-      this.#loop = null;
+      [this.#loop, this.#loopStart] = [null, null];
       loop.terminate();
       if (started) this.#restarts++;
       else this.#companions = false;
@@ -425,11 +427,27 @@ export class VideoEffect {
     );
   }
 
-  /** The frame loop's own worker, started once (null where companions are off: the loop runs in the model's worker). */
-  #companion(): CompanionWorker | null {
-    if (!this.#companions) return null;
-    this.#loop ??= this.#worker.companion();
-    return this.#loop;
+  /**
+   * The frame loop's own worker, started once, when it answers: null where companions are off (one did
+   * not start, or died before its loop started), and the loop runs in the model's worker.
+   */
+  #companion(): Promise<CompanionWorker | null> {
+    if (!this.#companions || this.#closed) return Promise.resolve(null);
+    this.#loopStart ??= this.#worker.companion().then(
+      (loop) => {
+        if (this.#closed) {
+          loop.terminate();
+          return null;
+        }
+        this.#loop = loop;
+        return loop;
+      },
+      () => {
+        [this.#companions, this.#loopStart] = [false, null];
+        return null;
+      },
+    );
+    return this.#loopStart;
   }
 
   /** The worker that runs the frame loop: the companion, or the model's. */

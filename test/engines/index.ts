@@ -230,7 +230,10 @@ async function openWebkit(options: OpenOptions): Promise<EnginePage> {
       capabilities: {
         alwaysMatch: {
           browserName: 'MiniBrowser',
-          'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation', ...(options.fakeCamera ? WEBKIT_MOCK_CAMERA : []), ...(options.webkitArgs ?? [])] },
+          'webkitgtk:browserOptions': {
+            binary: MINIBROWSER_PATH,
+            args: ['--automation', ...(options.fakeCamera ? WEBKIT_MOCK_CAMERA : []), ...(options.webkitArgs ?? [])],
+          },
         },
       },
     })) as { sessionId: string; capabilities: { browserVersion?: string } };
