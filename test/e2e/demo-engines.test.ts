@@ -149,8 +149,7 @@ describe.each(CASES)('the demo in $engine (Safari features: $safari)', ({ engine
       path,
     );
     await writeFile(join(ARTIFACTS, `${name}-camera.png`), await page.screenshot());
-    // Clicked after the script returns: WebKitGTK's driver could not read back the result of a script
-    // whose click stops the camera (once in four runs).
+    // Clicked after the script returns (WebKitGTK's driver could not read back a script whose click stopped its mock camera).
     await page.evaluate(() => void setTimeout(() => document.querySelector<HTMLElement>('#camera-button')!.click()));
     await waitFor(page, "document.querySelector('#camera-button').getAttribute('aria-pressed') === 'false'", 10_000);
   });

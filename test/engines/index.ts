@@ -60,7 +60,9 @@ export const SAFARI_FEATURES = ['--features=+MediaStreamTrackProcessing'];
 const WEBKIT_MOCK_CAMERA = ['--enable-media-stream=true', '--enable-mock-capture-devices=true'];
 
 /** Whether `engine` can give a page a fake camera (see OpenOptions.fakeCamera). */
-export const HAS_FAKE_CAMERA: Record<EngineName, boolean> = { chromium: true, firefox: true, webkit: true };
+// WebKitGTK's mock camera works (WEBKIT_MOCK_CAMERA, and the demo's camera ran on both of its paths), but
+// its driver then fails scripts now and then ("Could not parse script result"): not yet for the suite.
+export const HAS_FAKE_CAMERA: Record<EngineName, boolean> = { chromium: true, firefox: true, webkit: false };
 
 /** Opens a fresh browser of `engine` with one blank page. */
 export async function openEngine(engine: EngineName, options: OpenOptions = {}): Promise<EnginePage> {
