@@ -45,4 +45,5 @@ test('memory stays flat over 300 frames of blur (no frame, mask or texture kept 
   expect(fx.stats).toMatchObject({ frames: 360, dropped: 0, openFrames: 0 });
   await writer.close();
   await fx.close();
-});
+  // Each reading waits for every worker: onnxruntime's pool threads answer only at Chromium's 60 s timeout.
+}, 300_000);
