@@ -25,11 +25,17 @@ const otherEngine = (engine: 'firefox' | 'webkit', options: Parameters<typeof en
   instances: [{ browser: engine }],
 });
 
-const browserProject = (name: string, include: string[], engine: ReturnType<typeof chromium> | ReturnType<typeof otherEngine>) => ({
+const browserProject = (
+  name: string,
+  include: string[],
+  engine: ReturnType<typeof chromium> | ReturnType<typeof otherEngine>,
+  { fileParallelism = true } = {},
+) => ({
   extends: true as const,
   test: {
     name,
     include,
+    fileParallelism,
     testTimeout: 120_000,
     hookTimeout: 120_000,
     globalSetup: ['test/browser/global-setup.ts'],
@@ -77,8 +83,9 @@ export default defineConfig({
       },
       browserProject('browser', ['test/browser/**/*.test.ts'], chromium(CHROMIUM_ARGS)),
       browserProject('browser-webgpu', ['test/browser-webgpu/**/*.test.ts'], chromium(CHROMIUM_WEBGPU_ARGS)),
-      // Its own browser: the memory it measures is the whole page's, so no other test file may share it.
-      browserProject('browser-memory', ['test/browser-memory/**/*.test.ts'], chromium(CHROMIUM_ARGS)),
+      // Its own browser, one file at a time: a reading counts every same-origin frame's memory and waits for
+      // every worker of theirs, so a file in parallel would count in the other's readings.
+      browserProject('browser-memory', ['test/browser-memory/**/*.test.ts'], chromium(CHROMIUM_ARGS), { fileParallelism: false }),
       // The runtime, decoding, client and bad-input tests in the other engines. Not the WebGPU project (neither
       // has navigator.gpu, and SwiftShader WebGPU is the slowest project) nor the memory one (it reads
       // measureUserAgentSpecificMemory, Chromium's alone).
