@@ -423,7 +423,8 @@ async function startCamera(): Promise<void> {
   output.hidden = false;
   $('#stage').classList.add('live');
   $('#stage-empty').hidden = true;
-  await output.play();
+  // Not awaited: WebKit's play() of a track may never settle while its frames show.
+  output.play().catch((error: unknown) => status(describeError(error), 'error', 'error'));
   $('#camera-button').setAttribute('aria-pressed', 'true');
   current = null;
   const fps = $('#stage-fps');

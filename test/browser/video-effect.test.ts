@@ -201,7 +201,9 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
   });
 });
 
-describe('createVideoEffect in this engine: a canvas track in, the effect out; bad input; close()', () => {
+// Four minutes a test: in CI, with every browser project at once on 2 cores, WebKitGTK's main-thread path
+// took 20 s and more to show its first frames, and one test ran past the two-minute default.
+describe('createVideoEffect in this engine: a canvas track in, the effect out; bad input; close()', { timeout: 240_000 }, () => {
   let fx: VideoEffect;
   beforeAll(async () => {
     fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });

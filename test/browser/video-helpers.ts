@@ -38,17 +38,27 @@ export async function until(check: () => boolean, what: string, ms = 60_000): Pr
 export async function centreOf(output: MediaStreamTrack): Promise<number[]> {
   const video = document.createElement('video');
   video.muted = true;
-  video.srcObject = new MediaStream([output]);
-  await video.play();
-  await until(() => video.videoWidth > 0, 'the output video to play');
-  // The second frame shown: the first one a <video> shows of a track may be one it had before it played
-  // (seen once in WebKitGTK, black).
-  for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => video.requestVideoFrameCallback(() => resolve()));
-  const ctx = new OffscreenCanvas(video.videoWidth, video.videoHeight).getContext('2d')!;
-  ctx.drawImage(video, 0, 0);
-  const pixel = [...ctx.getImageData(video.videoWidth >> 1, video.videoHeight >> 1, 1, 1).data];
-  video.srcObject = null;
-  return pixel;
+  try {
+    video.srcObject = new MediaStream([output]);
+    // Not awaited: WebKitGTK's play() of a track may never settle while its frames show (a test hung on it).
+    const play = { refused: null as string | null };
+    video.play().catch((error: unknown) => (play.refused = error instanceof Error ? error.message : 'refused'));
+    await until(() => video.videoWidth > 0 || play.refused !== null, 'the output video to play');
+    if (play.refused !== null) throw new Error(`the output video did not play: ${play.refused}`);
+    // The second frame shown: the first one a <video> shows of a track may be one it had before it played
+    // (seen once in WebKitGTK, black).
+    for (let i = 0; i < 2; i++) {
+      let shown = false;
+      video.requestVideoFrameCallback(() => (shown = true));
+      await until(() => shown, 'a frame of the output video');
+    }
+    const ctx = new OffscreenCanvas(video.videoWidth, video.videoHeight).getContext('2d')!;
+    ctx.drawImage(video, 0, 0);
+    const pixel = [...ctx.getImageData(video.videoWidth >> 1, video.videoHeight >> 1, 1, 1).data];
+    return pixel;
+  } finally {
+    video.srcObject = null;
+  }
 }
 
 /**

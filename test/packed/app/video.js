@@ -34,7 +34,8 @@ async function run() {
     const video = document.createElement('video');
     video.muted = true;
     video.srcObject = new MediaStream([output]);
-    await video.play();
+    // Not awaited: WebKitGTK's play() of a track may never settle while its frames show.
+    void video.play().catch(() => undefined);
     await until(() => video.videoWidth > 0);
     await new Promise((resolve) => video.requestVideoFrameCallback(resolve));
     const ctx = new OffscreenCanvas(video.videoWidth, video.videoHeight).getContext('2d');
