@@ -18,3 +18,7 @@ export function playRunFault(backend: BackendName): Promise<never> | null {
   void backend;
   return null;
 }
+
+export function slowed<T>(run: () => Promise<T>): Promise<T> {
+  return run();
+}

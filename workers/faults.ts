@@ -4,10 +4,19 @@ import { BackendError, type BackendName } from '../src/errors/index.js';
 import type { Fault } from '../src/runtime/protocol.js';
 
 let pending: Fault | null = null;
+/** Each run's extra time, ms (`slow-runs`: from then on, for the worker's life). */
+let slowness = 0;
 
-/** Arms `fault` for the next call. */
+/** Arms `fault` for the next call (`slow-runs`: every call from now on). */
 export function injectFault(fault: Fault): void {
-  pending = fault;
+  if (fault === 'slow-runs') slowness = 150;
+  else pending = fault;
+}
+
+/** `run`, after the extra time of `slow-runs` (a model slower than the frames that come). */
+export async function slowed<T>(run: () => Promise<T>): Promise<T> {
+  if (slowness) await new Promise((resolve) => setTimeout(resolve, slowness));
+  return run();
 }
 
 /** Whether any fault is armed (the backend's own preprocessing is skipped then, so the fault plays in `run`). */

@@ -22,7 +22,7 @@ import { localVideoModel, remoteVideoModel, serveVideoModel } from '../src/video
 import { TrackOutput } from '../src/video/track-output.js';
 import { VideoSession } from '../src/video/video-session.js';
 import { decodeInWorker, encodePng } from '../src/decode/decode-in-worker.js';
-import { crashArmed, faultArmed, injectFault, playRunFault } from './faults.js';
+import { crashArmed, faultArmed, injectFault, playRunFault, slowed } from './faults.js';
 import { rebundled } from './ort-from-url.js';
 import { wasmRuntime } from './wasm-runtime.js';
 import { createWebgpuRunner } from './webgpu-runner.js';
@@ -73,7 +73,7 @@ async function stopVideo(): Promise<number> {
 function model(): [ModelSpec, RunModel] {
   if (!loaded) throw new BackendError('BACKEND_UNAVAILABLE', 'no model is loaded in this worker');
   const current = loaded;
-  return [current.spec, (input, signal) => playRunFault(current.runner.name) ?? current.runner.run(input, signal)];
+  return [current.spec, (input, signal) => playRunFault(current.runner.name) ?? slowed(() => current.runner.run(input, signal))];
 }
 
 async function packageFiles(source: WorkerModelSource, cache: boolean, onProgress?: (p: DownloadProgress) => void): Promise<PackageFiles> {

@@ -91,6 +91,8 @@ export interface FrameReport {
   openFrames?: number;
   /** The model failed on this frame and the last good mask was used. */
   reused?: boolean;
+  /** The model was busy with a newer frame: this one was shown on the masks of the frame before it. */
+  carried?: boolean;
   /** Why the model failed on this frame (with `reused`). */
   failure?: SerializedError;
 }

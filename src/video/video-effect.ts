@@ -63,8 +63,14 @@ export interface VideoStats {
   /** Frames drawn with the last good mask because the model failed on them. */
   reused: number;
   /**
-   * Input frames held open in the worker at the last report: at most 2 while the effect runs (the next
-   * frame at the model while one is composited), and 0 once it is closed (every frame read was closed).
+   * Frames shown on the masks of the frame before them, instead of dropped: they came while the model
+   * was busy, and a newer frame took the model when it was free (see `docs/video.md`).
+   */
+  carried: number;
+  /**
+   * Input frames held open in the worker at the last report: at most 4 while the effect runs (one being
+   * written, a carried one waiting for it, one at the model, one waiting for the model), and 0 once it is
+   * closed (every frame read was closed).
    */
   openFrames: number;
   /** The backend that runs the model now. */
@@ -141,6 +147,7 @@ export class VideoEffect {
   #closed = false;
   #frames = 0;
   #reused = 0;
+  #carried = 0;
   #dropped = 0;
   #mainDropped = 0;
   #openFrames = 0;
@@ -233,6 +240,7 @@ export class VideoEffect {
       dropped: this.#dropped + this.#mainDropped,
       frames: this.#frames,
       reused: this.#reused,
+      carried: this.#carried,
       openFrames: this.#openFrames,
       backend: this.#segmenter.backend,
       fallbacks: [...this.#fallbacks],
@@ -531,6 +539,7 @@ export class VideoEffect {
     if (report.latency === undefined) return;
     this.#frames++;
     if (report.reused) this.#reused++;
+    if (report.carried) this.#carried++;
     if (report.failure) void this.#recover('failed', deserializeError(report.failure));
     const now = performance.now();
     // Kept to the last second here too, not only when stats are read: an app may never read them.

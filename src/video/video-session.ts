@@ -1,8 +1,10 @@
 // The frame loop: read a frame, segment it on the fast path, smooth and refine its mask, composite the
 // effect, write it. The model may run in another worker (`remoteVideoModel`): then the next frame is at
 // the model while this one is composited, two frames in flight. A frame that comes while the model is
-// busy waits in a one-frame slot (a newer one replaces it, and it is counted as dropped), never queued;
-// every frame read is closed, whatever happens to it.
+// busy waits in a one-frame slot for it, never queued. When a newer frame takes that slot, the older one
+// is shown on the masks of the frame before it (carried) instead of dropped; a carried frame that a newer
+// one replaces before its turn is dropped. The output stays in order, and every frame read is closed,
+// whatever happens to it.
 import { transfer } from 'comlink';
 import { classColors } from '../model/colors.js';
 import type { PreprocessMeta } from '../pipeline/index.js';
@@ -22,17 +24,18 @@ export class VideoSession {
   #compositor: Compositor | null = null;
   readonly #plain: OffscreenCanvasRenderingContext2D;
   #guide: OffscreenCanvasRenderingContext2D | null = null;
-  /** Camera frames converted to RGB, two taken in turn (see #converted). */
-  readonly #copies: (OffscreenCanvasRenderingContext2D | undefined)[] = [undefined, undefined];
+  /** Camera frames converted to RGB: two taken in turn by the model's frames (see #converted), a third for a carried one. */
+  readonly #copies: (OffscreenCanvasRenderingContext2D | undefined)[] = [undefined, undefined, undefined];
   #turn = 0;
   #overlay: OffscreenCanvasRenderingContext2D | null = null;
   #overlayImage: ImageData | null = null;
   readonly #colours: [number, number, number][];
   /** The last good masks, reused when the model fails on a frame. */
-  #last: { masks: FrameMasks; meta: PreprocessMeta } | null = null;
+  #last: { masks: FrameMasks; meta: PreprocessMeta; width: number; height: number } | null = null;
   #dropped = 0;
   /** Frames read from the input and not closed yet (a leak check: it is 0 between frames). */
   #open = 0;
+  readonly #closed = new WeakSet<VideoFrame>();
   #stopped = false;
   #reader: ReadableStreamDefaultReader<VideoFrame> | null = null;
   #loop: Promise<void> | null = null;
@@ -93,6 +96,11 @@ export class VideoSession {
     // A frame is at the model from its read until its grid is back; `held` waits for the model (the newest).
     let atModel = false;
     let held: VideoFrame | null = null;
+    // A frame that came while the model was busy and was not the newest when it freed: it is shown with
+    // the masks of the frame before it, once that one is written (`carried`, at most one waiting).
+    let carried: { frame: VideoFrame; superseded: boolean } | null = null;
+    // The output in order: each frame's write follows the one before it.
+    let written: Promise<unknown> = Promise.resolve();
     // Every frame's work, chained so that the loop can wait for the last one.
     let pending: Promise<void> = Promise.resolve();
     let failure: unknown;
@@ -100,6 +108,19 @@ export class VideoSession {
       // The loop ends on the next read; the reader is cancelled so that it does not wait for one.
       failure ??= error;
       void reader.cancel().catch(() => undefined);
+    };
+    const output = (frame: VideoFrame, work: Promise<FrameReport | undefined>) => {
+      const done = work
+        .catch(fail)
+        .finally(() => this.#close(frame))
+        .then((report) => {
+          if (!report) return;
+          // Counted after this frame is closed: the next frame may be at the model already.
+          report.openFrames = this.#open;
+          this.#events.frame(report);
+        });
+      written = done;
+      pending = Promise.all([pending, done]).then(() => undefined);
     };
     const begin = (frame: VideoFrame) => {
       const t0 = performance.now();
@@ -114,17 +135,40 @@ export class VideoSession {
           else begin(next);
         }
       });
-      const done = segmented
-        .then((result) => this.#write(frame, result, writer, t0))
-        .catch(fail)
-        .finally(() => this.#close(frame))
-        .then((report) => {
-          if (!report) return;
-          // Counted after this frame is closed: the next frame may be at the model already.
-          report.openFrames = this.#open;
-          this.#events.frame(report);
-        });
-      pending = Promise.all([pending, done]).then(() => undefined);
+      const before = written;
+      output(
+        frame,
+        segmented.then(async (result) => {
+          await before;
+          return this.#write(frame, result, writer, t0);
+        }),
+      );
+    };
+    const drop = (frame: VideoFrame) => {
+      this.#close(frame);
+      this.#dropped++;
+      this.#events.frame({ dropped: this.#dropped, openFrames: this.#open });
+    };
+    const carry = (frame: VideoFrame) => {
+      const t0 = performance.now();
+      // A carried frame that a newer one replaces is closed at once (a camera has few frames to lend).
+      if (carried) {
+        carried.superseded = true;
+        drop(carried.frame);
+      }
+      const entry = (carried = { frame, superseded: false });
+      const before = written;
+      output(
+        frame,
+        before.then(() => {
+          if (entry.superseded) return undefined;
+          carried = null;
+          const segmented = this.#stopped || failure !== undefined ? null : this.#carriedMasks(frame);
+          if (segmented) return this.#write(frame, segmented, writer, t0);
+          drop(frame);
+          return undefined;
+        }),
+      );
     };
     // The track processor keeps one frame and discards older ones while this thread is busy: those are
     // counted from the gap between timestamps (in µs) at the input's frame rate.
@@ -145,11 +189,8 @@ export class VideoSession {
           begin(frame);
           continue;
         }
-        if (held) {
-          this.#close(held);
-          this.#dropped++;
-          this.#events.frame({ dropped: this.#dropped, openFrames: this.#open });
-        }
+        // The frame the model takes next is the newest; the one it replaces is shown on the last masks.
+        if (held) carry(held);
         held = frame;
       }
     } catch (error) {
@@ -184,7 +225,10 @@ export class VideoSession {
     return report;
   }
 
+  /** Closes a frame read from the input, once (a carried frame may be dropped before its turn comes). */
   #close(frame: VideoFrame): void {
+    if (this.#closed.has(frame)) return;
+    this.#closed.add(frame);
     frame.close();
     this.#open--;
   }
@@ -207,13 +251,25 @@ export class VideoSession {
     const guide = plain ? null : this.#guideOf(source, width, height);
     try {
       const masks = await this.#model.masks({ tensor, meta, confidence: settings.confidence, smoothing: settings.smoothing, guide });
-      this.#last = { masks, meta };
+      this.#last = { masks, meta, width, height };
       return { masks, meta, width, height, source };
     } catch (error) {
       // The output keeps flowing on the last good mask; with none yet, the failure is the loop's.
       if (!this.#last) throw error;
-      return { ...this.#last, width, height, source, failure: serializeError(error) };
+      const { masks: last, meta: lastMeta } = this.#last;
+      return { masks: last, meta: lastMeta, width, height, source, failure: serializeError(error) };
     }
+  }
+
+  /** A frame the model did not take, on the last masks (null when there are none for a frame of its size). */
+  #carriedMasks(frame: VideoFrame): Segmented | null {
+    const last = this.#last;
+    const [width, height] = [frame.displayWidth, frame.displayHeight];
+    if (!last || last.width !== width || last.height !== height) return null;
+    const copy = this.#compositorFor(this.#settings).kind === 'canvas2d';
+    // Its own copy: the model's frame may be converted meanwhile into one of the two taken in turn.
+    const source = copy ? this.#converted(frame, width, height, 2) : frame;
+    return { masks: last.masks, meta: last.meta, width, height, source, carried: true };
   }
 
   /** The frame at 1/maskFactor of its size, RGBA: what the coverage is refined against (and comes at). */
@@ -227,11 +283,10 @@ export class VideoSession {
 
   /**
    * A camera frame's pixels in RGB, in one of two canvases taken in turn (a frame is composited from its
-   * copy while the next frame's copy is drawn).
+   * copy while the next frame's copy is drawn), or in `slot` (2: a carried frame's).
    */
-  #converted(frame: VideoFrame, width: number, height: number): OffscreenCanvas {
-    this.#turn ^= 1;
-    const ctx = (this.#copies[this.#turn] = canvas2d(this.#copies[this.#turn] ?? null, width, height));
+  #converted(frame: VideoFrame, width: number, height: number, slot = (this.#turn ^= 1)): OffscreenCanvas {
+    const ctx = (this.#copies[slot] = canvas2d(this.#copies[slot] ?? null, width, height));
     ctx.drawImage(frame, 0, 0, width, height);
     return ctx.canvas;
   }
@@ -239,15 +294,17 @@ export class VideoSession {
   /** Draws `frame` (the caller's) with the effect, from its masks. */
   #composite(
     frame: LiveFrame,
-    { masks, meta, width, height, source, failure }: Segmented,
+    { masks, meta, width, height, source, failure, carried }: Segmented,
   ): { canvas: OffscreenCanvas; report: FrameReport } {
     const settings = this.#settings;
     const { grid, coverage } = masks;
     const report: FrameReport = { dropped: this.#dropped };
     // The page moves the effect to the next backend, as a failed call is moved (the model's worker stays).
     if (failure) [report.reused, report.failure] = [true, failure];
+    if (carried) report.carried = true;
     const timestamp = frame instanceof ImageBitmap ? 0 : frame.timestamp;
-    if (settings.masks) report.mask = { classIds: grid.classIds.slice(), width: grid.width, height: grid.height, timestamp };
+    // A carried frame's masks were the frame's before it, reported with that one.
+    if (settings.masks && !carried) report.mask = { classIds: grid.classIds.slice(), width: grid.width, height: grid.height, timestamp };
     // The effect switched from none or overlay this frame: its masks have no coverage yet (the next will).
     if (settings.effect === 'none' || settings.effect === 'overlay' || !coverage)
       return { canvas: this.#plainFrame(source, width, height, grid, gridMap(meta, grid.width, grid.height)), report };
@@ -308,6 +365,8 @@ interface Segmented {
   source: FrameCopy;
   /** The model failed on this frame: `masks` are the last good ones. */
   failure?: ReturnType<typeof serializeError>;
+  /** The model did not take this frame: `masks` are the last ones. */
+  carried?: boolean;
 }
 
 function sceneEffect(settings: VideoSettings): SceneEffect {
