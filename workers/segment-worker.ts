@@ -181,7 +181,7 @@ const api: WorkerApi = {
       const area = 3 * current.model.preprocess.resize.width * current.model.preprocess.resize.height;
       if (!inputBuffer || inputBuffer.length !== area) inputBuffer = new Float32Array(area);
       const run: RunModel = async (input, signal) => {
-        return playRunFault(current.runner.name) ?? current.runner.run(input, signal);
+        return playRunFault(current.runner.name) ?? slowed(() => current.runner.run(input, signal));
       };
       // The backend's own preprocessing (WebGPU), except when a fault is injected (it goes through `run`).
       const own = current.runner.prepare;

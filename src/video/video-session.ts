@@ -31,7 +31,7 @@ export class VideoSession {
   #overlayImage: ImageData | null = null;
   readonly #colours: [number, number, number][];
   /** The last good masks, reused when the model fails on a frame. */
-  #last: { masks: FrameMasks; meta: PreprocessMeta; width: number; height: number } | null = null;
+  #last: { masks: FrameMasks; meta: PreprocessMeta } | null = null;
   #dropped = 0;
   /** Frames read from the input and not closed yet (a leak check: it is 0 between frames). */
   #open = 0;
@@ -98,7 +98,7 @@ export class VideoSession {
     let held: VideoFrame | null = null;
     // A frame that came while the model was busy and was not the newest when it freed: it is shown with
     // the masks of the frame before it, once that one is written (`carried`, at most one waiting).
-    let carried: { frame: VideoFrame; superseded: boolean } | null = null;
+    let carried: VideoFrame | null = null;
     // The output in order: each frame's write follows the one before it.
     let written: Promise<unknown> = Promise.resolve();
     // Every frame's work, chained so that the loop can wait for the last one.
@@ -152,16 +152,14 @@ export class VideoSession {
     const carry = (frame: VideoFrame) => {
       const t0 = performance.now();
       // A carried frame that a newer one replaces is closed at once (a camera has few frames to lend).
-      if (carried) {
-        carried.superseded = true;
-        drop(carried.frame);
-      }
-      const entry = (carried = { frame, superseded: false });
+      if (carried) drop(carried);
+      carried = frame;
       const before = written;
       output(
         frame,
         before.then(() => {
-          if (entry.superseded) return undefined;
+          // Replaced (and dropped) before its turn.
+          if (carried !== frame) return undefined;
           carried = null;
           const segmented = this.#stopped || failure !== undefined ? null : this.#carriedMasks(frame);
           if (segmented) return this.#write(frame, segmented, writer, t0);
@@ -251,13 +249,12 @@ export class VideoSession {
     const guide = plain ? null : this.#guideOf(source, width, height);
     try {
       const masks = await this.#model.masks({ tensor, meta, confidence: settings.confidence, smoothing: settings.smoothing, guide });
-      this.#last = { masks, meta, width, height };
+      this.#last = { masks, meta };
       return { masks, meta, width, height, source };
     } catch (error) {
       // The output keeps flowing on the last good mask; with none yet, the failure is the loop's.
       if (!this.#last) throw error;
-      const { masks: last, meta: lastMeta } = this.#last;
-      return { masks: last, meta: lastMeta, width, height, source, failure: serializeError(error) };
+      return { ...this.#last, width, height, source, failure: serializeError(error) };
     }
   }
 
@@ -265,7 +262,7 @@ export class VideoSession {
   #carriedMasks(frame: VideoFrame): Segmented | null {
     const last = this.#last;
     const [width, height] = [frame.displayWidth, frame.displayHeight];
-    if (!last || last.width !== width || last.height !== height) return null;
+    if (!last || last.meta.originalWidth !== width || last.meta.originalHeight !== height) return null;
     const copy = this.#compositorFor(this.#settings).kind === 'canvas2d';
     // Its own copy: the model's frame may be converted meanwhile into one of the two taken in turn.
     const source = copy ? this.#converted(frame, width, height, 2) : frame;
