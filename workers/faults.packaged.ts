@@ -10,6 +10,8 @@ export function faultArmed(): boolean {
   return false;
 }
 
+export function playLoadFault(): void {}
+
 export function crashArmed(): boolean {
   return false;
 }

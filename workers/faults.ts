@@ -24,6 +24,17 @@ export function faultArmed(): boolean {
   return pending !== null;
 }
 
+/** Blocks the worker's thread for good: a wait nothing ends (where shared memory is missing, a loop that never ends). */
+function block(): never {
+  if (typeof SharedArrayBuffer === 'function') Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+  for (;;);
+}
+
+/** Plays an armed `block-in-load` as the load begins. */
+export function playLoadFault(): void {
+  if (pending === 'block-in-load') block();
+}
+
 /** Whether the worker is to die silently before its next call (`crash`). */
 export function crashArmed(): boolean {
   return pending === 'crash';
@@ -35,7 +46,7 @@ export function crashArmed(): boolean {
  */
 export function playRunFault(backend: BackendName): Promise<never> | null {
   const fault = pending;
-  if (!fault || fault === 'crash') return null;
+  if (!fault || fault === 'crash' || fault === 'block-in-load') return null;
   pending = null;
   if (fault === 'run') {
     return Promise.reject(
@@ -45,6 +56,7 @@ export function playRunFault(backend: BackendName): Promise<never> | null {
     );
   }
   if (fault === 'crash-in-run') self.close();
+  if (fault === 'block-in-run') block();
   if (fault === 'error-in-run') {
     setTimeout(() => {
       throw new Error('injected uncaught error in the worker');

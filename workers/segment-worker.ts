@@ -22,7 +22,7 @@ import { localVideoModel, remoteVideoModel, serveVideoModel } from '../src/video
 import { TrackOutput } from '../src/video/track-output.js';
 import { VideoSession } from '../src/video/video-session.js';
 import { decodeInWorker, encodePng } from '../src/decode/decode-in-worker.js';
-import { crashArmed, faultArmed, injectFault, playRunFault, slowed } from './faults.js';
+import { crashArmed, faultArmed, injectFault, playLoadFault, playRunFault, slowed } from './faults.js';
 import { rebundled } from './ort-from-url.js';
 import { wasmRuntime } from './wasm-runtime.js';
 import { createWebgpuRunner } from './webgpu-runner.js';
@@ -144,6 +144,7 @@ const api: WorkerApi = {
   },
 
   async load(request: LoadRequest, onProgress) {
+    playLoadFault();
     // The runtime's wasm compiles while the package arrives.
     if (request.backend === 'wasm') void wasmRuntime(request.numThreads, request.ort).catch(() => undefined);
     const pkg = await packageFiles(request.model, request.cache, onProgress);

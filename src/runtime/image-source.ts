@@ -27,6 +27,21 @@ export type ImageSource =
 
 const has = (name: string) => typeof (globalThis as Record<string, unknown>)[name] === 'function';
 
+/** An element or canvas the browser has decoded: read into a new bitmap at each call. */
+function isDrawable(source: ImageSource): source is HTMLImageElement | HTMLCanvasElement | HTMLVideoElement | OffscreenCanvas {
+  return (
+    (has('HTMLImageElement') && source instanceof HTMLImageElement) ||
+    (has('HTMLCanvasElement') && source instanceof HTMLCanvasElement) ||
+    (has('HTMLVideoElement') && source instanceof HTMLVideoElement) ||
+    (has('OffscreenCanvas') && source instanceof OffscreenCanvas)
+  );
+}
+
+/** Whether `source` is still the caller's image after it was sent to the worker (nothing of it was transferred). */
+export function reusable(source: ImageSource): boolean {
+  return typeof source === 'string' || (has('Blob') && source instanceof Blob) || isDrawable(source);
+}
+
 export async function toWorkerImage(source: ImageSource): Promise<{ image: WorkerImage; transfer: Transferable[] }> {
   if (typeof source === 'string') {
     const text = source.trim();
@@ -62,12 +77,7 @@ export async function toWorkerImage(source: ImageSource): Promise<{ image: Worke
       }
     }
   }
-  if (
-    (has('HTMLImageElement') && source instanceof HTMLImageElement) ||
-    (has('HTMLCanvasElement') && source instanceof HTMLCanvasElement) ||
-    (has('HTMLVideoElement') && source instanceof HTMLVideoElement) ||
-    (has('OffscreenCanvas') && source instanceof OffscreenCanvas)
-  ) {
+  if (isDrawable(source)) {
     // The browser has decoded (and oriented) these already; a bitmap moves to the worker without a copy.
     let bitmap: ImageBitmap;
     try {

@@ -84,11 +84,13 @@ export type SegmentOutcome =
 /**
  * Faults a test can inject: `run` fails the next run (as a lost device would); `crash` makes the worker
  * die silently before the next call; during the next run, `crash-in-run` makes it die silently (as a
- * worker the browser kills), `error-in-run` throws an uncaught error and never answers, and `hang-in-run`
- * never finishes (as a hung device); `slow-runs` adds 150 ms to every run from then on (a model slower
+ * worker the browser kills), `error-in-run` throws an uncaught error and never answers, `hang-in-run`
+ * never finishes (as a hung device), and `block-in-run` blocks the worker's thread for good (as Firefox
+ * sometimes leaves it when onnxruntime-web starts its threads); `block-in-load` makes the next worker
+ * started block so while it loads; `slow-runs` adds 150 ms to every run from then on (a model slower
  * than the frames that come).
  */
-export type Fault = 'run' | 'crash' | 'crash-in-run' | 'error-in-run' | 'hang-in-run' | 'slow-runs';
+export type Fault = 'run' | 'crash' | 'crash-in-run' | 'error-in-run' | 'hang-in-run' | 'block-in-run' | 'block-in-load' | 'slow-runs';
 
 /** Live video (createVideoEffect) runs its frame loop in this worker too: see src/video/protocol.ts. */
 export interface WorkerApi extends VideoWorkerApi {

@@ -8,8 +8,8 @@ import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
 import type { Fault, LoadRequest, LoadResult, LocalBackendName, SegmentOutcome, WorkerApi } from './protocol.js';
 import type { Backend, BackendCallOptions, BackendOutcome } from './backend.js';
 import { deserializeError, installErrorTransfer } from './error-transfer.js';
-import { toWorkerImage, type ImageSource } from './image-source.js';
-import { watchWorker, type WorkerLife } from './worker-life.js';
+import { reusable, toWorkerImage, type ImageSource } from './image-source.js';
+import { STALL_MS, watchWorker, type WorkerLife } from './worker-life.js';
 
 /** How long an idle worker may take to answer a ping before it is taken for dead. */
 export const PING_TIMEOUT_MS = 2000;
@@ -73,6 +73,10 @@ export class WorkerBackend implements Backend {
   #loaded: LoadResult | null = null;
   #inFlight = 0;
   #disposed = false;
+  /** How long the worker may answer nothing while it works (see worker-life.ts); shorter under the `block-in-run` test fault. */
+  #stallMs = STALL_MS;
+  /** The `block-in-load` test fault, for the next worker started. */
+  #blockNextLoad = false;
 
   private constructor(name: LocalBackendName, options: WorkerBackendOptions) {
     this.name = name;
@@ -146,9 +150,15 @@ export class WorkerBackend implements Backend {
     return this.#ensureAlive();
   }
 
-  /** Test hook: make the worker fail its next run, die before the next call, or die or hang during it. */
+  /**
+   * Test hook: make the worker fail its next run, die before the next call, or die, hang or block during
+   * it; or (`block-in-load`) make the next worker started block while it loads.
+   */
   async injectFault(fault: Fault): Promise<void> {
-    await this.#remote?.injectFault(fault);
+    // A blocked worker is found out in 2 s rather than in STALL_MS.
+    if (fault === 'block-in-run' || fault === 'block-in-load') this.#stallMs = 2000;
+    if (fault === 'block-in-load') this.#blockNextLoad = true;
+    else await this.#remote?.injectFault(fault);
   }
 
   async dispose(): Promise<void> {
@@ -167,16 +177,31 @@ export class WorkerBackend implements Backend {
     this.#worker = null;
   }
 
-  /** A new worker with the model loaded: no call reaches a worker before its load has answered. */
+  /**
+   * A new worker with the model loaded: no call reaches a worker before its load has answered. One that
+   * gets stuck while loading is stopped, and a fresh one gets one more try.
+   */
   async #boot(): Promise<void> {
     this.#loaded = null;
-    const { remote, life } = await this.#answering(({ worker, remote, life }) => {
-      // Each try's worker is this backend's at once, so that a dispose meanwhile stops it.
-      [this.#worker, this.#remote, this.#life, this.#unresponsive] = [worker, remote, life, null];
-    });
-    const onProgress = this.#options.onProgress ? proxy(this.#options.onProgress) : undefined;
-    // A worker that dies while loading fails the start instead of hanging it.
-    this.#loaded = await life.guard(remote.load({ ...this.#options.load, backend: this.name }, onProgress));
+    for (let attempt = 1; ; attempt++) {
+      const { remote, life } = await this.#answering(({ worker, remote, life }) => {
+        // Each try's worker is this backend's at once, so that a dispose meanwhile stops it.
+        [this.#worker, this.#remote, this.#life, this.#unresponsive] = [worker, remote, life, null];
+      });
+      if (this.#blockNextLoad) {
+        this.#blockNextLoad = false;
+        await remote.injectFault('block-in-load');
+      }
+      const onProgress = this.#options.onProgress ? proxy(this.#options.onProgress) : undefined;
+      try {
+        // A worker that dies while loading fails the start instead of hanging it.
+        this.#loaded = await life.working(remote.load({ ...this.#options.load, backend: this.name }, onProgress), this.#stallMs);
+        return;
+      } catch (error) {
+        if (attempt >= 2 || !life.stalled() || this.#disposed) throw error;
+        remote[releaseProxy]();
+      }
+    }
   }
 
   /**
@@ -240,7 +265,10 @@ export class WorkerBackend implements Backend {
   ): Promise<BackendOutcome<SegmentationPayload | RawSegmentation>> {
     this.#inFlight++;
     try {
-      return await this.#callOnce(source, options, output);
+      const outcome = await this.#callOnce(source, options, output);
+      // A worker that got stuck under the call is not the image's doing: a fresh one runs it again where the image is still at hand.
+      if (!outcome.ok && outcome.stalled && reusable(source)) return await this.#callOnce(source, options, output);
+      return outcome;
     } finally {
       this.#inFlight--;
     }
@@ -250,7 +278,7 @@ export class WorkerBackend implements Backend {
     source: ImageSource,
     options: BackendCallOptions,
     output: 'payload' | 'raw',
-  ): Promise<BackendOutcome<SegmentationPayload | RawSegmentation>> {
+  ): Promise<BackendOutcome<SegmentationPayload | RawSegmentation> & { stalled?: true }> {
     const t0 = performance.now();
     if (this.#disposed) return { ok: false, error: this.#disposedError() };
     try {
@@ -271,7 +299,7 @@ export class WorkerBackend implements Backend {
     const keep = image.kind === 'blob' || image.kind === 'url' ? source : undefined;
     let outcome: SegmentOutcome;
     try {
-      outcome = await life.guard<SegmentOutcome>(
+      outcome = await life.working<SegmentOutcome>(
         remote.segment(
           transfer(
             {
@@ -284,12 +312,13 @@ export class WorkerBackend implements Backend {
             transferables,
           ),
         ),
+        this.#stallMs,
       );
     } catch (error) {
       // The worker died (or was stopped) during the call. The image went with it, and an image that killed
       // one worker may kill the next: this call rejects, and the next call gets a fresh worker.
       const ended = life.ended();
-      if (ended) return { ok: false, error: ended };
+      if (ended) return life.stalled() ? { ok: false, error: ended, stalled: true } : { ok: false, error: ended };
       // postMessage refused the image (a detached buffer, a closed bitmap): nothing reached the worker.
       if ((error as { name?: string })?.name === 'DataCloneError') {
         return {

@@ -5,6 +5,16 @@ import { BackendError } from '../errors/index.js';
 import { Ending } from './ending.js';
 import type { LocalBackendName, WorkerApi } from './protocol.js';
 
+/**
+ * How long a worker may leave a ping unanswered while it works before it is taken for stuck. A run blocks
+ * the worker's thread (onnxruntime-web's WASM runs synchronously there), so the limit is far above any
+ * run's time. A thread blocked for good is not: Firefox (153 ESR), now and then, never returns from the
+ * `new Worker()` that onnxruntime-web calls inside our worker to start its WASM threads.
+ */
+export const STALL_MS = 30_000;
+/** How often a working worker is pinged. */
+const BEAT_MS = 1000;
+
 export interface WorkerLife {
   /** Why the worker ended (WORKER_CRASHED, or DISPOSED when it was stopped); null while it lives. */
   ended(): BackendError | null;
@@ -14,6 +24,13 @@ export interface WorkerLife {
   guard<T>(promise: Promise<T>): Promise<T>;
   /** Ends the watch (the worker is being stopped): every guarded call rejects with `reason`. */
   end(reason: BackendError): void;
+  /**
+   * `call` (a call to the worker), guarded, with the worker pinged while it is pending: a worker that
+   * leaves a ping unanswered for `stallMs` is stuck. It is stopped, and the call rejects (WORKER_CRASHED).
+   */
+  working<T>(call: Promise<T>, stallMs?: number): Promise<T>;
+  /** Whether it was stopped because it was stuck (see `working`). */
+  stalled(): boolean;
 }
 
 /**
@@ -50,6 +67,44 @@ export function watchWorker(worker: Worker, remote: Remote<WorkerApi>, backend: 
 
   const guard = <T>(promise: Promise<T>): Promise<T> => ending.guard(promise);
 
+  // The stall watch: while calls work, one ping at a time is outstanding; its age is what is measured.
+  let working = 0;
+  let limit = STALL_MS;
+  let beat: ReturnType<typeof setInterval> | undefined;
+  let pingSince: number | null = null;
+  let lastCheck = 0;
+  let stalled = false;
+  const check = () => {
+    const now = performance.now();
+    // Timers held back (a frozen or throttled page) say nothing of the worker: the watch starts again.
+    const held = now - lastCheck > 4 * BEAT_MS;
+    lastCheck = now;
+    if (ending.reason || working === 0) {
+      clearInterval(beat);
+      beat = undefined;
+      pingSince = null;
+      return;
+    }
+    if (pingSince === null || held) {
+      const since = (pingSince = now);
+      guard(remote.ping()).then(
+        () => pingSince === since && (pingSince = null),
+        () => undefined,
+      );
+      return;
+    }
+    if (now - pingSince < limit) return;
+    stalled = true;
+    end(
+      new BackendError(
+        'WORKER_CRASHED',
+        `the ${backend} worker was stuck: it answered nothing for ${limit / 1000} s while it worked, and was stopped`,
+        { backend },
+      ),
+    );
+    worker.terminate();
+  };
+
   void (async () => {
     const locks: LockManager | undefined = globalThis.navigator?.locks;
     if (!locks || typeof crypto.randomUUID !== 'function') return;
@@ -68,5 +123,15 @@ export function watchWorker(worker: Worker, remote: Remote<WorkerApi>, backend: 
     neverRan: () => neverRan,
     guard,
     end,
+    working: (call, stallMs = STALL_MS) => {
+      working++;
+      limit = stallMs;
+      if (!beat) {
+        lastCheck = performance.now();
+        beat = setInterval(check, Math.min(BEAT_MS, stallMs / 4));
+      }
+      return guard(call).finally(() => working--);
+    },
+    stalled: () => stalled,
   };
 }

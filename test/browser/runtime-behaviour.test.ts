@@ -134,6 +134,38 @@ describe('worker lifecycle, aborts, concurrency', () => {
     });
   }
 
+  test('a worker whose thread blocks for good during a call is found out and replaced: a Blob is run again on the fresh worker, bytes (transferred) reject', async () => {
+    const seg = await open({ model: MODEL, backends: ['wasm'] });
+    const blob = new Blob([await bytesOf()], { type: 'image/png' });
+    const expected = await seg.segment(blob);
+    await seg[INJECT_FAULT]('block-in-run');
+    const t0 = performance.now();
+    // The test hook makes the watch give up after 2 s of silence instead of 30 s.
+    expect(await seg.segment(blob)).toEqual(expected);
+    expect(performance.now() - t0).toBeGreaterThan(2000);
+    expect(seg.workerRestarts).toBe(1);
+    await seg[INJECT_FAULT]('block-in-run');
+    const error = await rejection(seg.segment(await bytesOf()));
+    expect(error).toBeInstanceOf(BackendError);
+    expect(error).toMatchObject({ code: 'WORKER_CRASHED', backend: 'wasm', message: stringMatching(/stuck: it answered nothing for 2 s/) });
+    // The next call gets a fresh worker.
+    expect(await seg.segment(await bytesOf())).toEqual(expected);
+    expect(seg.workerRestarts).toBe(2);
+  });
+
+  test('a fresh worker whose thread blocks for good while it loads the model is replaced by another, and the call gets its payload', async () => {
+    const seg = await open({ model: MODEL, backends: ['wasm'] });
+    const expected = await seg.segment(await bytesOf());
+    // This worker dies before the next call; the one started in its place blocks while it loads.
+    await seg[INJECT_FAULT]('block-in-load');
+    await seg[INJECT_FAULT]('crash');
+    const t0 = performance.now();
+    expect(await seg.segment(await bytesOf())).toEqual(expected);
+    expect(performance.now() - t0).toBeGreaterThan(2000);
+    expect(seg.workerRestarts).toBe(1);
+    expect(seg.backend).toBe('wasm');
+  });
+
   test('dispose() during a call that never ends settles it, and the queued ones, with DISPOSED', async () => {
     const seg = await createSegmenter({ model: MODEL, backends: ['wasm'] });
     await seg.segment(await bytesOf());
