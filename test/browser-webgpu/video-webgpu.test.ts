@@ -17,9 +17,15 @@ test('a WebGPU failure mid-call moves the effect to WASM; the output track keeps
     await until(() => fx.stats.frames >= 2, 'two output frames on webgpu');
     const gpuMask = masks.at(-1)!;
     await fx.segmenter[INJECT_FAULT]('run');
-    await until(() => fx.stats.backend === 'wasm', 'the move to wasm');
+    await until(
+      () => fx.stats.backend === 'wasm',
+      () => `the move to wasm (stats: ${JSON.stringify(fx.stats)})`,
+    );
     const frames = fx.stats.frames;
-    await until(() => fx.stats.frames >= frames + 3, 'frames on wasm');
+    await until(
+      () => fx.stats.frames >= frames + 3,
+      () => `frames on wasm (stats: ${JSON.stringify(fx.stats)})`,
+    );
     expect(output.readyState).toBe('live');
     expect(fx.stats).toMatchObject({
       backend: 'wasm',

@@ -26,10 +26,11 @@ export function canvasTrack(): { track: MediaStreamTrack; stop(): void } {
   };
 }
 
-export async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
+/** Waits for `check`; on a timeout, the error names `what` (a function: what it says then, as the state at the end). */
+export async function until(check: () => boolean, what: string | (() => string), ms = 60_000): Promise<void> {
   const end = performance.now() + ms;
   while (!check()) {
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() > end) throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
