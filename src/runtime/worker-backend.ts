@@ -73,10 +73,8 @@ export class WorkerBackend implements Backend {
   #loaded: LoadResult | null = null;
   #inFlight = 0;
   #disposed = false;
-  /** How long the worker may answer nothing while it works (see worker-life.ts); shorter under the `block-in-run` test fault. */
-  #stallMs = STALL_MS;
-  /** The `block-in-load` test fault, for the next worker started. */
-  #blockNextLoad = false;
+  /** A blocking test fault armed (`block-in-run`, `block-in-load`): the call or load it blocks is found out in 2 s rather than in STALL_MS. */
+  #blocking: 'run' | 'load' | null = null;
 
   private constructor(name: LocalBackendName, options: WorkerBackendOptions) {
     this.name = name;
@@ -155,9 +153,8 @@ export class WorkerBackend implements Backend {
    * it; or (`block-in-load`) make the next worker started block while it loads.
    */
   async injectFault(fault: Fault): Promise<void> {
-    // A blocked worker is found out in 2 s rather than in STALL_MS.
-    if (fault === 'block-in-run' || fault === 'block-in-load') this.#stallMs = 2000;
-    if (fault === 'block-in-load') this.#blockNextLoad = true;
+    if (fault === 'block-in-run') this.#blocking = 'run';
+    if (fault === 'block-in-load') this.#blocking = 'load';
     else await this.#remote?.injectFault(fault);
   }
 
@@ -188,14 +185,12 @@ export class WorkerBackend implements Backend {
         // Each try's worker is this backend's at once, so that a dispose meanwhile stops it.
         [this.#worker, this.#remote, this.#life, this.#unresponsive] = [worker, remote, life, null];
       });
-      if (this.#blockNextLoad) {
-        this.#blockNextLoad = false;
-        await remote.injectFault('block-in-load');
-      }
+      const blocked = this.#takeBlocking('load');
+      if (blocked) await remote.injectFault('block-in-load');
       const onProgress = this.#options.onProgress ? proxy(this.#options.onProgress) : undefined;
       try {
         // A worker that dies while loading fails the start instead of hanging it.
-        this.#loaded = await life.working(remote.load({ ...this.#options.load, backend: this.name }, onProgress), this.#stallMs);
+        this.#loaded = await life.working(remote.load({ ...this.#options.load, backend: this.name }, onProgress), stallLimit(blocked));
         return;
       } catch (error) {
         if (attempt >= 2 || !life.stalled() || this.#disposed) throw error;
@@ -252,6 +247,13 @@ export class WorkerBackend implements Backend {
     this.#worker?.terminate();
     await this.#boot();
     this.#options.onRestart?.(reason);
+  }
+
+  /** Whether a blocking test fault is armed for this `kind` of work (it applies to the next one only). */
+  #takeBlocking(kind: 'run' | 'load'): boolean {
+    if (this.#blocking !== kind) return false;
+    this.#blocking = null;
+    return true;
   }
 
   #disposedError(): BackendError {
@@ -312,7 +314,7 @@ export class WorkerBackend implements Backend {
             transferables,
           ),
         ),
-        this.#stallMs,
+        stallLimit(this.#takeBlocking('run')),
       );
     } catch (error) {
       // The worker died (or was stopped) during the call. The image went with it, and an image that killed
@@ -339,6 +341,11 @@ export class WorkerBackend implements Backend {
     const value = output === 'raw' ? outcome.raw! : outcome.payload!;
     return { ok: true, value, timings: { ...outcome.timings, total: performance.now() - t0 } };
   }
+}
+
+/** How long the watch waits on a worker's silence: 2 s for work a test fault blocks, STALL_MS otherwise. */
+function stallLimit(blockedByTest: boolean): number {
+  return blockedByTest ? 2000 : STALL_MS;
 }
 
 /** Whether the worker answers a ping within `ms`; rejects when it dies first (its script did not run, say). */
