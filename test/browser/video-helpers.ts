@@ -50,12 +50,13 @@ export async function centreOf(output: MediaStreamTrack): Promise<number[]> {
     // (seen once in WebKitGTK, black). In CI, WebKitGTK's video of the main-thread path's output sometimes
     // called back no frame for a minute after a worker was replaced, while the effect wrote frames: after
     // 15 s, the picture it shows is read.
-    const nextFrame = async (ms: number) => {
+    const nextFrame = (ms: number) => {
       let shown = false;
       video.requestVideoFrameCallback(() => (shown = true));
-      const end = performance.now() + ms;
-      while (!shown && performance.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
-      return shown;
+      return until(() => shown, 'a frame', ms).then(
+        () => true,
+        () => false,
+      );
     };
     for (let i = 0; i < 2; i++) if (!(await nextFrame(15_000))) break;
     const ctx = new OffscreenCanvas(video.videoWidth, video.videoHeight).getContext('2d')!;
