@@ -35,6 +35,8 @@ export interface VideoSettings {
   /** Send each frame's class ids back (onMask is set). */
   masks: boolean;
   compositor: 'auto' | 'webgl2' | 'canvas2d';
+  /** false: each frame is shown at once on the newest masks, and the model takes a frame whenever it is free. */
+  waitForMask: boolean;
 }
 
 export type VideoInput =
@@ -93,6 +95,8 @@ export interface FrameReport {
   reused?: boolean;
   /** The model was busy with a newer frame: this one was shown on the masks of the frame before it. */
   carried?: boolean;
+  /** This frame showed masks that no frame before it showed (a model run's result). */
+  fresh?: boolean;
   /** Why the model failed on this frame (with `reused`). */
   failure?: SerializedError;
 }

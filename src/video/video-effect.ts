@@ -49,6 +49,12 @@ export interface VideoEffectOptions extends VideoEffectSettings, Omit<SegmenterO
   backends?: Exclude<RuntimeBackendName, 'hosted'>[];
   /** `auto` (default): WebGL2 where it runs on a GPU, else canvas 2D. */
   compositor?: 'auto' | 'webgl2' | 'canvas2d';
+  /**
+   * `true` (default): each frame waits for its own mask. `false`: each frame is shown at once on the newest
+   * mask, and the model takes a frame whenever it is free: lower latency, and as many frames out as the
+   * compositor keeps up with, where the model is slower than the camera; a moving edge lags by a model run.
+   */
+  waitForMask?: boolean;
 }
 
 export interface VideoStats {
@@ -67,6 +73,8 @@ export interface VideoStats {
    * was busy, and a newer frame took the model when it was free (see `docs/video.md`).
    */
   carried: number;
+  /** Masks the output showed: one per model run that reached it (fewer than `frames` where frames were carried). */
+  masks: number;
   /**
    * Input frames held open in the worker at the last report: at most 4 while the effect runs (one being
    * written, a carried one waiting for it, one at the model, one waiting for the model), and 0 once it is
@@ -148,6 +156,7 @@ export class VideoEffect {
   #frames = 0;
   #reused = 0;
   #carried = 0;
+  #masks = 0;
   #dropped = 0;
   #mainDropped = 0;
   #openFrames = 0;
@@ -173,7 +182,19 @@ export class VideoEffect {
     const compositor = options.compositor ?? 'auto';
     if (!['auto', 'webgl2', 'canvas2d'].includes(compositor))
       throw new InvalidInputError('OPTION_INVALID', `compositor must be auto, webgl2 or canvas2d`);
-    const { model, effect: _e, background: _b, blur: _bl, smoothing: _s, confidence: _c, compositor: _co, ...rest } = options;
+    const waitForMask = options.waitForMask ?? true;
+    if (typeof waitForMask !== 'boolean') throw new InvalidInputError('OPTION_INVALID', `waitForMask must be true or false`);
+    const {
+      model,
+      effect: _e,
+      background: _b,
+      blur: _bl,
+      smoothing: _s,
+      confidence: _c,
+      compositor: _co,
+      waitForMask: _w,
+      ...rest
+    } = options;
     const segmenter = await createSegmenter({
       ...rest,
       backends: options.backends ?? ['webgpu', 'wasm'],
@@ -184,7 +205,7 @@ export class VideoEffect {
       await segmenter.dispose();
       throw new BackendError('BACKEND_UNAVAILABLE', 'live video needs the model in a worker (webgpu or wasm)');
     }
-    const effect = new VideoEffect(segmenter, worker, { ...settings, compositor });
+    const effect = new VideoEffect(segmenter, worker, { ...settings, compositor, waitForMask });
     await effect.#makeSpare();
     return effect;
   }
@@ -241,6 +262,7 @@ export class VideoEffect {
       frames: this.#frames,
       reused: this.#reused,
       carried: this.#carried,
+      masks: this.#masks,
       openFrames: this.#openFrames,
       backend: this.#segmenter.backend,
       fallbacks: [...this.#fallbacks],
@@ -540,6 +562,7 @@ export class VideoEffect {
     this.#frames++;
     if (report.reused) this.#reused++;
     if (report.carried) this.#carried++;
+    if (report.fresh) this.#masks++;
     if (report.failure) void this.#recover('failed', deserializeError(report.failure));
     const now = performance.now();
     // Kept to the last second here too, not only when stats are read: an app may never read them.
@@ -733,7 +756,17 @@ async function resolveSettings(partial: VideoEffectSettings, base: VideoSettings
     if ('colour' in parsed) colour = parsed.colour;
     else image = parsed.image;
   }
-  return { effect, colour, image, blur, smoothing, confidence, masks: base?.masks ?? false, compositor: base?.compositor ?? 'auto' };
+  return {
+    effect,
+    colour,
+    image,
+    blur,
+    smoothing,
+    confidence,
+    masks: base?.masks ?? false,
+    compositor: base?.compositor ?? 'auto',
+    waitForMask: base?.waitForMask ?? true,
+  };
 }
 
 async function decodeBackground(background: VideoBackground, effect: VideoEffectName): Promise<{ colour: Rgb } | { image: ImageBitmap }> {

@@ -30,8 +30,13 @@ export class VideoSession {
   #overlay: OffscreenCanvasRenderingContext2D | null = null;
   #overlayImage: ImageData | null = null;
   readonly #colours: [number, number, number][];
-  /** The last good masks, reused when the model fails on a frame. */
-  #last: { masks: FrameMasks; meta: PreprocessMeta } | null = null;
+  /** The last good masks (and the timestamp of the frame they were made from), reused when the model fails on a frame. */
+  #last: { masks: FrameMasks; meta: PreprocessMeta; timestamp: number } | null = null;
+  /** The masks last sent to onMask. */
+  #maskSent: FrameMasks | null = null;
+  /** `waitForMask: false`: the model's call in flight (settles once it has), and a failure the next frame reports. */
+  #modelCall: Promise<void> | null = null;
+  #failure: ReturnType<typeof serializeError> | undefined;
   #dropped = 0;
   /** Frames read from the input and not closed yet (a leak check: it is 0 between frames). */
   #open = 0;
@@ -69,7 +74,8 @@ export class VideoSession {
   async frame(frame: LiveFrame): Promise<{ bitmap: ImageBitmap; report: FrameReport }> {
     const t0 = performance.now();
     try {
-      const { canvas, report } = this.#composite(frame, await this.#segment(frame));
+      const segmented = await (this.#settings.waitForMask ? this.#segment(frame) : this.#latest(frame));
+      const { canvas, report } = this.#composite(frame, segmented);
       const bitmap = canvas.transferToImageBitmap();
       report.latency = performance.now() - t0;
       return transfer({ bitmap, report }, [bitmap]);
@@ -183,6 +189,16 @@ export class VideoSession {
           this.#close(frame);
           break;
         }
+        if (!this.#settings.waitForMask) {
+          const t0 = performance.now();
+          output(
+            frame,
+            this.#latest(frame).then((segmented) => this.#write(frame, segmented, writer, t0)),
+          );
+          // One frame at a time: it is composited from its copy before the next one is converted.
+          await written;
+          continue;
+        }
         if (!atModel) {
           begin(frame);
           continue;
@@ -236,25 +252,48 @@ export class VideoSession {
    * model's masks; on a model failure, the last good ones (with the failure, for the page to move to the
    * next backend).
    */
-  async #segment(frame: LiveFrame): Promise<Segmented> {
+  #segment(frame: LiveFrame): Promise<Segmented> {
+    const [width, height] = frameSize(frame);
+    return this.#segmentCopy(this.#copyOf(frame, width, height), width, height, timestampOf(frame));
+  }
+
+  async #segmentCopy(source: FrameCopy, width: number, height: number, timestamp: number): Promise<Segmented> {
     const settings = this.#settings;
-    const [width, height] = frame instanceof ImageBitmap ? [frame.width, frame.height] : [frame.displayWidth, frame.displayHeight];
-    // On the CPU, every draw of a camera frame converts all its pixels from YUV, even a small one: the
-    // frame is converted once, and the input, the guide and the compositor draw from that copy. (A GPU
-    // compositor takes the frame as it is: a copy on the CPU would cost it a read-back.)
-    const copy = !(frame instanceof ImageBitmap) && this.#compositorFor(settings).kind === 'canvas2d';
-    const source = copy ? this.#converted(frame, width, height) : frame;
     const { tensor, meta } = this.#input.prepare(source, width, height, this.#model.spec.preprocess);
     const plain = settings.effect === 'none' || settings.effect === 'overlay';
     const guide = plain ? null : this.#guideOf(source, width, height);
     try {
       const masks = await this.#model.masks({ tensor, meta, confidence: settings.confidence, smoothing: settings.smoothing, guide });
-      this.#last = { masks, meta };
-      return { masks, meta, width, height, source };
+      this.#last = { masks, meta, timestamp };
+      return { masks, meta, timestamp, width, height, source };
     } catch (error) {
       // The output keeps flowing on the last good mask; with none yet, the failure is the loop's.
       if (!this.#last) throw error;
       return { ...this.#last, width, height, source, failure: serializeError(error) };
+    }
+  }
+
+  /**
+   * `waitForMask: false`: the frame on the newest masks at once, and to the model too when it is free (its
+   * masks are for the frames after it). Only a frame with no masks of its size yet waits for the model.
+   */
+  async #latest(frame: LiveFrame): Promise<Segmented> {
+    const [width, height] = frameSize(frame);
+    const source = this.#copyOf(frame, width, height);
+    for (;;) {
+      const own = this.#modelCall ? null : this.#segmentCopy(source, width, height, timestampOf(frame));
+      if (own) this.#modelCall = own.then(noop, noop).then(() => void (this.#modelCall = null));
+      const last = this.#last;
+      if (last && last.meta.originalWidth === width && last.meta.originalHeight === height) {
+        // This frame's own failure is reported by a frame after it.
+        void own?.then((segmented) => void (this.#failure ??= segmented.failure), noop);
+        const failure = this.#failure;
+        this.#failure = undefined;
+        return { ...last, width, height, source, carried: true, ...(failure ? { failure } : {}) };
+      }
+      if (own) return own;
+      // The first frames (or the first of a new size) wait for the frame at the model, then for their own.
+      await this.#modelCall;
     }
   }
 
@@ -263,10 +302,8 @@ export class VideoSession {
     const last = this.#last;
     const [width, height] = [frame.displayWidth, frame.displayHeight];
     if (!last || last.meta.originalWidth !== width || last.meta.originalHeight !== height) return null;
-    const copy = this.#compositorFor(this.#settings).kind === 'canvas2d';
     // Its own copy: the model's frame may be converted meanwhile into one of the two taken in turn.
-    const source = copy ? this.#converted(frame, width, height, 2) : frame;
-    return { masks: last.masks, meta: last.meta, width, height, source, carried: true };
+    return { ...last, width, height, source: this.#copyOf(frame, width, height, 2), carried: true };
   }
 
   /** The frame at 1/maskFactor of its size, RGBA: what the coverage is refined against (and comes at). */
@@ -276,6 +313,16 @@ export class VideoSession {
     const ctx = (this.#guide = canvas2d(this.#guide, mw, mh));
     ctx.drawImage(frame, 0, 0, mw, mh);
     return { data: ctx.getImageData(0, 0, mw, mh).data, width: mw, height: mh, frameWidth: width, frameHeight: height };
+  }
+
+  /**
+   * What `frame` is drawn from: on the CPU, every draw of a camera frame converts all its pixels from YUV,
+   * even a small one, so the frame is converted once, and the input, the guide and the compositor draw
+   * from that copy. A GPU compositor takes the frame as it is (a copy on the CPU would cost it a read-back).
+   */
+  #copyOf(frame: LiveFrame, width: number, height: number, slot?: number): FrameCopy {
+    const copy = !(frame instanceof ImageBitmap) && this.#compositorFor(this.#settings).kind === 'canvas2d';
+    return copy ? this.#converted(frame, width, height, slot) : frame;
   }
 
   /**
@@ -291,7 +338,7 @@ export class VideoSession {
   /** Draws `frame` (the caller's) with the effect, from its masks. */
   #composite(
     frame: LiveFrame,
-    { masks, meta, width, height, source, failure, carried }: Segmented,
+    { masks, meta, timestamp: made, width, height, source, failure, carried }: Segmented,
   ): { canvas: OffscreenCanvas; report: FrameReport } {
     const settings = this.#settings;
     const { grid, coverage } = masks;
@@ -299,9 +346,14 @@ export class VideoSession {
     // The page moves the effect to the next backend, as a failed call is moved (the model's worker stays).
     if (failure) [report.reused, report.failure] = [true, failure];
     if (carried) report.carried = true;
-    const timestamp = frame instanceof ImageBitmap ? 0 : frame.timestamp;
-    // A carried frame's masks were the frame's before it, reported with that one.
-    if (settings.masks && !carried) report.mask = { classIds: grid.classIds.slice(), width: grid.width, height: grid.height, timestamp };
+    // Each frame's own masks go to onMask; a carried frame's were the frame's before it, reported with that
+    // one, unless no frame showed them yet (waitForMask: false), and then with that frame's timestamp.
+    if (settings.masks && (!carried || masks !== this.#maskSent)) {
+      const timestamp = carried ? made : timestampOf(frame);
+      report.mask = { classIds: grid.classIds.slice(), width: grid.width, height: grid.height, timestamp };
+    }
+    if (masks !== this.#maskSent) report.fresh = true;
+    this.#maskSent = masks;
     // The effect switched from none or overlay this frame: its masks have no coverage yet (the next will).
     if (settings.effect === 'none' || settings.effect === 'overlay' || !coverage)
       return { canvas: this.#plainFrame(source, width, height, grid, gridMap(meta, grid.width, grid.height)), report };
@@ -356,6 +408,8 @@ type FrameCopy = LiveFrame | OffscreenCanvas;
 interface Segmented {
   masks: FrameMasks;
   meta: PreprocessMeta;
+  /** The timestamp of the frame the masks were made from. */
+  timestamp: number;
   width: number;
   height: number;
   /** The frame's pixels to draw from. */
@@ -365,6 +419,13 @@ interface Segmented {
   /** The model did not take this frame: `masks` are the last ones. */
   carried?: boolean;
 }
+
+const noop = () => undefined;
+
+const frameSize = (frame: LiveFrame): [number, number] =>
+  frame instanceof ImageBitmap ? [frame.width, frame.height] : [frame.displayWidth, frame.displayHeight];
+
+const timestampOf = (frame: LiveFrame) => (frame instanceof ImageBitmap ? 0 : frame.timestamp);
 
 function sceneEffect(settings: VideoSettings): SceneEffect {
   switch (settings.effect) {

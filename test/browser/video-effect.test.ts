@@ -188,39 +188,48 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
     }
   });
 
+  /**
+   * Two rounds of the scene into `fx`, a frame every 40 ms (the model slowed by 150 ms a run: several come
+   * while it runs), the output read back: each shown frame's index and its subject decisions.
+   */
+  async function burst(fx: VideoEffect): Promise<{ shown: { k: number; mask: Uint8Array }[]; mostOpen: number; sent: number }> {
+    await fx.segmenter[INJECT_FAULT]('slow-runs');
+    const generator = new media.MediaStreamTrackGenerator!({ kind: 'video' });
+    const writer = generator.writable.getWriter();
+    const reader = new media.MediaStreamTrackProcessor!({ track: fx.process(generator) }).readable.getReader();
+    await until(() => fx.stats.compositor !== null, 'the loop to start');
+    const read = new OffscreenCanvas(W, H).getContext('2d', { willReadFrequently: true })!;
+    const shown: { k: number; mask: Uint8Array }[] = [];
+    const reading = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        const k = value.timestamp / 33_333 - 1;
+        read.drawImage(value, 0, 0);
+        value.close();
+        shown.push({ k, mask: decisions(read.getImageData(0, 0, W, H).data, scene.noisy[k % FRAMES]!.data) });
+      }
+    })();
+    const bitmaps = await Promise.all(scene.noisy.map((image) => createImageBitmap(image)));
+    const sent = 2 * FRAMES;
+    let mostOpen = 0;
+    for (let n = 0; n < sent; n++) {
+      mostOpen = Math.max(mostOpen, fx.stats.openFrames);
+      await writer.write(new VideoFrame(bitmaps[n % FRAMES]!, { timestamp: (n + 1) * 33_333 }));
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+    // The input ends: the output ends after the frames in flight.
+    await writer.close();
+    await reading;
+    return { shown, mostOpen, sent };
+  }
+
+  const agreements = (shown: { k: number; mask: Uint8Array }[]) => shown.map(({ k, mask }) => agreement(mask, exact[k % FRAMES]!));
+
   test('frames faster than the model: those it did not take are shown on the masks before them, in order', async () => {
     const fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
     try {
-      // Each run 150 ms longer: several frames come while the model runs, on any machine.
-      await fx.segmenter[INJECT_FAULT]('slow-runs');
-      const generator = new media.MediaStreamTrackGenerator!({ kind: 'video' });
-      const writer = generator.writable.getWriter();
-      const reader = new media.MediaStreamTrackProcessor!({ track: fx.process(generator) }).readable.getReader();
-      await until(() => fx.stats.compositor !== null, 'the loop to start');
-      const read = new OffscreenCanvas(W, H).getContext('2d', { willReadFrequently: true })!;
-      const shown: { k: number; mask: Uint8Array }[] = [];
-      const reading = (async () => {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          const k = value.timestamp / 33_333 - 1;
-          read.drawImage(value, 0, 0);
-          value.close();
-          shown.push({ k, mask: decisions(read.getImageData(0, 0, W, H).data, scene.noisy[k % FRAMES]!.data) });
-        }
-      })();
-      // Two rounds of the scene, a frame every 40 ms: several come while the model runs.
-      const bitmaps = await Promise.all(scene.noisy.map((image) => createImageBitmap(image)));
-      const rounds = 2;
-      let mostOpen = 0;
-      for (let n = 0; n < rounds * FRAMES; n++) {
-        mostOpen = Math.max(mostOpen, fx.stats.openFrames);
-        await writer.write(new VideoFrame(bitmaps[n % FRAMES]!, { timestamp: (n + 1) * 33_333 }));
-        await new Promise((resolve) => setTimeout(resolve, 40));
-      }
-      // The input ends: the output ends after the frames in flight.
-      await writer.close();
-      await reading;
+      const { shown, mostOpen, sent } = await burst(fx);
       const stats = fx.stats;
       console.log(`video burst: ${stats.frames} shown (${stats.carried} carried), ${stats.dropped} dropped`);
       // Track processors discard the frames their reader did not take in time, uncounted (a generator's
@@ -230,7 +239,8 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
       expect(stats.carried).toBeGreaterThan(0);
       // Each model run (150 ms and more) took one frame; about as many again were carried, not dropped.
       expect(stats.carried).toBeGreaterThanOrEqual(stats.frames / 3);
-      expect(stats.frames + stats.dropped).toBeLessThanOrEqual(rounds * FRAMES);
+      expect(stats.masks).toBe(stats.frames - stats.carried);
+      expect(stats.frames + stats.dropped).toBeLessThanOrEqual(sent);
       // At most four held at once (one being written, a carried one waiting for it, one at the model, one
       // waiting for the model), none after.
       expect(mostOpen).toBeLessThanOrEqual(4);
@@ -239,9 +249,41 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
       expect(shown.every(({ k }, i) => i === 0 || k > shown[i - 1]!.k)).toBe(true);
       // A carried frame is shown on masks a few frames behind (the model takes 150 ms here, the subject
       // moves 2 px a frame): still ≥ 95% of its own exact mask.
-      const agree = shown.map(({ k, mask }) => agreement(mask, exact[k % FRAMES]!));
+      const agree = agreements(shown);
       console.log(`video burst: agreement min ${Math.min(...agree).toFixed(4)}`);
       expect(Math.min(...agree)).toBeGreaterThanOrEqual(0.95);
+    } finally {
+      await fx.close();
+    }
+  });
+
+  test('waitForMask: false: with the model slower than the frames, every frame is shown at once on the newest masks', async () => {
+    const fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'], waitForMask: false });
+    const made: number[] = [];
+    fx.onMask = ({ timestamp }) => made.push(timestamp);
+    try {
+      const { shown, mostOpen, sent } = await burst(fx);
+      const stats = fx.stats;
+      console.log(
+        `video latest: ${stats.frames} shown, ${stats.masks} masks, ${stats.dropped} dropped, latency p50 ${stats.latency.p50.toFixed(1)} / p95 ${stats.latency.p95.toFixed(1)} ms`,
+      );
+      // No frame waits for a run (150 ms and more): each is shown as it comes, on the masks the model made last.
+      expect(stats.latency.p95).toBeLessThan(150);
+      expect(stats.frames).toBeGreaterThanOrEqual(0.6 * sent);
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown.every(({ k }, i) => i === 0 || k > shown[i - 1]!.k)).toBe(true);
+      // The model took a frame whenever it was free: fewer masks than frames, each sent to onMask once,
+      // stamped with the frame it was made from, in order.
+      expect(stats.masks).toBeGreaterThanOrEqual(2);
+      expect(stats.masks).toBeLessThan(stats.frames / 2);
+      expect(made.length).toBe(stats.masks);
+      expect(made.every((t, i) => i === 0 || t > made[i - 1]!)).toBe(true);
+      // One frame being shown, one at the model; none after.
+      expect(mostOpen).toBeLessThanOrEqual(2);
+      expect(stats.openFrames).toBe(0);
+      const agree = agreements(shown);
+      console.log(`video latest: agreement min ${Math.min(...agree).toFixed(4)}`);
+      expect(Math.min(...agree)).toBeGreaterThanOrEqual(0.9);
     } finally {
       await fx.close();
     }
@@ -309,6 +351,28 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
     } finally {
       live.stop();
     }
+  });
+
+  test("waitForMask: false on this engine's path: the effect on the newest masks, a failed run reported, the output flowing", async () => {
+    await expect(createVideoEffect({ waitForMask: 'no' as never })).rejects.toMatchObject({ code: 'OPTION_INVALID' });
+    const latest = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'], waitForMask: false });
+    const live = canvasTrack();
+    try {
+      const output = latest.process(live.track);
+      await until(() => latest.stats.frames >= 3 && latest.stats.masks >= 2, 'three output frames on two masks');
+      expect(latest.stats.path).toBe(PATH);
+      await expectGreen(output);
+      // A failed run is told by a frame after it (the frame it was for was shown on the masks before).
+      await latest.segmenter[INJECT_FAULT]('run');
+      const before = latest.stats.frames;
+      await until(() => latest.stats.reused >= 1 && latest.stats.frames >= before + 2, 'frames after a failed run');
+      expect(output.readyState).toBe('live');
+      await expectGreen(output);
+    } finally {
+      live.stop();
+      await latest.close();
+    }
+    expect(latest.stats.openFrames).toBe(0);
   });
 
   test.runIf(HAS_GENERATOR)('the WebGL2 compositor in the worker (forced; a software GL here) draws the same effect', async () => {
