@@ -16,6 +16,8 @@ export class CanvasCompositor implements Compositor {
   #coverage: Uint8Array | undefined;
   readonly #images = new Map<string, ImageData>();
   #planes: Float32Array[] = [];
+  /** The last coverage mask's feathered coverage, kept while the same mask comes again (a live mask shown on several frames). */
+  #feathered: { from: Uint8Array; width: number; height: number; coverage: Coverage } | null = null;
 
   constructor(canvas: CompositorCanvas) {
     this.canvas = canvas;
@@ -34,14 +36,20 @@ export class CanvasCompositor implements Compositor {
     const radius = boxRadiusFor(sigma, 2);
     const pad = 3 * radius;
     const [cw, ch] = [Math.ceil(width / factor), Math.ceil(height / factor)];
-    const coverage =
-      'coverage' in mask
-        ? paddedCoverage(mask.coverage, cw, ch, pad, this.#coverage)
-        : subjectCoverage(mask.classIds, width, height, mask.background, factor, pad, this.#coverage);
-    this.#coverage = coverage.data;
-    // Two box passes (a triangle filter): smooth enough under the bilinear scaling and the choke, and a
-    // third of the work saved on every frame.
-    boxBlur(coverage.data, coverage.width, coverage.height, radius, 2);
+    const kept = this.#feathered;
+    let coverage: Coverage;
+    if ('coverage' in mask && kept?.from === mask.coverage && kept.width === width && kept.height === height) coverage = kept.coverage;
+    else {
+      coverage =
+        'coverage' in mask
+          ? paddedCoverage(mask.coverage, cw, ch, pad, this.#coverage)
+          : subjectCoverage(mask.classIds, width, height, mask.background, factor, pad, this.#coverage);
+      this.#coverage = coverage.data;
+      // Two box passes (a triangle filter): smooth enough under the bilinear scaling and the choke, and a
+      // third of the work saved on every frame.
+      boxBlur(coverage.data, coverage.width, coverage.height, radius, 2);
+      this.#feathered = 'coverage' in mask ? { from: mask.coverage, width, height, coverage } : null;
+    }
     if (effect.kind === 'image') {
       this.#overImage(frame, coverage, pad, width, height, effect.image);
       return;
@@ -145,7 +153,7 @@ export class CanvasCompositor implements Compositor {
   dispose(): void {
     this.#scratch.clear();
     this.#images.clear();
-    [this.#coverage, this.#planes] = [undefined, []];
+    [this.#coverage, this.#planes, this.#feathered] = [undefined, [], null];
   }
 
   #context(name: string, width: number, height: number): Context {

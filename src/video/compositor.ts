@@ -12,7 +12,9 @@ export interface ClassMask {
 
 /**
  * The video path's mask: subject alpha (0–255), already refined against the frame, at 1/maskFactor of
- * the frame's size (`width` × `height` are the frame's).
+ * the frame's size (`width` × `height` are the frame's). Read once per array: what a compositor makes of
+ * it may be kept while the same array comes again (one mask shown on several frames), so new values come
+ * in a new array.
  */
 export interface CoverageMask {
   coverage: Uint8Array;

@@ -24,8 +24,8 @@ export class VideoSession {
   #compositor: Compositor | null = null;
   readonly #plain: OffscreenCanvasRenderingContext2D;
   #guide: OffscreenCanvasRenderingContext2D | null = null;
-  /** Camera frames converted to RGB: two taken in turn by the model's frames (see #converted), a third for a carried one. */
-  readonly #copies: (OffscreenCanvasRenderingContext2D | undefined)[] = [undefined, undefined, undefined];
+  /** Camera frames converted to RGB: two taken in turn by the model's frames (see #converted). */
+  readonly #copies: (OffscreenCanvasRenderingContext2D | undefined)[] = [undefined, undefined];
   #turn = 0;
   #overlay: OffscreenCanvasRenderingContext2D | null = null;
   #overlayImage: ImageData | null = null;
@@ -279,10 +279,15 @@ export class VideoSession {
    */
   async #latest(frame: LiveFrame): Promise<Segmented> {
     const [width, height] = frameSize(frame);
-    const source = this.#copyOf(frame, width, height);
+    // Drawn once, by the compositor, unless the model takes the frame too (a shown frame's one draw).
+    let source: FrameCopy = frame;
     for (;;) {
-      const own = this.#modelCall ? null : this.#segmentCopy(source, width, height, timestampOf(frame));
-      if (own) this.#modelCall = own.then(noop, noop).then(() => void (this.#modelCall = null));
+      let own: Promise<Segmented> | null = null;
+      if (!this.#modelCall) {
+        source = this.#copyOf(frame, width, height);
+        own = this.#segmentCopy(source, width, height, timestampOf(frame));
+        this.#modelCall = own.then(noop, noop).then(() => void (this.#modelCall = null));
+      }
       const last = this.#last;
       if (last && last.meta.originalWidth === width && last.meta.originalHeight === height) {
         // This frame's own failure is reported by a frame after it.
@@ -302,8 +307,8 @@ export class VideoSession {
     const last = this.#last;
     const [width, height] = [frame.displayWidth, frame.displayHeight];
     if (!last || last.meta.originalWidth !== width || last.meta.originalHeight !== height) return null;
-    // Its own copy: the model's frame may be converted meanwhile into one of the two taken in turn.
-    return { ...last, width, height, source: this.#copyOf(frame, width, height, 2), carried: true };
+    // The compositor draws it once: no copy (the model's frames are converted meanwhile into the two taken in turn).
+    return { ...last, width, height, source: frame, carried: true };
   }
 
   /** The frame at 1/maskFactor of its size, RGBA: what the coverage is refined against (and comes at). */
@@ -320,16 +325,17 @@ export class VideoSession {
    * even a small one, so the frame is converted once, and the input, the guide and the compositor draw
    * from that copy. A GPU compositor takes the frame as it is (a copy on the CPU would cost it a read-back).
    */
-  #copyOf(frame: LiveFrame, width: number, height: number, slot?: number): FrameCopy {
+  #copyOf(frame: LiveFrame, width: number, height: number): FrameCopy {
     const copy = !(frame instanceof ImageBitmap) && this.#compositorFor(this.#settings).kind === 'canvas2d';
-    return copy ? this.#converted(frame, width, height, slot) : frame;
+    return copy ? this.#converted(frame, width, height) : frame;
   }
 
   /**
    * A camera frame's pixels in RGB, in one of two canvases taken in turn (a frame is composited from its
-   * copy while the next frame's copy is drawn), or in `slot` (2: a carried frame's).
+   * copy while the next frame's copy is drawn).
    */
-  #converted(frame: VideoFrame, width: number, height: number, slot = (this.#turn ^= 1)): OffscreenCanvas {
+  #converted(frame: VideoFrame, width: number, height: number): OffscreenCanvas {
+    const slot = (this.#turn ^= 1);
     const ctx = (this.#copies[slot] = canvas2d(this.#copies[slot] ?? null, width, height));
     ctx.drawImage(frame, 0, 0, width, height);
     return ctx.canvas;

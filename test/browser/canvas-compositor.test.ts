@@ -128,3 +128,39 @@ describe.each(CASES)('the canvas compositor at $scale × 200 × 150, with $name'
     expect(Math.abs(mean(band) - mean(far))).toBeLessThan(8);
   });
 });
+
+describe('the canvas compositor with one coverage mask over several frames (a live mask shown again)', () => {
+  const { W, H, masks } = scene(1);
+  const mask = masks.coverage as Extract<EffectMask, { coverage: Uint8Array }>;
+  /** Another frame: the first with a red block in its background. */
+  const frameB = (): OffscreenCanvas => {
+    const ctx = new OffscreenCanvas(W, H).getContext('2d')!;
+    ctx.fillStyle = 'rgb(200,200,200)';
+    ctx.fillRect(0, 0, W, H);
+    ctx.fillStyle = 'rgb(230,20,20)';
+    ctx.fillRect(10, 10, 40, 40);
+    return ctx.canvas;
+  };
+  const draw = (compositor: CanvasCompositor, frame: OffscreenCanvas, m: EffectMask) => {
+    compositor.render(frame, m, { kind: 'blur' });
+    return (compositor.canvas as OffscreenCanvas).getContext('2d')!.getImageData(0, 0, W, H).data;
+  };
+  const fresh = (frame: OffscreenCanvas, m: EffectMask) => draw(new CanvasCompositor(new OffscreenCanvas(1, 1)), frame, m);
+  const same = (a: Uint8ClampedArray, b: Uint8ClampedArray) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+  test('the same mask on a new frame draws as a fresh compositor draws it; a new mask after it is drawn anew', () => {
+    const first = new OffscreenCanvas(W, H).getContext('2d')!;
+    first.fillStyle = 'rgb(40,80,220)';
+    first.fillRect(0, 0, W, H);
+    const compositor = new CanvasCompositor(new OffscreenCanvas(1, 1));
+    draw(compositor, first.canvas, mask);
+    const again = draw(compositor, frameB(), mask);
+    expect(same(again, fresh(frameB(), { ...mask, coverage: mask.coverage.slice() }))).toBe(true);
+    // A new array with other values (the subject gone): the background is everywhere.
+    const empty = { ...mask, coverage: new Uint8Array(mask.coverage.length) };
+    const after = draw(compositor, frameB(), empty);
+    const expected = fresh(frameB(), { ...empty, coverage: empty.coverage.slice() });
+    expect(same(after, expected)).toBe(true);
+    expect(same(after, again)).toBe(false);
+  });
+});
