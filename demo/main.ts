@@ -374,6 +374,15 @@ function setUpSources(): void {
       else await startCamera();
     }),
   );
+  // waitForMask is set when the effect is made: a running camera starts again with the new choice.
+  $('#wait-for-mask').addEventListener(
+    'change',
+    onAsync(async () => {
+      if (!live) return;
+      stopCamera();
+      await startCamera();
+    }),
+  );
 }
 
 /** The effect controls and the confidence as the video effect takes them. */
@@ -405,6 +414,7 @@ async function startCamera(): Promise<void> {
       platform,
       backends: local.length ? local : ['webgpu', 'wasm'],
       compositor: compositorChoice,
+      waitForMask: $<HTMLInputElement>('#wait-for-mask').checked,
       ...videoSettings(),
     });
   } catch (error) {
@@ -440,6 +450,7 @@ async function startCamera(): Promise<void> {
       ['latency p50', `${stats.latency.p50.toFixed(0)} ms`],
       ['latency p95', `${stats.latency.p95.toFixed(0)} ms`],
       ['dropped', String(stats.dropped)],
+      ['masks', String(stats.masks)],
     ]
       .map(([k, v]) => `<tr><td>${k}</td><td>${escapeHtml(v!)}</td></tr>`)
       .join('');

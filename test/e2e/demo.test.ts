@@ -574,6 +574,21 @@ describe('the demo on the dev server (npm start)', () => {
     expect(g! - r! > 100 && g! - b! > 100, JSON.stringify(center.rgba)).toBe(true);
     expect(center.green).toBeGreaterThan(0.9);
     await page.screenshot({ path: join(ARTIFACTS, 'dev-camera.png') });
+    // Unticked, the camera starts again with waitForMask: false: every frame after the first is shown at
+    // once on the newest mask (carried), and the effect stays.
+    await page.uncheck('#wait-for-mask');
+    await waitFor(page, '(v => v !== null && v.frames >= 5 && v.carried >= v.frames - 1)(window.edgesegDemo.video)', 60_000);
+    await page.evaluate(
+      () => new Promise((resolve) => document.querySelector<HTMLVideoElement>('#camera-output')!.requestVideoFrameCallback(resolve)),
+    );
+    const [r2, g2, b2] = await page.evaluate(() => {
+      const v = document.querySelector<HTMLVideoElement>('#camera-output')!;
+      const copy = new OffscreenCanvas(v.videoWidth, v.videoHeight).getContext('2d')!;
+      copy.drawImage(v, 0, 0);
+      return [...copy.getImageData(v.videoWidth / 2, v.videoHeight / 2, 1, 1).data];
+    });
+    expect(g2! - r2! > 100 && g2! - b2! > 100, String([r2, g2, b2])).toBe(true);
+    expect(await page.$eval('#timings', (t) => t.textContent)).toContain('masks');
     await page.selectOption('#effect-select', 'overlay');
     await page.click('#camera-button');
     expect(await page.getAttribute('#camera-button', 'aria-pressed')).toBe('false');
