@@ -151,7 +151,7 @@ const api = {
       model: c.model,
       backends: ['wasm'],
       numThreads: c.threads,
-      waitForMask: c.waitForMask ?? true,
+      waitForMask: c.waitForMask,
     });
     const track = await camera();
     const { width = 0, height = 0 } = track.getSettings();

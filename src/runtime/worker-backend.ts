@@ -153,9 +153,13 @@ export class WorkerBackend implements Backend {
    * it; or (`block-in-load`) make the next worker started block while it loads.
    */
   async injectFault(fault: Fault): Promise<void> {
+    // `block-in-load` is for the next worker started (#boot arms it there); the others go to this one.
+    if (fault === 'block-in-load') {
+      this.#blocking = 'load';
+      return;
+    }
     if (fault === 'block-in-run') this.#blocking = 'run';
-    if (fault === 'block-in-load') this.#blocking = 'load';
-    else await this.#remote?.injectFault(fault);
+    await this.#remote?.injectFault(fault);
   }
 
   async dispose(): Promise<void> {

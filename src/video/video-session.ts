@@ -288,8 +288,8 @@ export class VideoSession {
         own = this.#segmentCopy(source, width, height, timestampOf(frame));
         this.#modelCall = own.then(noop, noop).then(() => void (this.#modelCall = null));
       }
-      const last = this.#last;
-      if (last && last.meta.originalWidth === width && last.meta.originalHeight === height) {
+      const last = this.#lastFor(width, height);
+      if (last) {
         // This frame's own failure is reported by a frame after it.
         void own?.then((segmented) => void (this.#failure ??= segmented.failure), noop);
         const failure = this.#failure;
@@ -304,11 +304,17 @@ export class VideoSession {
 
   /** A frame the model did not take, on the last masks (null when there are none for a frame of its size). */
   #carriedMasks(frame: VideoFrame): Segmented | null {
-    const last = this.#last;
-    const [width, height] = [frame.displayWidth, frame.displayHeight];
-    if (!last || last.meta.originalWidth !== width || last.meta.originalHeight !== height) return null;
+    const [width, height] = frameSize(frame);
+    const last = this.#lastFor(width, height);
+    if (!last) return null;
     // The compositor draws it once: no copy (the model's frames are converted meanwhile into the two taken in turn).
     return { ...last, width, height, source: frame, carried: true };
+  }
+
+  /** The last good masks, where they were made for a frame of this size. */
+  #lastFor(width: number, height: number) {
+    const last = this.#last;
+    return last && last.meta.originalWidth === width && last.meta.originalHeight === height ? last : null;
   }
 
   /** The frame at 1/maskFactor of its size, RGBA: what the coverage is refined against (and comes at). */
@@ -354,11 +360,12 @@ export class VideoSession {
     if (carried) report.carried = true;
     // Each frame's own masks go to onMask; a carried frame's were the frame's before it, reported with that
     // one, unless no frame showed them yet (waitForMask: false), and then with that frame's timestamp.
-    if (settings.masks && (!carried || masks !== this.#maskSent)) {
+    const fresh = masks !== this.#maskSent;
+    if (settings.masks && (!carried || fresh)) {
       const timestamp = carried ? made : timestampOf(frame);
       report.mask = { classIds: grid.classIds.slice(), width: grid.width, height: grid.height, timestamp };
     }
-    if (masks !== this.#maskSent) report.fresh = true;
+    if (fresh) report.fresh = true;
     this.#maskSent = masks;
     // The effect switched from none or overlay this frame: its masks have no coverage yet (the next will).
     if (settings.effect === 'none' || settings.effect === 'overlay' || !coverage)

@@ -37,11 +37,14 @@ async function run() {
     // Not awaited: WebKitGTK's play() of a track may never settle while its frames show.
     void video.play().catch(() => undefined);
     await until(() => video.videoWidth > 0);
-    const nextFrame = () =>
-      Promise.race([
-        new Promise((resolve) => video.requestVideoFrameCallback(() => resolve(true))),
-        new Promise((resolve) => setTimeout(() => resolve(false), 2000)),
-      ]);
+    const nextFrame = () => {
+      let shown = false;
+      video.requestVideoFrameCallback(() => (shown = true));
+      return until(() => shown, 2000).then(
+        () => true,
+        () => false,
+      );
+    };
     await nextFrame();
     const ctx = new OffscreenCanvas(video.videoWidth, video.videoHeight).getContext('2d');
     const read = () => {
