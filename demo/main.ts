@@ -385,6 +385,11 @@ function setUpSources(): void {
   );
 }
 
+/** The camera-masks control's value as createVideoEffect takes it. */
+function waitForMaskChoice(value: string): boolean | 'auto' {
+  return value === 'auto' ? 'auto' : value === 'true';
+}
+
 /** The effect controls and the confidence as the video effect takes them. */
 function videoSettings(): VideoEffectSettings {
   const effect: Effect = effects.effect;
@@ -414,7 +419,7 @@ async function startCamera(): Promise<void> {
       platform,
       backends: local.length ? local : ['webgpu', 'wasm'],
       compositor: compositorChoice,
-      waitForMask: $<HTMLInputElement>('#wait-for-mask').checked,
+      waitForMask: waitForMaskChoice($<HTMLSelectElement>('#wait-for-mask').value),
       ...videoSettings(),
     });
   } catch (error) {

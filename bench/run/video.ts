@@ -11,10 +11,19 @@ import { judge, url, benchServer, verdicts } from './harness.js';
 import { PEOPLE_MODELS, PEOPLE_SIZES } from './people.js';
 import type { SoakSample, VideoResult } from '../web/video.js';
 
-/** edgeseg as it comes (each frame waits for its own mask), edgeseg with `waitForMask: false`, and the peer. */
-export type VideoRow = { size: string; edgeseg: VideoResult; latest: VideoResult; peer: VideoResult };
+/** edgeseg's runs: as it comes (`waitForMask: 'auto'`), and with each of the other two `waitForMask` values. */
+const MODES = [
+  { key: 'edgeseg', waitForMask: undefined, label: 'as it comes' },
+  { key: 'waiting', waitForMask: true, label: 'waitForMask: true' },
+  { key: 'latest', waitForMask: false, label: 'waitForMask: false' },
+] as const;
+type Mode = (typeof MODES)[number]['key'];
+
+/** Each of edgeseg's runs (MODES), and the peer's. */
+export type VideoRow = { size: string; peer: VideoResult } & Record<Mode, VideoResult>;
 type Side = Exclude<keyof VideoRow, 'size'>;
-const SIDES: readonly Side[] = ['edgeseg', 'latest', 'peer'];
+const SIDES: readonly Side[] = [...MODES.map((m) => m.key), 'peer'];
+const modeOf = (key: Mode) => MODES.find((m) => m.key === key)!;
 
 /** Seconds measured per case (`--video-seconds N`), after a warm-up. */
 const SECONDS = flag('video-seconds') ?? (quick ? 3 : 5);
@@ -97,27 +106,26 @@ export async function videoSection(origin: string): Promise<VideoRow[]> {
         threads: THREADS,
         seconds: SECONDS,
         warmup: WARMUP_SECONDS,
-        waitForMask: which !== 'latest',
+        ...(which === 'peer' ? {} : { waitForMask: modeOf(which).waitForMask }),
       };
       const result = await page.evaluate(
         ([fn, c]) => (window as unknown as { videoBench: Record<string, (c: unknown) => Promise<VideoResult>> }).videoBench[fn]!(c),
-        [which === 'latest' ? 'edgeseg' : which, config] as const,
+        [which === 'peer' ? 'peer' : 'edgeseg', config] as const,
       );
       await page.close();
       return result;
     };
-    const edgeseg = await run('edgeseg');
-    const latest = await run('latest');
-    const peer = await run('peer');
+    const row = { size } as VideoRow;
+    for (const side of SIDES) row[side] = await run(side);
     await browser.close();
-    rows.push({ size, edgeseg, latest, peer });
-    line(`video ${size}: edgeseg ${describe(edgeseg)} · waitForMask: false ${describe(latest)} · peer ${describe(peer)}`);
+    rows.push(row);
+    line(`video ${size}: ${SIDES.map((k) => `${k === 'peer' ? 'peer' : `edgeseg, ${modeOf(k).label},`} ${describe(row[k])}`).join(' · ')}`);
   }
   return rows;
 }
 
 const describe = (r: VideoResult) =>
-  `${r.fps.toFixed(1)} frames/s, latency p50 ${r.latency.p50.toFixed(0)} / p95 ${r.latency.p95.toFixed(0)} ms, main thread ${r.mainMsPerFrame.toFixed(2)} ms/frame`;
+  `${r.fps.toFixed(1)} frames/s, latency p50 ${r.latency.p50.toFixed(0)} / p95 ${r.latency.p95.toFixed(0)} ms, main thread ${r.mainMsPerFrame.toFixed(2)} ms/frame${r.waitsForMask === undefined ? '' : `, frames ${r.waitsForMask ? 'waited' : 'did not wait'} for their mask at the end`}`;
 
 export function videoReport(rows: VideoRow[]): string {
   const out = [
@@ -140,7 +148,7 @@ export function videoReport(rows: VideoRow[]): string {
           const v = r[k];
           return [
             r.size,
-            k === 'peer' ? 'LiteRT.js on the page' : `edgeseg (${v.path}, ${v.compositor}${k === 'latest' ? ', waitForMask: false' : ''})`,
+            k === 'peer' ? 'LiteRT.js on the page' : `edgeseg (${v.path}, ${v.compositor}, ${modeOf(k).label})`,
             v.fps.toFixed(1),
             v.maskFps.toFixed(1),
             `${v.latency.p50.toFixed(0)} / ${v.latency.p95.toFixed(0)}`,
@@ -157,9 +165,9 @@ export function videoReport(rows: VideoRow[]): string {
     table(
       ['camera', 'edgeseg', 'frames/s', 'latency p50', 'latency p95', 'main thread ms/frame'],
       rows.flatMap((r) =>
-        (['edgeseg', 'latest'] as const).map((k) => [
+        MODES.map(({ key: k, label }) => [
           r.size,
-          k === 'latest' ? 'waitForMask: false' : 'as it comes',
+          label,
           (r[k].fps / r.peer.fps).toFixed(2),
           (r[k].latency.p50 / r.peer.latency.p50).toFixed(2),
           (r[k].latency.p95 / r.peer.latency.p95).toFixed(2),
@@ -174,10 +182,10 @@ export function videoReport(rows: VideoRow[]): string {
   return out.join('\n');
 }
 
-/** The targets, for edgeseg as it comes and with `waitForMask: false`. */
+/** The targets, for each of edgeseg's runs. */
 export function videoTargets(rows: VideoRow[]): void {
-  for (const k of ['edgeseg', 'latest'] as const) {
-    const mode = k === 'latest' ? ' (waitForMask: false)' : '';
+  for (const { key: k, label } of MODES) {
+    const mode = k === 'edgeseg' ? '' : ` (${label})`;
     for (const r of rows) {
       const v = r[k];
       const ratio = v.fps / r.peer.fps;

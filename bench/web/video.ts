@@ -17,7 +17,7 @@ export interface VideoCase {
   /** Seconds run before measuring (the model's first runs, the compositor's set-up). */
   warmup: number;
   /** edgeseg: createVideoEffect's `waitForMask`. */
-  waitForMask?: boolean;
+  waitForMask?: boolean | 'auto';
 }
 
 export interface VideoResult {
@@ -36,6 +36,8 @@ export interface VideoResult {
   dropped: number;
   /** edgeseg: frames shown on the masks of the frame before them (the model was busy). */
   carried?: number;
+  /** edgeseg: whether frames waited for their own mask at the end (`stats.waitsForMask`). */
+  waitsForMask?: boolean;
   path?: string | null;
   compositor?: string | null;
 }
@@ -185,6 +187,7 @@ const api = {
       frames,
       dropped: stats.dropped - dropped0,
       carried: stats.carried - carried0,
+      waitsForMask: stats.waitsForMask,
       path: stats.path,
       compositor: stats.compositor,
     };

@@ -35,8 +35,11 @@ export interface VideoSettings {
   /** Send each frame's class ids back (onMask is set). */
   masks: boolean;
   compositor: 'auto' | 'webgl2' | 'canvas2d';
-  /** false: each frame is shown at once on the newest masks, and the model takes a frame whenever it is free. */
-  waitForMask: boolean;
+  /**
+   * false: each frame is shown at once on the newest masks, and the model takes a frame whenever it is
+   * free; 'auto': frames wait while the model keeps pace with them (see MaskPace).
+   */
+  waitForMask: boolean | 'auto';
 }
 
 export type VideoInput =
@@ -56,7 +59,11 @@ export type VideoInput =
       output: number;
       frameRate?: number;
     }
-  | { kind: 'frames' };
+  | {
+      kind: 'frames';
+      /** The input's frame rate, where the track says it (the camera's pace, for waitForMask 'auto'). */
+      frameRate?: number;
+    };
 
 export interface VideoStartRequest {
   input: VideoInput;
@@ -97,6 +104,8 @@ export interface FrameReport {
   carried?: boolean;
   /** This frame showed masks that no frame before it showed (a model run's result). */
   fresh?: boolean;
+  /** Frames wait for their own mask now (with waitForMask 'auto', it follows the model's pace). */
+  waiting: boolean;
   /** Why the model failed on this frame (with `reused`). */
   failure?: SerializedError;
 }

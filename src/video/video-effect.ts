@@ -50,11 +50,12 @@ export interface VideoEffectOptions extends VideoEffectSettings, Omit<SegmenterO
   /** `auto` (default): WebGL2 where it runs on a GPU, else canvas 2D. */
   compositor?: 'auto' | 'webgl2' | 'canvas2d';
   /**
-   * `true` (default): each frame waits for its own mask. `false`: each frame is shown at once on the newest
-   * mask, and the model takes a frame whenever it is free: lower latency, and as many frames out as the
-   * compositor keeps up with, where the model is slower than the camera; a moving edge lags by a model run.
+   * `true`: each frame waits for its own mask. `false`: each frame is shown at once on the newest mask, and
+   * the model takes a frame whenever it is free: lower latency, and as many frames out as the compositor
+   * keeps up with where the model is slower than the camera; a moving edge lags by a model run. `'auto'`
+   * (default): frames wait while the model keeps pace with them, and stop waiting while it does not.
    */
-  waitForMask?: boolean;
+  waitForMask?: boolean | 'auto';
 }
 
 export interface VideoStats {
@@ -75,6 +76,8 @@ export interface VideoStats {
   carried: number;
   /** Masks the output showed: one per model run that reached it (fewer than `frames` where frames were carried). */
   masks: number;
+  /** Whether frames wait for their own mask now (`waitForMask`; with `'auto'`, it follows the model's pace). */
+  waitsForMask: boolean;
   /**
    * Input frames held open in the worker at the last report: at most 4 while the effect runs (one being
    * written, a carried one waiting for it, one at the model, one waiting for the model), and 0 once it is
@@ -157,6 +160,7 @@ export class VideoEffect {
   #reused = 0;
   #carried = 0;
   #masks = 0;
+  #waitsForMask = true;
   #dropped = 0;
   #mainDropped = 0;
   #openFrames = 0;
@@ -167,6 +171,7 @@ export class VideoEffect {
     this.#segmenter = segmenter;
     this.#worker = worker;
     this.#settings = settings;
+    this.#waitsForMask = settings.waitForMask !== false;
   }
 
   /** @internal — use createVideoEffect. */
@@ -182,8 +187,9 @@ export class VideoEffect {
     const compositor = options.compositor ?? 'auto';
     if (!['auto', 'webgl2', 'canvas2d'].includes(compositor))
       throw new InvalidInputError('OPTION_INVALID', `compositor must be auto, webgl2 or canvas2d`);
-    const waitForMask = options.waitForMask ?? true;
-    if (typeof waitForMask !== 'boolean') throw new InvalidInputError('OPTION_INVALID', `waitForMask must be true or false`);
+    const waitForMask = options.waitForMask ?? 'auto';
+    if (waitForMask !== true && waitForMask !== false && waitForMask !== 'auto')
+      throw new InvalidInputError('OPTION_INVALID', `waitForMask must be true, false or 'auto'`);
     const {
       model,
       effect: _e,
@@ -263,6 +269,7 @@ export class VideoEffect {
       reused: this.#reused,
       carried: this.#carried,
       masks: this.#masks,
+      waitsForMask: this.#waitsForMask,
       openFrames: this.#openFrames,
       backend: this.#segmenter.backend,
       fallbacks: [...this.#fallbacks],
@@ -556,7 +563,11 @@ export class VideoEffect {
   }
 
   #report(report: FrameReport): void {
+    // A report that comes after close() (its own port may be behind the worker's answer to it) would undo
+    // the count of open frames that the stopped loop gave.
+    if (this.#closed) return;
     this.#dropped = report.dropped;
+    this.#waitsForMask = report.waiting;
     if (report.openFrames !== undefined) this.#openFrames = report.openFrames;
     if (report.latency === undefined) return;
     this.#frames++;
@@ -686,7 +697,8 @@ export class VideoEffect {
     const start = () => {
       const generation = ++this.#generation;
       started = false;
-      this.#startLoop(generation, { kind: 'frames' }, [], () => undefined, start)
+      const { frameRate } = track.getSettings();
+      this.#startLoop(generation, { kind: 'frames', ...(frameRate ? { frameRate } : {}) }, [], () => undefined, start)
         .then(async () => {
           started = true;
           if (playing) return;
@@ -765,7 +777,7 @@ async function resolveSettings(partial: VideoEffectSettings, base: VideoSettings
     confidence,
     masks: base?.masks ?? false,
     compositor: base?.compositor ?? 'auto',
-    waitForMask: base?.waitForMask ?? true,
+    waitForMask: base?.waitForMask ?? 'auto',
   };
 }
 

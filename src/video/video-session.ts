@@ -13,6 +13,7 @@ import type { Compositor, SceneEffect } from './compositor.js';
 import { createCompositor } from './create-compositor.js';
 import { maskFactor, parseHexColor } from './effect.js';
 import { canvas2d, FrameInput, gridMap, type LiveFrame, type SubjectGrid } from './fast-path.js';
+import { MaskPace } from './mask-pace.js';
 import type { FrameReport, VideoEvents, VideoSettings, VideoStarted, VideoStartRequest } from './protocol.js';
 import type { FrameMasks, VideoModel } from './video-model.js';
 
@@ -34,8 +35,13 @@ export class VideoSession {
   #last: { masks: FrameMasks; meta: PreprocessMeta; timestamp: number } | null = null;
   /** The masks last sent to onMask. */
   #maskSent: FrameMasks | null = null;
-  /** `waitForMask: false`: the model's call in flight (settles once it has), and a failure the next frame reports. */
+  /** The model's last call in flight (settles once it has); with frames not waiting, a failure the next frame reports. */
   #modelCall: Promise<void> | null = null;
+  /** `waitForMask: 'auto'`: the pace of the camera, the model and this loop (made when the loop starts). */
+  #pace = new MaskPace();
+  /** Whether frames wait for their own mask now; on the `main-thread` path, the change to it that frames wait for. */
+  #waiting: boolean;
+  #switching: Promise<unknown> = Promise.resolve();
   #failure: ReturnType<typeof serializeError> | undefined;
   #dropped = 0;
   /** Frames read from the input and not closed yet (a leak check: it is 0 between frames). */
@@ -49,6 +55,7 @@ export class VideoSession {
     this.#model = model;
     this.#settings = settings;
     this.#events = events;
+    this.#waiting = settings.waitForMask !== false;
     this.#plain = new OffscreenCanvas(1, 1).getContext('2d')!;
     this.#colours = classColors(model.spec).map((hex) => [...parseHexColor(hex)] as [number, number, number]);
   }
@@ -56,6 +63,7 @@ export class VideoSession {
   start(request: VideoStartRequest): VideoStarted {
     const compositor = this.#compositorFor(this.#settings).kind;
     const { input } = request;
+    this.#pace = new MaskPace(input.frameRate);
     if (input.kind === 'streams') this.#loop = this.#run(input.readable, input.writable, input.frameRate);
     return { compositor };
   }
@@ -73,8 +81,13 @@ export class VideoSession {
    */
   async frame(frame: LiveFrame): Promise<{ bitmap: ImageBitmap; report: FrameReport }> {
     const t0 = performance.now();
+    this.#pace.frame(t0);
     try {
-      const segmented = await (this.#settings.waitForMask ? this.#segment(frame) : this.#latest(frame));
+      // A change of how frames take masks starts once the model's calls in flight are back (the frames
+      // sent meanwhile wait for it too, in order), so that the two ways never overlap.
+      if (this.#waits()) this.#switching = this.#modelCall ?? Promise.resolve();
+      await this.#switching;
+      const segmented = await (this.#waiting ? this.#segment(frame) : this.#latest(frame));
       const { canvas, report } = this.#composite(frame, segmented);
       const bitmap = canvas.transferToImageBitmap();
       report.latency = performance.now() - t0;
@@ -153,7 +166,7 @@ export class VideoSession {
     const drop = (frame: VideoFrame) => {
       this.#close(frame);
       this.#dropped++;
-      this.#events.frame({ dropped: this.#dropped, openFrames: this.#open });
+      this.#events.frame({ dropped: this.#dropped, openFrames: this.#open, waiting: this.#waiting });
     };
     const carry = (frame: VideoFrame) => {
       const t0 = performance.now();
@@ -183,13 +196,21 @@ export class VideoSession {
         const { value: frame, done } = await reader.read();
         if (done) break;
         this.#open++;
+        this.#pace.frame(performance.now());
         if (interval && last !== null) this.#dropped += Math.max(0, Math.round((frame.timestamp - last) / interval) - 1);
         last = frame.timestamp;
+        if (this.#waits()) {
+          // How frames take masks changes (waitForMask 'auto'): the frames in flight are written first, so
+          // that the two ways never overlap; the frame waiting for the model is shown on the masks before it.
+          if (held) carry(held);
+          held = null;
+          await Promise.all([written, this.#modelCall]);
+        }
         if (this.#stopped || failure !== undefined) {
           this.#close(frame);
           break;
         }
-        if (!this.#settings.waitForMask) {
+        if (!this.#waiting) {
           const t0 = performance.now();
           output(
             frame,
@@ -254,16 +275,30 @@ export class VideoSession {
    */
   #segment(frame: LiveFrame): Promise<Segmented> {
     const [width, height] = frameSize(frame);
-    return this.#segmentCopy(this.#copyOf(frame, width, height), width, height, timestampOf(frame));
+    const t0 = performance.now();
+    return this.#call(this.#segmentCopy(this.#copyOf(frame, width, height), width, height, timestampOf(frame), t0));
   }
 
-  async #segmentCopy(source: FrameCopy, width: number, height: number, timestamp: number): Promise<Segmented> {
+  /** `segmented`, kept as the model's last call in flight until it settles. */
+  #call(segmented: Promise<Segmented>): Promise<Segmented> {
+    const settled: Promise<void> = segmented.then(noop, noop).then(() => {
+      if (this.#modelCall === settled) this.#modelCall = null;
+    });
+    this.#modelCall = settled;
+    return segmented;
+  }
+
+  /** `t0`: when the frame's copy was begun (the loop's own work on it is timed from there, for `waitForMask: 'auto'`). */
+  async #segmentCopy(source: FrameCopy, width: number, height: number, timestamp: number, t0: number): Promise<Segmented> {
     const settings = this.#settings;
     const { tensor, meta } = this.#input.prepare(source, width, height, this.#model.spec.preprocess);
     const plain = settings.effect === 'none' || settings.effect === 'overlay';
     const guide = plain ? null : this.#guideOf(source, width, height);
+    const t1 = performance.now();
+    this.#pace.input(t1 - t0);
     try {
       const masks = await this.#model.masks({ tensor, meta, confidence: settings.confidence, smoothing: settings.smoothing, guide });
+      this.#pace.trip(performance.now() - t1);
       this.#last = { masks, meta, timestamp };
       return { masks, meta, timestamp, width, height, source };
     } catch (error) {
@@ -273,8 +308,17 @@ export class VideoSession {
     }
   }
 
+  /** Whether frames wait for their own mask from this one on changed (`#waiting`): with 'auto', by the model's pace. */
+  #waits(): boolean {
+    const wait = this.#settings.waitForMask;
+    const waiting = wait === 'auto' ? this.#pace.choose() : wait;
+    if (waiting === this.#waiting) return false;
+    this.#waiting = waiting;
+    return true;
+  }
+
   /**
-   * `waitForMask: false`: the frame on the newest masks at once, and to the model too when it is free (its
+   * Frames not waiting for their mask: the frame on the newest masks at once, and to the model too when it is free (its
    * masks are for the frames after it). Only a frame with no masks of its size yet waits for the model.
    */
   async #latest(frame: LiveFrame): Promise<Segmented> {
@@ -284,9 +328,9 @@ export class VideoSession {
     for (;;) {
       let own: Promise<Segmented> | null = null;
       if (!this.#modelCall) {
+        const t0 = performance.now();
         source = this.#copyOf(frame, width, height);
-        own = this.#segmentCopy(source, width, height, timestampOf(frame));
-        this.#modelCall = own.then(noop, noop).then(() => void (this.#modelCall = null));
+        own = this.#call(this.#segmentCopy(source, width, height, timestampOf(frame), t0));
       }
       const last = this.#lastFor(width, height);
       if (last) {
@@ -354,7 +398,7 @@ export class VideoSession {
   ): { canvas: OffscreenCanvas; report: FrameReport } {
     const settings = this.#settings;
     const { grid, coverage } = masks;
-    const report: FrameReport = { dropped: this.#dropped };
+    const report: FrameReport = { dropped: this.#dropped, waiting: this.#waiting };
     // The page moves the effect to the next backend, as a failed call is moved (the model's worker stays).
     if (failure) [report.reused, report.failure] = [true, failure];
     if (carried) report.carried = true;
@@ -367,12 +411,19 @@ export class VideoSession {
     }
     if (fresh) report.fresh = true;
     this.#maskSent = masks;
+    const t0 = performance.now();
+    let canvas: OffscreenCanvas;
     // The effect switched from none or overlay this frame: its masks have no coverage yet (the next will).
     if (settings.effect === 'none' || settings.effect === 'overlay' || !coverage)
-      return { canvas: this.#plainFrame(source, width, height, grid, gridMap(meta, grid.width, grid.height)), report };
-    const compositor = this.#compositorFor(settings);
-    compositor.render(source, { coverage, width, height }, sceneEffect(settings));
-    return { canvas: compositor.canvas as OffscreenCanvas, report };
+      canvas = this.#plainFrame(source, width, height, grid, gridMap(meta, grid.width, grid.height));
+    else {
+      const compositor = this.#compositorFor(settings);
+      compositor.render(source, { coverage, width, height }, sceneEffect(settings));
+      canvas = compositor.canvas as OffscreenCanvas;
+    }
+    // What a frame on its own masks costs this loop (waitForMask 'auto').
+    if (fresh) this.#pace.composite(performance.now() - t0);
+    return { canvas, report };
   }
 
   /** `none`: the frame as it is; `overlay`: each class's colour over it, half opaque. */

@@ -189,10 +189,14 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
   });
 
   /**
-   * Two rounds of the scene into `fx`, a frame every 40 ms (the model slowed by 150 ms a run: several come
-   * while it runs), the output read back: each shown frame's index and its subject decisions.
+   * The scene's frames into `fx` (the model slowed by 150 ms a run), by default two rounds a frame every
+   * 40 ms (several come while the model runs), the output read back: each shown frame's index and its
+   * subject decisions, and `stats.waitsForMask` at the end of each phase.
    */
-  async function burst(fx: VideoEffect): Promise<{ shown: { k: number; mask: Uint8Array }[]; mostOpen: number; sent: number }> {
+  async function burst(
+    fx: VideoEffect,
+    phases = [{ frames: 2 * FRAMES, every: 40 }],
+  ): Promise<{ shown: { k: number; mask: Uint8Array }[]; mostOpen: number; sent: number; waits: boolean[] }> {
     await fx.segmenter[INJECT_FAULT]('slow-runs');
     const generator = new media.MediaStreamTrackGenerator!({ kind: 'video' });
     const writer = generator.writable.getWriter();
@@ -211,27 +215,31 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
       }
     })();
     const bitmaps = await Promise.all(scene.noisy.map((image) => createImageBitmap(image)));
-    const sent = 2 * FRAMES;
-    let mostOpen = 0;
-    for (let n = 0; n < sent; n++) {
-      mostOpen = Math.max(mostOpen, fx.stats.openFrames);
-      await writer.write(new VideoFrame(bitmaps[n % FRAMES]!, { timestamp: (n + 1) * 33_333 }));
-      await new Promise((resolve) => setTimeout(resolve, 40));
+    let [sent, mostOpen] = [0, 0];
+    const waits: boolean[] = [];
+    for (const { frames, every } of phases) {
+      for (let n = 0; n < frames; n++, sent++) {
+        mostOpen = Math.max(mostOpen, fx.stats.openFrames);
+        await writer.write(new VideoFrame(bitmaps[sent % FRAMES]!, { timestamp: (sent + 1) * 33_333 }));
+        await new Promise((resolve) => setTimeout(resolve, every));
+      }
+      waits.push(fx.stats.waitsForMask);
     }
     // The input ends: the output ends after the frames in flight.
     await writer.close();
     await reading;
-    return { shown, mostOpen, sent };
+    return { shown, mostOpen, sent, waits };
   }
 
   const agreements = (shown: { k: number; mask: Uint8Array }[]) => shown.map(({ k, mask }) => agreement(mask, exact[k % FRAMES]!));
 
   test('frames faster than the model: those it did not take are shown on the masks before them, in order', async () => {
-    const fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+    const fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'], waitForMask: true });
     try {
-      const { shown, mostOpen, sent } = await burst(fx);
+      const { shown, mostOpen, sent, waits } = await burst(fx);
       const stats = fx.stats;
       console.log(`video burst: ${stats.frames} shown (${stats.carried} carried), ${stats.dropped} dropped`);
+      expect(waits).toEqual([true]);
       // Track processors discard the frames their reader did not take in time, uncounted (a generator's
       // track has no frame rate to count them from): the loop's, and ours, which reads each frame back.
       expect(shown.length).toBeGreaterThan(0);
@@ -262,7 +270,8 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
     const made: number[] = [];
     fx.onMask = ({ timestamp }) => made.push(timestamp);
     try {
-      const { shown, mostOpen, sent } = await burst(fx);
+      const { shown, mostOpen, sent, waits } = await burst(fx);
+      expect(waits).toEqual([false]);
       const stats = fx.stats;
       console.log(
         `video latest: ${stats.frames} shown, ${stats.masks} masks, ${stats.dropped} dropped, latency p50 ${stats.latency.p50.toFixed(1)} / p95 ${stats.latency.p95.toFixed(1)} ms`,
@@ -289,6 +298,30 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
     }
   });
 
+  test("waitForMask 'auto' (the default): frames stop waiting while the model is slower than them, and wait again once it keeps pace", async () => {
+    const fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+    try {
+      expect(fx.stats.waitsForMask).toBe(true);
+      // A frame every 40 ms to a model that takes 150 ms and more, then a frame every 400 ms.
+      const { shown, waits } = await burst(fx, [
+        { frames: 48, every: 40 },
+        { frames: 20, every: 400 },
+      ]);
+      const stats = fx.stats;
+      console.log(
+        `video auto: ${stats.frames} shown (${stats.carried} carried), ${stats.masks} masks, waits after each phase ${waits.join(', ')}`,
+      );
+      expect(waits).toEqual([false, true]);
+      // In order, every frame closed, and the last frames on their own masks again (a frame shown on an
+      // earlier one, 400 ms before, would not agree so well with its own).
+      expect(shown.every(({ k }, i) => i === 0 || k > shown[i - 1]!.k)).toBe(true);
+      expect(stats.openFrames).toBe(0);
+      expect(Math.min(...agreements(shown.slice(-3)))).toBeGreaterThanOrEqual(0.98);
+    } finally {
+      await fx.close();
+    }
+  });
+
   test('the fast path (no smoothing) agrees with the exact path on ≥ 99% of pixels of every frame', async () => {
     const fx = await createVideoEffect({ effect: 'colour', background: [0, 255, 0], smoothing: 0, backends: ['wasm'] });
     try {
@@ -302,12 +335,16 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
   });
 });
 
+// Frames wait for their own masks in the tests that check something else than the pace, so that no change
+// of way (waitForMask 'auto', which follows the machine's load) comes in between; 'auto' has its own tests.
+const WAITING = { waitForMask: true } as const;
+
 // Four minutes a test: in CI, with every browser project at once on 2 cores, WebKitGTK's main-thread path
 // took 20 s and more to show its first frames, and one test ran past the two-minute default.
 describe('createVideoEffect in this engine: a canvas track in, the effect out; bad input; close()', { timeout: 240_000 }, () => {
   let fx: VideoEffect;
   beforeAll(async () => {
-    fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+    fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'], ...WAITING });
   });
   afterAll(async () => {
     await fx?.close();
@@ -375,8 +412,37 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
     expect(latest.stats.openFrames).toBe(0);
   });
 
+  test("waitForMask 'auto' (the default) on this engine's path: with the model slower than the frames, they stop waiting and keep flowing on the newest masks", async () => {
+    const auto = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+    const live = canvasTrack();
+    try {
+      auto.process(live.track);
+      expect(auto.stats.waitsForMask).toBe(true);
+      await until(() => auto.stats.frames >= 3, 'three output frames');
+      // Each run now takes 150 ms more: several frames come while it runs.
+      await auto.segmenter[INJECT_FAULT]('slow-runs');
+      await until(
+        () => !auto.stats.waitsForMask,
+        () => `frames to stop waiting (stats: ${JSON.stringify(auto.stats)})`,
+      );
+      const [frames, masks] = [auto.stats.frames, auto.stats.masks];
+      await until(() => auto.stats.frames >= frames + 8, 'frames after the change');
+      const stats = auto.stats;
+      console.log(
+        `video auto (${stats.path}): ${stats.frames - frames} frames on ${stats.masks - masks} masks after frames stopped waiting`,
+      );
+      // Frames shown on the newest mask: more of them than masks, and none for a failed run.
+      expect(stats.frames - frames).toBeGreaterThan(stats.masks - masks);
+      expect(stats).toMatchObject({ waitsForMask: false, reused: 0, path: PATH });
+    } finally {
+      live.stop();
+      await auto.close();
+    }
+    expect(auto.stats.openFrames).toBe(0);
+  });
+
   test.runIf(HAS_GENERATOR)('the WebGL2 compositor in the worker (forced; a software GL here) draws the same effect', async () => {
-    const gl = await createVideoEffect({ effect: 'colour', background: [0, 255, 0], compositor: 'webgl2', backends: ['wasm'] });
+    const gl = await createVideoEffect({ effect: 'colour', background: [0, 255, 0], compositor: 'webgl2', backends: ['wasm'], ...WAITING });
     const live = canvasTrack();
     try {
       const output = gl.process(live.track);
@@ -397,7 +463,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
 
   for (const fault of ['crash-in-run', 'error-in-run'] as const) {
     test(`the model's worker dies mid-call (${fault}): a fresh worker takes over, and the same output track keeps the effect`, async () => {
-      const crashing = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+      const crashing = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'], ...WAITING });
       const live = canvasTrack();
       try {
         const output = crashing.process(live.track);
@@ -424,7 +490,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
   test.runIf(SPEC_PATH)(
     "Safari's path: the track goes to the loop's worker as a copy; the caller's stop() ends the output; the next track gets a new output at once",
     async () => {
-      const spec = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+      const spec = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'], ...WAITING });
       const [first, second] = [canvasTrack(), canvasTrack()];
       try {
         const output = spec.process(first.track);
@@ -457,7 +523,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
   );
 
   test("the frame loop's own worker dies mid-call: a fresh one takes over the same output (on Safari's path, whose generator it held, the output ends with WORKER_CRASHED)", async () => {
-    const fx2 = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+    const fx2 = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'], ...WAITING });
     const errors: Error[] = [];
     fx2.onError = (error) => errors.push(error);
     const [live, other] = [canvasTrack(), canvasTrack()];
@@ -493,7 +559,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
   });
 
   test('close() ends the output, stops the loop and frees the worker', async () => {
-    const other = await createVideoEffect({ effect: 'blur', backends: ['wasm'] });
+    const other = await createVideoEffect({ effect: 'blur', backends: ['wasm'], ...WAITING });
     const live = canvasTrack();
     try {
       const output = other.process(live.track);

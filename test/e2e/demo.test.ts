@@ -574,9 +574,9 @@ describe('the demo on the dev server (npm start)', () => {
     expect(g! - r! > 100 && g! - b! > 100, JSON.stringify(center.rgba)).toBe(true);
     expect(center.green).toBeGreaterThan(0.9);
     await page.screenshot({ path: join(ARTIFACTS, 'dev-camera.png') });
-    // Unticked, the camera starts again with waitForMask: false: every frame after the first is shown at
-    // once on the newest mask (carried), and the effect stays.
-    await page.uncheck('#wait-for-mask');
+    // "The newest, at once": the camera starts again with waitForMask: false, every frame after the first
+    // is shown at once on the newest mask (carried), and the effect stays.
+    await page.selectOption('#wait-for-mask', 'false');
     await waitFor(page, '(v => v !== null && v.frames >= 5 && v.carried >= v.frames - 1)(window.edgesegDemo.video)', 60_000);
     await page.evaluate(
       () => new Promise((resolve) => document.querySelector<HTMLVideoElement>('#camera-output')!.requestVideoFrameCallback(resolve)),
