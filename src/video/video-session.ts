@@ -85,7 +85,7 @@ export class VideoSession {
     try {
       // A change of how frames take masks starts once the model's calls in flight are back (the frames
       // sent meanwhile wait for it too, in order), so that the two ways never overlap.
-      if (this.#waits()) this.#switching = this.#modelCall ?? Promise.resolve();
+      if (this.#waitingChanged()) this.#switching = this.#modelCall ?? Promise.resolve();
       await this.#switching;
       const segmented = await (this.#waiting ? this.#segment(frame) : this.#latest(frame));
       const { canvas, report } = this.#composite(frame, segmented);
@@ -199,7 +199,7 @@ export class VideoSession {
         this.#pace.frame(performance.now());
         if (interval && last !== null) this.#dropped += Math.max(0, Math.round((frame.timestamp - last) / interval) - 1);
         last = frame.timestamp;
-        if (this.#waits()) {
+        if (this.#waitingChanged()) {
           // How frames take masks changes (waitForMask 'auto'): the frames in flight are written first, so
           // that the two ways never overlap; the frame waiting for the model is shown on the masks before it.
           if (held) carry(held);
@@ -308,8 +308,8 @@ export class VideoSession {
     }
   }
 
-  /** Whether frames wait for their own mask from this one on changed (`#waiting`): with 'auto', by the model's pace. */
-  #waits(): boolean {
+  /** Sets `#waiting` from this frame on (with 'auto', from the pace); true when it changed. */
+  #waitingChanged(): boolean {
     const wait = this.#settings.waitForMask;
     const waiting = wait === 'auto' ? this.#pace.choose() : wait;
     if (waiting === this.#waiting) return false;
