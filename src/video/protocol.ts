@@ -37,7 +37,7 @@ export interface VideoSettings {
   compositor: 'auto' | 'webgl2' | 'canvas2d';
   /**
    * false: each frame is shown at once on the newest masks, and the model takes a frame whenever it is
-   * free; 'auto': frames wait while the model keeps pace with them (see MaskPace).
+   * free; 'auto': frames wait while the model and this loop keep pace with the camera (see MaskPace).
    */
   waitForMask: boolean | 'auto';
 }
@@ -104,7 +104,7 @@ export interface FrameReport {
   carried?: boolean;
   /** This frame showed masks that no frame before it showed (a model run's result). */
   fresh?: boolean;
-  /** Frames wait for their own mask now (with waitForMask 'auto', it follows the model's pace). */
+  /** Frames wait for their own mask now (with waitForMask 'auto', it follows MaskPace). */
   waiting: boolean;
   /** Why the model failed on this frame (with `reused`). */
   failure?: SerializedError;

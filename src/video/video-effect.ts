@@ -53,7 +53,8 @@ export interface VideoEffectOptions extends VideoEffectSettings, Omit<SegmenterO
    * `true`: each frame waits for its own mask. `false`: each frame is shown at once on the newest mask, and
    * the model takes a frame whenever it is free: lower latency, and as many frames out as the compositor
    * keeps up with where the model is slower than the camera; a moving edge lags by a model run. `'auto'`
-   * (default): frames wait while the model keeps pace with them, and stop waiting while it does not.
+   * (default): frames wait while the model and the frame loop keep pace with the camera, and stop waiting
+   * while they do not.
    */
   waitForMask?: boolean | 'auto';
 }
@@ -76,7 +77,7 @@ export interface VideoStats {
   carried: number;
   /** Masks the output showed: one per model run that reached it (fewer than `frames` where frames were carried). */
   masks: number;
-  /** Whether frames wait for their own mask now (`waitForMask`; with `'auto'`, it follows the model's pace). */
+  /** Whether frames wait for their own mask now (`waitForMask`; with `'auto'`, it follows the pace of the model and the frame loop). */
   waitsForMask: boolean;
   /**
    * Input frames held open in the worker at the last report: at most 4 while the effect runs (one being
@@ -160,7 +161,7 @@ export class VideoEffect {
   #reused = 0;
   #carried = 0;
   #masks = 0;
-  #waitsForMask = true;
+  #waitsForMask: boolean;
   #dropped = 0;
   #mainDropped = 0;
   #openFrames = 0;
