@@ -18,6 +18,8 @@ export const PEOPLE_ONLY = process.argv.includes('--people-only');
 export const WEBGPU = WEBGPU_ONLY || process.argv.includes('--webgpu');
 /** Every model and image on WebGPU even when the adapter is software (minutes per LRASPP run there). */
 export const WEBGPU_ALL = process.argv.includes('--webgpu-all');
+/** The fake camera's frame rate in the video section (`--video-fps N`; 60 by default, as the targets were set). */
+export const VIDEO_FPS = flag('video-fps') ?? 60;
 /** `--video-only`: the video section alone (bench/run/video.ts). */
 export const VIDEO_ONLY = process.argv.includes('--video-only');
 /** `--video-soak`: the long call alone (`--soak-minutes N`). */

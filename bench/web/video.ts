@@ -16,6 +16,8 @@ export interface VideoCase {
   seconds: number;
   /** Seconds run before measuring (the model's first runs, the compositor's set-up). */
   warmup: number;
+  /** The frame rate asked of the fake camera (the .y4m gives the same). */
+  fps: number;
   /** edgeseg: createVideoEffect's `waitForMask`. */
   waitForMask?: boolean | 'auto';
 }
@@ -89,7 +91,7 @@ new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) longTaskMs += entry.duration;
 }).observe({ type: 'longtask', buffered: false });
 
-const camera = async () => (await navigator.mediaDevices.getUserMedia({ video: { frameRate: 60 } })).getVideoTracks()[0]!;
+const camera = async (frameRate: number) => (await navigator.mediaDevices.getUserMedia({ video: { frameRate } })).getVideoTracks()[0]!;
 
 function quantiles(samples: number[]): { p50: number; p95: number } {
   const s = [...samples].sort((a, b) => a - b);
@@ -155,7 +157,7 @@ const api = {
       numThreads: c.threads,
       waitForMask: c.waitForMask,
     });
-    const track = await camera();
+    const track = await camera(c.fps);
     const { width = 0, height = 0 } = track.getSettings();
     const output = fx.process(track);
     const video = document.createElement('video');
@@ -205,7 +207,7 @@ const api = {
    */
   async peer(c: VideoCase): Promise<VideoResult> {
     const run = await liteRtRunner(c.tflite, __LITERT_WASM__, c.height, c.width, c.threads);
-    const track = await camera();
+    const track = await camera(c.fps);
     const { width = 640, height = 480 } = track.getSettings();
     const video = document.createElement('video');
     video.muted = true;
