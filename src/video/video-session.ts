@@ -25,8 +25,8 @@ export class VideoSession {
   #compositor: Compositor | null = null;
   readonly #plain: OffscreenCanvasRenderingContext2D;
   #guide: OffscreenCanvasRenderingContext2D | null = null;
-  /** Camera frames converted to RGB: two taken in turn by the model's frames (see #converted). */
-  readonly #copies: (OffscreenCanvasRenderingContext2D | undefined)[] = [undefined, undefined];
+  /** Camera frames converted to RGB: two taken in turn by the model's frames, and the carried one's (see #copyOf). */
+  readonly #copies: (OffscreenCanvasRenderingContext2D | undefined)[] = [undefined, undefined, undefined];
   #turn = 0;
   #overlay: OffscreenCanvasRenderingContext2D | null = null;
   #overlayImage: ImageData | null = null;
@@ -88,7 +88,7 @@ export class VideoSession {
       if (this.#waitingChanged()) this.#switching = this.#modelCall ?? Promise.resolve();
       await this.#switching;
       const segmented = await (this.#waiting ? this.#segment(frame) : this.#latest(frame));
-      const { canvas, report } = this.#composite(frame, segmented);
+      const { canvas, report } = this.#composite(timestampOf(frame), segmented);
       const bitmap = canvas.transferToImageBitmap();
       report.latency = performance.now() - t0;
       return transfer({ bitmap, report }, [bitmap]);
@@ -143,9 +143,14 @@ export class VideoSession {
     };
     const begin = (frame: VideoFrame) => {
       const t0 = performance.now();
+      const { timestamp } = frame;
       atModel = true;
       // The input is drawn now, while the frame is the newest; the model runs while the last frame is composited.
-      const segmented = this.#segment(frame).finally(() => {
+      const { segmented: made, copied } = this.#segmentFrame(frame);
+      // A camera lends few frames: one held while the model runs would hold back the next ones (Chromium's
+      // capture gave 30 frames/s, not 60, with two held 50 ms). Drawn from its copy, it is closed now.
+      if (copied) this.#close(frame);
+      const segmented = made.finally(() => {
         atModel = false;
         const next = held;
         held = null;
@@ -159,7 +164,7 @@ export class VideoSession {
         frame,
         segmented.then(async (result) => {
           await before;
-          return this.#write(frame, result, writer, t0);
+          return this.#write(timestamp, result, writer, t0);
         }),
       );
     };
@@ -170,9 +175,15 @@ export class VideoSession {
     };
     const carry = (frame: VideoFrame) => {
       const t0 = performance.now();
-      // A carried frame that a newer one replaces is closed at once (a camera has few frames to lend).
-      if (carried) drop(carried);
+      const replaced = carried;
       carried = frame;
+      const { timestamp } = frame;
+      const [width, height] = frameSize(frame);
+      // Drawn from its copy where the compositor draws from copies: then it is closed now, as the model's are.
+      const source = this.#copyOf(frame, width, height, CARRIED);
+      if (source !== frame) this.#close(frame);
+      // A carried frame that a newer one replaces is closed at once (a camera has few frames to lend).
+      if (replaced) drop(replaced);
       const before = written;
       output(
         frame,
@@ -180,8 +191,8 @@ export class VideoSession {
           // Replaced (and dropped) before its turn.
           if (carried !== frame) return undefined;
           carried = null;
-          const segmented = this.#stopped || failure !== undefined ? null : this.#carriedMasks(frame);
-          if (segmented) return this.#write(frame, segmented, writer, t0);
+          const segmented = this.#stopped || failure !== undefined ? null : this.#carriedMasks(source, width, height);
+          if (segmented) return this.#write(timestamp, segmented, writer, t0);
           drop(frame);
           return undefined;
         }),
@@ -214,7 +225,7 @@ export class VideoSession {
           const t0 = performance.now();
           output(
             frame,
-            this.#latest(frame).then((segmented) => this.#write(frame, segmented, writer, t0)),
+            this.#latest(frame).then((segmented) => this.#write(frame.timestamp, segmented, writer, t0)),
           );
           // One frame at a time: it is composited from its copy before the next one is converted.
           await written;
@@ -239,17 +250,20 @@ export class VideoSession {
     }
   }
 
-  /** Composites `frame` (still the caller's) with its grid and writes the result; its report, to send once the frame is closed. */
+  /**
+   * Composites the frame stamped `timestamp` (its pixels: `segmented.source`, still the caller's) with its
+   * grid and writes the result; its report, to send once the frame is closed.
+   */
   async #write(
-    frame: VideoFrame,
+    timestamp: number,
     segmented: Segmented,
     writer: WritableStreamDefaultWriter<VideoFrame>,
     t0: number,
   ): Promise<FrameReport | undefined> {
     if (this.#stopped) return undefined;
-    const { canvas, report } = this.#composite(frame, segmented);
+    const { canvas, report } = this.#composite(timestamp, segmented);
     // Alpha only for the cutout: an opaque frame stays opaque for encoders and peer connections.
-    const out = new VideoFrame(canvas, { timestamp: frame.timestamp, alpha: this.#settings.effect === 'cutout' ? 'keep' : 'discard' });
+    const out = new VideoFrame(canvas, { timestamp, alpha: this.#settings.effect === 'cutout' ? 'keep' : 'discard' });
     try {
       await writer.write(out);
     } finally {
@@ -274,9 +288,15 @@ export class VideoSession {
    * next backend).
    */
   #segment(frame: LiveFrame): Promise<Segmented> {
+    return this.#segmentFrame(frame).segmented;
+  }
+
+  /** `#segment`, and whether the frame was copied (its copy is drawn from from then on: the frame may be closed). */
+  #segmentFrame(frame: LiveFrame): { segmented: Promise<Segmented>; copied: boolean } {
     const [width, height] = frameSize(frame);
     const t0 = performance.now();
-    return this.#call(this.#segmentCopy(this.#copyOf(frame, width, height), width, height, timestampOf(frame), t0));
+    const source = this.#copyOf(frame, width, height);
+    return { segmented: this.#call(this.#segmentCopy(source, width, height, timestampOf(frame), t0)), copied: source !== frame };
   }
 
   /** `segmented`, kept as the model's last call in flight until it settles. */
@@ -347,12 +367,10 @@ export class VideoSession {
   }
 
   /** A frame the model did not take, on the last masks (null when there are none for a frame of its size). */
-  #carriedMasks(frame: VideoFrame): Segmented | null {
-    const [width, height] = frameSize(frame);
+  #carriedMasks(source: FrameCopy, width: number, height: number): Segmented | null {
     const last = this.#lastFor(width, height);
     if (!last) return null;
-    // The compositor draws it once: no copy (the model's frames are converted meanwhile into the two taken in turn).
-    return { ...last, width, height, source: frame, carried: true };
+    return { ...last, width, height, source, carried: true };
   }
 
   /** The last good masks, where they were made for a frame of this size. */
@@ -373,27 +391,22 @@ export class VideoSession {
   /**
    * What `frame` is drawn from: on the CPU, every draw of a camera frame converts all its pixels from YUV,
    * even a small one, so the frame is converted once, and the input, the guide and the compositor draw
-   * from that copy. A GPU compositor takes the frame as it is (a copy on the CPU would cost it a read-back).
+   * from that copy; and the camera's frame can be closed then (a camera lends few frames). A GPU
+   * compositor takes the frame as it is (a copy on the CPU would cost it a read-back).
+   * The copies: the model's frames take two canvases in turn (a frame is composited from its copy while the
+   * next frame's is drawn); the carried frame (`slot` CARRIED, at most one) has its own.
    */
-  #copyOf(frame: LiveFrame, width: number, height: number): FrameCopy {
-    const copy = !(frame instanceof ImageBitmap) && this.#compositorFor(this.#settings).kind === 'canvas2d';
-    return copy ? this.#converted(frame, width, height) : frame;
-  }
-
-  /**
-   * A camera frame's pixels in RGB, in one of two canvases taken in turn (a frame is composited from its
-   * copy while the next frame's copy is drawn).
-   */
-  #converted(frame: VideoFrame, width: number, height: number): OffscreenCanvas {
-    const slot = (this.#turn ^= 1);
-    const ctx = (this.#copies[slot] = canvas2d(this.#copies[slot] ?? null, width, height));
+  #copyOf(frame: LiveFrame, width: number, height: number, slot?: typeof CARRIED): FrameCopy {
+    if (frame instanceof ImageBitmap || this.#compositorFor(this.#settings).kind !== 'canvas2d') return frame;
+    const at = slot ?? (this.#turn ^= 1);
+    const ctx = (this.#copies[at] = canvas2d(this.#copies[at] ?? null, width, height));
     ctx.drawImage(frame, 0, 0, width, height);
     return ctx.canvas;
   }
 
-  /** Draws `frame` (the caller's) with the effect, from its masks. */
+  /** Draws the frame stamped `timestamp` (its pixels: `source`) with the effect, from its masks. */
   #composite(
-    frame: LiveFrame,
+    timestamp: number,
     { masks, meta, timestamp: made, width, height, source, failure, carried }: Segmented,
   ): { canvas: OffscreenCanvas; report: FrameReport } {
     const settings = this.#settings;
@@ -406,8 +419,7 @@ export class VideoSession {
     // one, unless no frame showed them yet (waitForMask: false), and then with that frame's timestamp.
     const fresh = masks !== this.#maskSent;
     if (settings.masks && (!carried || fresh)) {
-      const timestamp = carried ? made : timestampOf(frame);
-      report.mask = { classIds: grid.classIds.slice(), width: grid.width, height: grid.height, timestamp };
+      report.mask = { classIds: grid.classIds.slice(), width: grid.width, height: grid.height, timestamp: carried ? made : timestamp };
     }
     if (fresh) report.fresh = true;
     this.#maskSent = masks;
@@ -488,6 +500,9 @@ const noop = () => undefined;
 
 const frameSize = (frame: LiveFrame): [number, number] =>
   frame instanceof ImageBitmap ? [frame.width, frame.height] : [frame.displayWidth, frame.displayHeight];
+
+/** The carried frame's copy's place in `#copies`. */
+const CARRIED = 2;
 
 const timestampOf = (frame: LiveFrame) => (frame instanceof ImageBitmap ? 0 : frame.timestamp);
 
