@@ -6,16 +6,22 @@
  * the model takes (its input and guide drawn, then compositing it on new masks), the two running at once.
  * Frames stop waiting once that is over the camera's frame interval by a tenth (frames would be carried or
  * dropped), and wait again once it is under 0.9 of it: measured while frames do not wait it is the longer
- * (every frame is composited meanwhile), so the two ways do not take turns. The camera's interval is its
- * frame rate where the track gives one, else the time between frames as they come (which a busy loop
- * stretches). All are moving averages over about 8 samples; the first two round trips (the model's
- * warm-up) are not counted, and 10 frames pass between two changes.
+ * (every frame is composited meanwhile), so the two ways do not take turns. The camera's interval (see
+ * `interval`) is its frame rate's, or the time between its frames as measured where that is longer (a
+ * camera in low light gives fewer frames than it says). All are moving averages
+ * over about 8 samples; the first two round trips (the model's warm-up) are not counted, and 10 frames
+ * pass between two changes.
  */
 export class MaskPace {
   /** The camera's frame interval (ms) from its frame rate; 0 where unknown. */
   readonly #camera: number;
   #arrival = 0;
+  /** The camera's interval as measured (see `interval`), and from how many samples. */
+  #free = 0;
+  #frees = 0;
   #last: number | null = null;
+  /** Whether frames waited when the last one came. */
+  #lastWaiting = true;
   #trip = 0;
   #trips = 0;
   #input = 0;
@@ -27,11 +33,31 @@ export class MaskPace {
     this.#camera = frameRate && frameRate > 0 ? 1000 / frameRate : 0;
   }
 
-  /** A frame came in at `now` (ms). */
-  frame(now: number): void {
-    if (this.#last !== null) this.#arrival = average(this.#arrival, now - this.#last);
-    this.#last = now;
+  /**
+   * A frame came in at `now` (ms). `waiting`: whether frames wait for their mask now (by default, as chosen
+   * last); `idle`: how long the loop had been waiting for this frame with nothing to do, ms.
+   */
+  frame(now: number, waiting = this.#waiting, idle = 0): void {
+    if (this.#last !== null) {
+      const gap = now - this.#last;
+      this.#arrival = average(this.#arrival, gap);
+      // The camera's own interval: the loop was idle for most of it, and frames did not wait.
+      if (!waiting && !this.#lastWaiting && idle >= gap / 2) [this.#free, this.#frees] = [average(this.#free, gap), this.#frees + 1];
+    }
+    [this.#last, this.#lastWaiting] = [now, waiting];
     this.#since++;
+  }
+
+  /**
+   * The camera's frame interval, ms (0 while unknown): its frame rate's, or longer where its frames came
+   * further apart (a camera in low light gives fewer frames than it says, never more). Measured between
+   * frames that the loop was idle for most of the time before (frames a busy loop reads late say nothing of
+   * the camera), and only while frames do not wait: frames held for the model hold back a camera's next
+   * ones where they are not copied at once (Chromium's capture gave half its frames with two held 50 ms).
+   * Where the track says no frame rate and no frame came so yet, the time between frames as they come.
+   */
+  get interval(): number {
+    return Math.max(this.#camera, this.#frees >= 8 ? this.#free : 0) || this.#arrival;
   }
 
   /** A model round trip took `ms`. */
@@ -51,7 +77,7 @@ export class MaskPace {
 
   /** Whether frames wait for their mask now. */
   choose(): boolean {
-    const interval = this.#camera || this.#arrival;
+    const interval = this.interval;
     if (this.#since >= 10 && interval > 0 && this.#trip > 0) {
       const period = Math.max(this.#trip, this.#input + this.#composite);
       const waiting = this.#waiting ? period <= 1.1 * interval : period < 0.9 * interval;

@@ -42,6 +42,9 @@ export class VideoSession {
   /** Whether frames wait for their own mask now; on the `main-thread` path, the change to it that frames wait for. */
   #waiting: boolean;
   #switching: Promise<unknown> = Promise.resolve();
+  /** The `main-thread` path: frames in work here, and when the last one was done (ms). */
+  #inWork = 0;
+  #doneAt = 0;
   #failure: ReturnType<typeof serializeError> | undefined;
   #dropped = 0;
   /** Frames read from the input and not closed yet (a leak check: it is 0 between frames). */
@@ -81,7 +84,9 @@ export class VideoSession {
    */
   async frame(frame: LiveFrame): Promise<{ bitmap: ImageBitmap; report: FrameReport }> {
     const t0 = performance.now();
-    this.#pace.frame(t0);
+    // Idle since the last frame was done, where none is in work.
+    this.#pace.frame(t0, this.#waiting, this.#inWork === 0 ? t0 - this.#doneAt : 0);
+    this.#inWork++;
     try {
       // A change of how frames take masks starts once the model's calls in flight are back (the frames
       // sent meanwhile wait for it too, in order), so that the two ways never overlap.
@@ -93,6 +98,8 @@ export class VideoSession {
       report.latency = performance.now() - t0;
       return transfer({ bitmap, report }, [bitmap]);
     } finally {
+      this.#inWork--;
+      this.#doneAt = performance.now();
       frame.close();
     }
   }
@@ -199,16 +206,21 @@ export class VideoSession {
       );
     };
     // The track processor keeps one frame and discards older ones while this thread is busy: those are
-    // counted from the gap between timestamps (in µs) at the input's frame rate.
-    const interval = frameRate && frameRate > 0 ? 1e6 / frameRate : 0;
+    // counted from the gap between timestamps (in µs) at the camera's interval, where its track gives a
+    // frame rate (MaskPace's: longer where the camera gives fewer frames than it says).
     let last: number | null = null;
     try {
       for (;;) {
+        const asked = performance.now();
         const { value: frame, done } = await reader.read();
         if (done) break;
         this.#open++;
-        this.#pace.frame(performance.now());
-        if (interval && last !== null) this.#dropped += Math.max(0, Math.round((frame.timestamp - last) / interval) - 1);
+        const now = performance.now();
+        const idle = now - asked;
+        this.#pace.frame(now, this.#waiting, idle);
+        // A frame the loop waited for most of the time since the last: none came meanwhile to be discarded.
+        const gap = last === null ? 0 : (frame.timestamp - last) / 1000;
+        if (frameRate && gap > 0 && idle < gap / 2) this.#dropped += Math.max(0, Math.round(gap / this.#pace.interval) - 1);
         last = frame.timestamp;
         if (this.#waitingChanged()) {
           // How frames take masks changes (waitForMask 'auto'): the frames in flight are written first, so

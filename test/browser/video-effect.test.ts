@@ -335,6 +335,54 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
     }
   });
 
+  test("waitForMask 'auto' with a camera slower than its frame rate says (low light): frames find the camera slower and wait for their own mask again, none counted dropped", async () => {
+    const fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+    try {
+      await fx.segmenter[INJECT_FAULT]('slow-runs');
+      const generator = new media.MediaStreamTrackGenerator!({ kind: 'video' });
+      // The track says 60 frames/s, as a camera's driver does in low light while it gives far fewer.
+      const settings = generator.getSettings.bind(generator);
+      generator.getSettings = () => ({ ...settings(), frameRate: 60 });
+      const writer = generator.writable.getWriter();
+      const reader = new media.MediaStreamTrackProcessor!({ track: fx.process(generator) }).readable.getReader();
+      await until(() => fx.stats.compositor !== null, 'the loop to start');
+      let shown = 0;
+      const reading = (async () => {
+        for (let r = await reader.read(); !r.done; r = await reader.read()) {
+          r.value.close();
+          shown++;
+        }
+      })();
+      // A frame every 250 ms, stamped with its capture time as a camera's are; each run takes 150 ms more
+      // than the model's own, too slow for 60 frames/s and fast enough for 4.
+      const bitmap = await createImageBitmap(scene.noisy[0]!);
+      const waits: boolean[] = [];
+      let back: { frames: number; masks: number; dropped: number } | null = null;
+      for (let n = 0; n < 60 && !(back && shown >= back.frames + 8); n++) {
+        await writer.write(new VideoFrame(bitmap, { timestamp: Math.round(performance.now() * 1000) }));
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        const { waitsForMask, masks, dropped } = fx.stats;
+        if (!back && waitsForMask && waits.includes(false)) back = { frames: shown, masks, dropped };
+        waits.push(waitsForMask);
+      }
+      await writer.close();
+      await reading;
+      const stats = fx.stats;
+      const runs = waits.map(Number).join('');
+      console.log(`video slow camera: waits ${runs}; ${shown} shown on ${stats.masks} masks, ${stats.dropped} dropped`);
+      // Judged on 60 frames/s, frames stop waiting; measured, the camera is slow enough to wait for, for good.
+      expect(runs).toMatch(/^1+0+1+$/);
+      expect(back).not.toBeNull();
+      // From then on, each frame on its own mask; and none counted dropped (the loop waited for each).
+      expect(shown - back!.frames).toBeGreaterThanOrEqual(8);
+      expect(stats.masks - back!.masks).toBe(shown - back!.frames);
+      expect(stats.dropped).toBe(0);
+      expect(stats.openFrames).toBe(0);
+    } finally {
+      await fx.close();
+    }
+  });
+
   test('the fast path (no smoothing) agrees with the exact path on ≥ 99% of pixels of every frame', async () => {
     const fx = await createVideoEffect({ effect: 'colour', background: [0, 255, 0], smoothing: 0, backends: ['wasm'] });
     try {
@@ -447,6 +495,45 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
       // Frames shown on the newest mask: more of them than masks, and none for a failed run.
       expect(stats.frames - frames).toBeGreaterThan(stats.masks - masks);
       expect(stats).toMatchObject({ waitsForMask: false, reused: 0, path: PATH });
+    } finally {
+      live.stop();
+      await auto.close();
+    }
+    expect(auto.stats.openFrames).toBe(0);
+  });
+
+  test("waitForMask 'auto' on this engine's path with a camera slower than its frame rate says: frames wait for their own mask again", async () => {
+    const auto = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+    // A frame every 250 ms from a track that says 60 frames/s; each run takes 150 ms more than the model's own.
+    const live = canvasTrack(250);
+    try {
+      await auto.segmenter[INJECT_FAULT]('slow-runs');
+      const output = auto.process(live.track);
+      // Judged on 60 frames/s, frames stop waiting; measured, the camera is slow enough to wait for.
+      let stopped = false;
+      await until(
+        () => (stopped ||= !auto.stats.waitsForMask) && auto.stats.waitsForMask,
+        () => `frames to stop waiting, then wait again (stats: ${JSON.stringify(auto.stats)})`,
+      );
+      const before = auto.stats;
+      let waiting = true;
+      await until(
+        () => {
+          waiting &&= auto.stats.waitsForMask;
+          return auto.stats.frames >= before.frames + 8;
+        },
+        () => `8 more output frames (stats: ${JSON.stringify(auto.stats)})`,
+      );
+      const stats = auto.stats;
+      console.log(
+        `video slow camera (${stats.path}): ${stats.frames - before.frames} frames on ${stats.masks - before.masks} masks, ${stats.dropped - before.dropped} dropped after frames waited again`,
+      );
+      // From then on, each frame on its own mask, none counted dropped.
+      expect(waiting).toBe(true);
+      expect(stats).toMatchObject({ reused: 0, path: PATH });
+      expect(stats.masks - before.masks).toBe(stats.frames - before.frames);
+      expect(stats.dropped).toBe(before.dropped);
+      await expectGreen(output);
     } finally {
       live.stop();
       await auto.close();

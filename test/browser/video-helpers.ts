@@ -1,7 +1,11 @@
 // What the live-video tests share: a live canvas track, waiting on a condition, and the picture of a track.
 
-/** A live video track from a canvas that redraws itself (a flat scene with no person), and how to stop it. */
-export function canvasTrack(): { track: MediaStreamTrack; stop(): void } {
+/**
+ * A live video track from a canvas that redraws itself (a flat scene with no person), and how to stop it.
+ * `every`: a new frame every `every` ms instead of every animation frame (the track then says 60 frames/s,
+ * as a camera's driver does in low light while it gives far fewer).
+ */
+export function canvasTrack(every?: number): { track: MediaStreamTrack; stop(): void } {
   const canvas = document.createElement('canvas');
   [canvas.width, canvas.height] = [320, 240];
   const ctx = canvas.getContext('2d')!;
@@ -13,10 +17,15 @@ export function canvasTrack(): { track: MediaStreamTrack; stop(): void } {
     ctx.fillRect(0, 0, 320, 240);
     ctx.fillStyle = '#ddd';
     ctx.fillRect(40, 40, 60, 60);
-    requestAnimationFrame(draw);
+    if (every) setTimeout(draw, every);
+    else requestAnimationFrame(draw);
   };
   draw();
   const track = canvas.captureStream(30).getVideoTracks()[0]!;
+  if (every) {
+    const settings = track.getSettings.bind(track);
+    track.getSettings = () => ({ ...settings(), frameRate: 60 });
+  }
   return {
     track,
     stop() {

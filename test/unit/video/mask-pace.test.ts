@@ -1,12 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import { MaskPace } from '../../../src/video/mask-pace.js';
 
-/** `frames` frames `every` ms apart, each followed by a model round trip of `trip` ms; what choose() says after each. */
-function feed(pace: MaskPace, clock: { now: number }, frames: number, every: number, trip: number): boolean[] {
+/**
+ * `frames` frames `every` ms apart, each followed by a model round trip of `trip` ms; what choose() says
+ * after each. `idle`: how long the loop waited for each frame with nothing to do (none: it read each late).
+ */
+function feed(pace: MaskPace, clock: { now: number }, frames: number, every: number, trip: number, idle = 0): boolean[] {
   const chosen: boolean[] = [];
   for (let n = 0; n < frames; n++) {
     clock.now += every;
-    pace.frame(clock.now);
+    pace.frame(clock.now, undefined, idle);
     chosen.push(pace.choose());
     pace.trip(trip);
   }
@@ -69,6 +72,48 @@ describe("waitForMask 'auto' (MaskPace)", () => {
     expect(camera.indexOf(false)).toBe(9);
     // Without the frame rate, the frames as they come set the pace, and frames go on waiting.
     expect(feed(new MaskPace(), { now: 0 }, 20, 37, 30).every(Boolean)).toBe(true);
+  });
+
+  test('a camera slower than its frame rate says (low light): frames stop waiting, find the camera slower, and wait again for good', () => {
+    // The track says 60 frames/s; the camera gives a frame every 40 ms, and the loop waits 30 ms for each.
+    // Judged on 60 frames/s a 30 ms round trip is too slow: frames stop waiting at the 10th. Not waiting,
+    // the time between frames is measured (8 of them), and 30 ms keeps pace with 40: they wait again at
+    // the 10th frame after the change, and go on waiting.
+    const pace = new MaskPace(60);
+    const chosen = feed(pace, { now: 0 }, 60, 40, 30, 30);
+    expect(chosen.indexOf(false)).toBe(9);
+    expect(chosen.indexOf(true, 9)).toBe(19);
+    expect(chosen.slice(19).every(Boolean)).toBe(true);
+    expect(pace.interval).toBeCloseTo(40, 5);
+    // The same frames read late by a busy loop say nothing of the camera: its frame rate stays the interval.
+    const late = new MaskPace(60);
+    const busy = feed(late, { now: 0 }, 60, 40, 30);
+    expect(busy.indexOf(false)).toBe(9);
+    expect(busy.slice(9).every((w) => !w)).toBe(true);
+    expect(late.interval).toBeCloseTo(1000 / 60, 5);
+  });
+
+  test('the interval is measured only while frames do not wait, from the 8th sample, and is never shorter than the frame rate says', () => {
+    // Waiting frames 40 ms apart (frames held for the model may hold the camera back): not measured.
+    const held = new MaskPace(60);
+    for (let n = 1; n <= 30; n++) held.frame(40 * n, true, 30);
+    expect(held.interval).toBeCloseTo(1000 / 60, 5);
+    // Not waiting (waitForMask: false): 7 samples are not enough, the 8th is.
+    const free = new MaskPace(60);
+    for (let n = 1; n <= 8; n++) free.frame(50 * n, false, 40);
+    expect(free.interval).toBeCloseTo(1000 / 60, 5);
+    free.frame(450, false, 40);
+    expect(free.interval).toBeCloseTo(50, 5);
+    // Frames 20 ms apart from a track that says 30 frames/s: the frame rate's 33.3 ms stands.
+    const fast = new MaskPace(30);
+    for (let n = 1; n <= 20; n++) fast.frame(20 * n, false, 15);
+    expect(fast.interval).toBeCloseTo(1000 / 30, 5);
+    // No frame rate: the time between frames as they come, until the camera's is measured.
+    const unknown = new MaskPace();
+    for (let n = 1; n <= 5; n++) unknown.frame(80 * n, true);
+    expect(unknown.interval).toBeCloseTo(80, 5);
+    for (let n = 1; n <= 9; n++) unknown.frame(400 + 50 * n, false, 40);
+    expect(unknown.interval).toBeCloseTo(50, 5);
   });
 
   test("the loop's own work on a frame counts too: a fast model with a loop slower than the camera", () => {
