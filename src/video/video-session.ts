@@ -25,8 +25,10 @@ export class VideoSession {
   #compositor: Compositor | null = null;
   readonly #plain: OffscreenCanvasRenderingContext2D;
   #guide: OffscreenCanvasRenderingContext2D | null = null;
-  /** Camera frames converted to RGB: two taken in turn by the model's frames, and the carried one's (see #copyOf). */
-  readonly #copies: (OffscreenCanvasRenderingContext2D | undefined)[] = [undefined, undefined, undefined];
+  /** Camera frames converted to RGB: two taken in turn by the model's frames (see #copyOf). */
+  readonly #copies: (OffscreenCanvasRenderingContext2D | undefined)[] = [undefined, undefined];
+  /** RGB copies of the frames the streams loop holds, each taken until its frame is written or dropped (see #take). */
+  readonly #pool: OffscreenCanvasRenderingContext2D[] = [];
   #turn = 0;
   #overlay: OffscreenCanvasRenderingContext2D | null = null;
   #overlayImage: ImageData | null = null;
@@ -121,10 +123,10 @@ export class VideoSession {
     const writer = writable.getWriter();
     // A frame is at the model from its read until its grid is back; `held` waits for the model (the newest).
     let atModel = false;
-    let held: VideoFrame | null = null;
+    let held: Taken | null = null;
     // A frame that came while the model was busy and was not the newest when it freed: it is shown with
     // the masks of the frame before it, once that one is written (`carried`, at most one waiting).
-    let carried: VideoFrame | null = null;
+    let carried: Taken | null = null;
     // The output in order: each frame's write follows the one before it.
     let written: Promise<unknown> = Promise.resolve();
     // Every frame's work, chained so that the loop can wait for the last one.
@@ -135,10 +137,10 @@ export class VideoSession {
       failure ??= error;
       void reader.cancel().catch(() => undefined);
     };
-    const output = (frame: VideoFrame, work: Promise<FrameReport | undefined>) => {
+    const output = (taken: Taken, work: Promise<FrameReport | undefined>) => {
       const done = work
         .catch(fail)
-        .finally(() => this.#close(frame))
+        .finally(() => this.#release(taken))
         .then((report) => {
           if (!report) return;
           // Counted after this frame is closed: the next frame may be at the model already.
@@ -148,59 +150,48 @@ export class VideoSession {
       written = done;
       pending = Promise.all([pending, done]).then(() => undefined);
     };
-    const begin = (frame: VideoFrame) => {
-      const t0 = performance.now();
-      const { timestamp } = frame;
+    const begin = (taken: Taken) => {
       atModel = true;
       // The input is drawn now, while the frame is the newest; the model runs while the last frame is composited.
-      const { segmented: made, copied } = this.#segmentFrame(frame);
-      // A camera lends few frames: one held while the model runs would hold back the next ones (Chromium's
-      // capture gave 30 frames/s, not 60, with two held 50 ms). Drawn from its copy, it is closed now.
-      if (copied) this.#close(frame);
-      const segmented = made.finally(() => {
+      const { source, width, height, timestamp } = taken;
+      const segmented = this.#call(this.#segmentCopy(source, width, height, timestamp, performance.now() - taken.copyMs)).finally(() => {
         atModel = false;
         const next = held;
         held = null;
         if (next) {
-          if (this.#stopped || failure !== undefined) this.#close(next);
+          if (this.#stopped || failure !== undefined) this.#release(next);
           else begin(next);
         }
       });
       const before = written;
       output(
-        frame,
+        taken,
         segmented.then(async (result) => {
           await before;
-          return this.#write(timestamp, result, writer, t0);
+          return this.#write(timestamp, result, writer, taken.read);
         }),
       );
     };
-    const drop = (frame: VideoFrame) => {
-      this.#close(frame);
+    const drop = (taken: Taken) => {
+      this.#release(taken);
       this.#dropped++;
       this.#events.frame({ dropped: this.#dropped, openFrames: this.#open, waiting: this.#waiting });
     };
-    const carry = (frame: VideoFrame) => {
-      const t0 = performance.now();
-      const replaced = carried;
-      carried = frame;
-      const { timestamp } = frame;
-      const [width, height] = frameSize(frame);
-      // Drawn from its copy where the compositor draws from copies: then it is closed now, as the model's are.
-      const source = this.#copyOf(frame, width, height, CARRIED);
-      if (source !== frame) this.#close(frame);
-      // A carried frame that a newer one replaces is closed at once (a camera has few frames to lend).
-      if (replaced) drop(replaced);
+    const carry = (taken: Taken) => {
+      // A carried frame that a newer one replaces is dropped at once.
+      if (carried) drop(carried);
+      carried = taken;
       const before = written;
       output(
-        frame,
+        taken,
         before.then(() => {
           // Replaced (and dropped) before its turn.
-          if (carried !== frame) return undefined;
+          if (carried !== taken) return undefined;
           carried = null;
+          const { source, width, height, timestamp } = taken;
           const segmented = this.#stopped || failure !== undefined ? null : this.#carriedMasks(source, width, height);
-          if (segmented) return this.#write(timestamp, segmented, writer, t0);
-          drop(frame);
+          if (segmented) return this.#write(timestamp, segmented, writer, taken.read);
+          drop(taken);
           return undefined;
         }),
       );
@@ -234,27 +225,27 @@ export class VideoSession {
           break;
         }
         if (!this.#waiting) {
-          const t0 = performance.now();
           output(
-            frame,
-            this.#latest(frame).then((segmented) => this.#write(frame.timestamp, segmented, writer, t0)),
+            this.#take(frame, now, false),
+            this.#latest(frame).then((segmented) => this.#write(frame.timestamp, segmented, writer, now)),
           );
           // One frame at a time: it is composited from its copy before the next one is converted.
           await written;
           continue;
         }
+        const taken = this.#take(frame, now);
         if (!atModel) {
-          begin(frame);
+          begin(taken);
           continue;
         }
         // The frame the model takes next is the newest; the one it replaces is shown on the last masks.
         if (held) carry(held);
-        held = frame;
+        held = taken;
       }
     } catch (error) {
       failure ??= error;
     } finally {
-      if (held) this.#close(held);
+      if (held) this.#release(held);
       held = null;
       await pending;
       await writer.close().catch(() => undefined);
@@ -300,15 +291,34 @@ export class VideoSession {
    * next backend).
    */
   #segment(frame: LiveFrame): Promise<Segmented> {
-    return this.#segmentFrame(frame).segmented;
-  }
-
-  /** `#segment`, and whether the frame was copied (its copy is drawn from from then on: the frame may be closed). */
-  #segmentFrame(frame: LiveFrame): { segmented: Promise<Segmented>; copied: boolean } {
     const [width, height] = frameSize(frame);
     const t0 = performance.now();
-    const source = this.#copyOf(frame, width, height);
-    return { segmented: this.#call(this.#segmentCopy(source, width, height, timestampOf(frame), t0)), copied: source !== frame };
+    return this.#call(this.#segmentCopy(this.#copyOf(frame, width, height), width, height, timestampOf(frame), t0));
+  }
+
+  /**
+   * A frame the streams loop takes, read at `read` (ms). A camera lends few frames, and one the page holds
+   * holds back its next ones (Chromium's capture gave 30 frames/s, not 60, with two held 50 ms): where the
+   * compositor draws from copies (`copy`, the canvas 2D one), the frame is converted at once into an RGB
+   * copy of its own, from the loop's pool, and closed; the model's input, the guide and the compositor
+   * draw from that copy.
+   */
+  #take(frame: VideoFrame, read: number, copy = true): Taken {
+    const t0 = performance.now();
+    const [width, height] = frameSize(frame);
+    const taken: Taken = { frame, source: frame, copy: null, copyMs: 0, read, timestamp: frame.timestamp, width, height };
+    if (!copy || this.#compositorFor(this.#settings).kind !== 'canvas2d') return taken;
+    const ctx = canvas2d(this.#pool.pop() ?? null, width, height);
+    ctx.drawImage(frame, 0, 0, width, height);
+    this.#close(frame);
+    return { ...taken, source: ctx.canvas, copy: ctx, copyMs: performance.now() - t0 };
+  }
+
+  /** Done with a taken frame: closed (once), and its copy back in the pool. */
+  #release(taken: Taken): void {
+    this.#close(taken.frame);
+    if (taken.copy) this.#pool.push(taken.copy);
+    taken.copy = null;
   }
 
   /** `segmented`, kept as the model's last call in flight until it settles. */
@@ -405,12 +415,12 @@ export class VideoSession {
    * even a small one, so the frame is converted once, and the input, the guide and the compositor draw
    * from that copy; and the camera's frame can be closed then (a camera lends few frames). A GPU
    * compositor takes the frame as it is (a copy on the CPU would cost it a read-back).
-   * The copies: the model's frames take two canvases in turn (a frame is composited from its copy while the
-   * next frame's is drawn); the carried frame (`slot` CARRIED, at most one) has its own.
+   * The copies: two canvases taken in turn (a frame is composited from its copy while the next frame's is
+   * drawn).
    */
-  #copyOf(frame: LiveFrame, width: number, height: number, slot?: typeof CARRIED): FrameCopy {
+  #copyOf(frame: LiveFrame, width: number, height: number): FrameCopy {
     if (frame instanceof ImageBitmap || this.#compositorFor(this.#settings).kind !== 'canvas2d') return frame;
-    const at = slot ?? (this.#turn ^= 1);
+    const at = (this.#turn ^= 1);
     const ctx = (this.#copies[at] = canvas2d(this.#copies[at] ?? null, width, height));
     ctx.drawImage(frame, 0, 0, width, height);
     return ctx.canvas;
@@ -492,6 +502,22 @@ export class VideoSession {
 /** What a frame is drawn from: the frame as it came, or a camera frame's RGB copy. */
 type FrameCopy = LiveFrame | OffscreenCanvas;
 
+/** A frame the streams loop took (see #take). */
+interface Taken {
+  /** Closed at once where it was copied, else once written or dropped. */
+  frame: VideoFrame;
+  /** Its pixels: its copy, or the frame. */
+  source: FrameCopy;
+  /** Its copy (back in the pool once the frame is written or dropped), and what drawing it cost, ms. */
+  copy: OffscreenCanvasRenderingContext2D | null;
+  copyMs: number;
+  /** When it was read (ms): its latency counts from then. */
+  read: number;
+  timestamp: number;
+  width: number;
+  height: number;
+}
+
 /** A frame's segmentation, as the compositor takes it. */
 interface Segmented {
   masks: FrameMasks;
@@ -512,9 +538,6 @@ const noop = () => undefined;
 
 const frameSize = (frame: LiveFrame): [number, number] =>
   frame instanceof ImageBitmap ? [frame.width, frame.height] : [frame.displayWidth, frame.displayHeight];
-
-/** The carried frame's copy's place in `#copies`. */
-const CARRIED = 2;
 
 const timestampOf = (frame: LiveFrame) => (frame instanceof ImageBitmap ? 0 : frame.timestamp);
 

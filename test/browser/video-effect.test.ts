@@ -261,10 +261,10 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
       expect(stats.masks).toBe(stats.frames - stats.carried);
       expect(stats.frames + stats.dropped).toBeLessThanOrEqual(sent);
       // A camera lends few frames, and holding them holds back its next ones. Where the compositor draws
-      // from copies (canvas2d), the frame at the model and the carried one are closed once copied: one
-      // held at once (the one waiting for the model). Else at most four (one being written, a carried one
-      // waiting for it, one at the model, one waiting for the model). None after.
-      expect(mostOpen).toBeLessThanOrEqual(stats.compositor === 'canvas2d' ? 1 : 4);
+      // from copies (canvas2d), each frame is closed as soon as it is copied: none is held between frames.
+      // Else at most four (one being written, a carried one waiting for it, one at the model, one waiting
+      // for the model). None after.
+      expect(mostOpen).toBeLessThanOrEqual(stats.compositor === 'canvas2d' ? 0 : 4);
       expect(stats.openFrames).toBe(0);
       // In order: each shown frame is newer than the one before it.
       expect(shown.every(({ k }, i) => i === 0 || k > shown[i - 1]!.k)).toBe(true);
