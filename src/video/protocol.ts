@@ -128,7 +128,7 @@ export interface VideoWorkerApi {
   /** Serves this worker's model on `port` to a frame loop in another worker (`VideoStartRequest.model`). */
   videoServeModel(port: MessagePort): Promise<void>;
   /** The `main-thread` path: one frame in (the worker closes it), the composited frame out. */
-  videoFrame(frame: VideoFrame | ImageBitmap): Promise<{ bitmap: ImageBitmap; report: FrameReport }>;
+  videoFrame(frame: ImageBitmap): Promise<{ bitmap: ImageBitmap; report: FrameReport }>;
   videoUpdate(settings: VideoSettings): Promise<void>;
   /** Stops the loop, ends the output (and this worker's generator), frees the compositor; resolves when nothing runs, with the input frames still open (0). */
   videoStop(): Promise<number>;

@@ -25,11 +25,8 @@ export class VideoSession {
   #compositor: Compositor | null = null;
   readonly #plain: OffscreenCanvasRenderingContext2D;
   #guide: OffscreenCanvasRenderingContext2D | null = null;
-  /** Camera frames converted to RGB: two taken in turn by the model's frames (see #copyOf). */
-  readonly #copies: (OffscreenCanvasRenderingContext2D | undefined)[] = [undefined, undefined];
-  /** RGB copies of the frames the streams loop holds, each taken until its frame is written or dropped (see #take). */
+  /** RGB copies of camera frames, each taken until its frame is written or dropped (see #copy). */
   readonly #pool: OffscreenCanvasRenderingContext2D[] = [];
-  #turn = 0;
   #overlay: OffscreenCanvasRenderingContext2D | null = null;
   #overlayImage: ImageData | null = null;
   readonly #colours: [number, number, number][];
@@ -84,7 +81,7 @@ export class VideoSession {
    * the next frame before this one is back: its input is drawn at once, and the model takes frames in
    * order, so results come back in order.
    */
-  async frame(frame: LiveFrame): Promise<{ bitmap: ImageBitmap; report: FrameReport }> {
+  async frame(frame: ImageBitmap): Promise<{ bitmap: ImageBitmap; report: FrameReport }> {
     const t0 = performance.now();
     // Idle since the last frame was done, where none is in work.
     this.#pace.frame(t0, this.#waiting, this.#inWork === 0 ? t0 - this.#doneAt : 0);
@@ -94,7 +91,7 @@ export class VideoSession {
       // sent meanwhile wait for it too, in order), so that the two ways never overlap.
       if (this.#waitingChanged()) this.#switching = this.#modelCall ?? Promise.resolve();
       await this.#switching;
-      const segmented = await (this.#waiting ? this.#segment(frame) : this.#latest(frame));
+      const segmented = await (this.#waiting ? this.#segment(frame) : this.#latest(frame, () => frame));
       const { canvas, report } = this.#composite(timestampOf(frame), segmented);
       const bitmap = canvas.transferToImageBitmap();
       report.latency = performance.now() - t0;
@@ -225,15 +222,18 @@ export class VideoSession {
           break;
         }
         if (!this.#waiting) {
+          const taken = this.#take(frame, now);
           output(
-            this.#take(frame, now, false),
-            this.#latest(frame).then((segmented) => this.#write(frame.timestamp, segmented, writer, now)),
+            taken,
+            this.#latest(frame, () => this.#copy(taken)).then((segmented) => this.#write(taken.timestamp, segmented, writer, now)),
           );
-          // One frame at a time: it is composited from its copy before the next one is converted.
+          // One frame at a time: the next is read once this one is written (the newest, by then).
           await written;
           continue;
         }
         const taken = this.#take(frame, now);
+        // Copied at once, and the camera's frame closed: it may wait for the model a while.
+        this.#copy(taken);
         if (!atModel) {
           begin(taken);
           continue;
@@ -290,28 +290,35 @@ export class VideoSession {
    * model's masks; on a model failure, the last good ones (with the failure, for the page to move to the
    * next backend).
    */
-  #segment(frame: LiveFrame): Promise<Segmented> {
+  #segment(frame: ImageBitmap): Promise<Segmented> {
     const [width, height] = frameSize(frame);
-    const t0 = performance.now();
-    return this.#call(this.#segmentCopy(this.#copyOf(frame, width, height), width, height, timestampOf(frame), t0));
+    return this.#call(this.#segmentCopy(frame, width, height, timestampOf(frame), performance.now()));
+  }
+
+  /** A frame the streams loop reads at `read` (ms); drawn from as it is until #copy. */
+  #take(frame: VideoFrame, read: number): Taken {
+    const [width, height] = frameSize(frame);
+    return { frame, source: frame, copy: null, copyMs: 0, read, timestamp: frame.timestamp, width, height };
   }
 
   /**
-   * A frame the streams loop takes, read at `read` (ms). A camera lends few frames, and one the page holds
-   * holds back its next ones (Chromium's capture gave 30 frames/s, not 60, with two held 50 ms): where the
-   * compositor draws from copies (`copy`, the canvas 2D one), the frame is converted at once into an RGB
-   * copy of its own, from the loop's pool, and closed; the model's input, the guide and the compositor
-   * draw from that copy.
+   * What a taken frame is drawn from from now on (once a copy, its copy). On the CPU every draw of a camera
+   * frame converts all its pixels from YUV, even a small one, so where the compositor draws from copies
+   * (canvas 2D) the frame is converted once into an RGB copy of its own, from the pool, and the model's
+   * input, the guide and the compositor draw from that. The camera's frame is closed then: a camera lends
+   * few frames, and one the page holds holds back its next ones (Chromium's capture gave 30 frames/s, not
+   * 60, with two held 50 ms). A GPU compositor takes the frame as it is (a copy on the CPU would cost it a
+   * read-back).
    */
-  #take(frame: VideoFrame, read: number, copy = true): Taken {
+  #copy(taken: Taken): FrameCopy {
+    if (taken.source !== taken.frame || this.#compositorFor(this.#settings).kind !== 'canvas2d') return taken.source;
     const t0 = performance.now();
-    const [width, height] = frameSize(frame);
-    const taken: Taken = { frame, source: frame, copy: null, copyMs: 0, read, timestamp: frame.timestamp, width, height };
-    if (!copy || this.#compositorFor(this.#settings).kind !== 'canvas2d') return taken;
+    const { frame, width, height } = taken;
     const ctx = canvas2d(this.#pool.pop() ?? null, width, height);
     ctx.drawImage(frame, 0, 0, width, height);
     this.#close(frame);
-    return { ...taken, source: ctx.canvas, copy: ctx, copyMs: performance.now() - t0 };
+    [taken.source, taken.copy, taken.copyMs] = [ctx.canvas, ctx, performance.now() - t0];
+    return ctx.canvas;
   }
 
   /** Done with a taken frame: closed (once), and its copy back in the pool. */
@@ -362,8 +369,9 @@ export class VideoSession {
   /**
    * Frames not waiting for their mask: the frame on the newest masks at once, and to the model too when it is free (its
    * masks are for the frames after it). Only a frame with no masks of its size yet waits for the model.
+   * `copy`: what the frame is drawn from once the model takes it too (see #copy).
    */
-  async #latest(frame: LiveFrame): Promise<Segmented> {
+  async #latest(frame: LiveFrame, copy: () => FrameCopy): Promise<Segmented> {
     const [width, height] = frameSize(frame);
     // Drawn once, by the compositor, unless the model takes the frame too (a shown frame's one draw).
     let source: FrameCopy = frame;
@@ -371,7 +379,7 @@ export class VideoSession {
       let own: Promise<Segmented> | null = null;
       if (!this.#modelCall) {
         const t0 = performance.now();
-        source = this.#copyOf(frame, width, height);
+        source = copy();
         own = this.#call(this.#segmentCopy(source, width, height, timestampOf(frame), t0));
       }
       const last = this.#lastFor(width, height);
@@ -408,22 +416,6 @@ export class VideoSession {
     const ctx = (this.#guide = canvas2d(this.#guide, mw, mh));
     ctx.drawImage(frame, 0, 0, mw, mh);
     return { data: ctx.getImageData(0, 0, mw, mh).data, width: mw, height: mh, frameWidth: width, frameHeight: height };
-  }
-
-  /**
-   * What `frame` is drawn from: on the CPU, every draw of a camera frame converts all its pixels from YUV,
-   * even a small one, so the frame is converted once, and the input, the guide and the compositor draw
-   * from that copy; and the camera's frame can be closed then (a camera lends few frames). A GPU
-   * compositor takes the frame as it is (a copy on the CPU would cost it a read-back).
-   * The copies: two canvases taken in turn (a frame is composited from its copy while the next frame's is
-   * drawn).
-   */
-  #copyOf(frame: LiveFrame, width: number, height: number): FrameCopy {
-    if (frame instanceof ImageBitmap || this.#compositorFor(this.#settings).kind !== 'canvas2d') return frame;
-    const at = (this.#turn ^= 1);
-    const ctx = (this.#copies[at] = canvas2d(this.#copies[at] ?? null, width, height));
-    ctx.drawImage(frame, 0, 0, width, height);
-    return ctx.canvas;
   }
 
   /** Draws the frame stamped `timestamp` (its pixels: `source`) with the effect, from its masks. */
