@@ -2,7 +2,7 @@
 // frame over a still background, with camera noise) go through the effect; its output is held to each
 // frame's exact mask, its flicker to the raw masks', and its errors, frames and close() are checked.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createSegmenter, createVideoEffect, type Segmenter, type VideoEffect } from '../../src/index.js';
+import { createSegmenter, createVideoEffect, type Segmenter, type VideoEffect, type VideoEffectOptions } from '../../src/index.js';
 import { INJECT_FAULT } from '../../src/runtime/segmenter.js';
 import { CRASH_LOOP_WORKER } from '../../src/video/video-effect.js';
 import { canvasTrack, centreOf, expectedPath, until } from './video-helpers.js';
@@ -204,27 +204,44 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
    * 40 ms (several come while the model runs), the output read back: each shown frame's index and its
    * subject decisions, and `stats.waitsForMask` at the end of each phase.
    */
+  /**
+   * A track generator into `fx` (its track saying `frameRate`, where given, as a camera's does), once the
+   * loop has started; each output frame to `seen`, then closed. `reading` ends after the output does.
+   */
+  async function generatorInto(
+    fx: VideoEffect,
+    seen: (frame: VideoFrame) => void,
+    frameRate?: number,
+  ): Promise<{ writer: WritableStreamDefaultWriter<VideoFrame>; reading: Promise<void> }> {
+    const generator = new media.MediaStreamTrackGenerator!({ kind: 'video' });
+    if (frameRate) {
+      const settings = generator.getSettings.bind(generator);
+      generator.getSettings = () => ({ ...settings(), frameRate });
+    }
+    const writer = generator.writable.getWriter();
+    const reader = new media.MediaStreamTrackProcessor!({ track: fx.process(generator) }).readable.getReader();
+    await until(() => fx.stats.compositor !== null, 'the loop to start');
+    const reading = (async () => {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        seen(r.value);
+        r.value.close();
+      }
+    })();
+    return { writer, reading };
+  }
+
   async function burst(
     fx: VideoEffect,
     phases = [{ frames: 2 * FRAMES, every: 40 }],
   ): Promise<{ shown: { k: number; mask: Uint8Array }[]; mostOpen: number; sent: number; waits: boolean[] }> {
     await fx.segmenter[INJECT_FAULT]('slow-runs');
-    const generator = new media.MediaStreamTrackGenerator!({ kind: 'video' });
-    const writer = generator.writable.getWriter();
-    const reader = new media.MediaStreamTrackProcessor!({ track: fx.process(generator) }).readable.getReader();
-    await until(() => fx.stats.compositor !== null, 'the loop to start');
     const read = new OffscreenCanvas(W, H).getContext('2d', { willReadFrequently: true })!;
     const shown: { k: number; mask: Uint8Array }[] = [];
-    const reading = (async () => {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        const k = value.timestamp / 33_333 - 1;
-        read.drawImage(value, 0, 0);
-        value.close();
-        shown.push({ k, mask: decisions(read.getImageData(0, 0, W, H).data, scene.noisy[k % FRAMES]!.data) });
-      }
-    })();
+    const { writer, reading } = await generatorInto(fx, (frame) => {
+      const k = frame.timestamp / 33_333 - 1;
+      read.drawImage(frame, 0, 0);
+      shown.push({ k, mask: decisions(read.getImageData(0, 0, W, H).data, scene.noisy[k % FRAMES]!.data) });
+    });
     const bitmaps = await Promise.all(scene.noisy.map((image) => createImageBitmap(image)));
     let [sent, mostOpen] = [0, 0];
     const waits: boolean[] = [];
@@ -339,20 +356,9 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
     const fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
     try {
       await fx.segmenter[INJECT_FAULT]('slow-runs');
-      const generator = new media.MediaStreamTrackGenerator!({ kind: 'video' });
       // The track says 60 frames/s, as a camera's driver does in low light while it gives far fewer.
-      const settings = generator.getSettings.bind(generator);
-      generator.getSettings = () => ({ ...settings(), frameRate: 60 });
-      const writer = generator.writable.getWriter();
-      const reader = new media.MediaStreamTrackProcessor!({ track: fx.process(generator) }).readable.getReader();
-      await until(() => fx.stats.compositor !== null, 'the loop to start');
       let shown = 0;
-      const reading = (async () => {
-        for (let r = await reader.read(); !r.done; r = await reader.read()) {
-          r.value.close();
-          shown++;
-        }
-      })();
+      const { writer, reading } = await generatorInto(fx, () => shown++, 60);
       // A frame every 250 ms, stamped with its capture time as a camera's are; each run takes 150 ms more
       // than the model's own, too slow for 60 frames/s and fast enough for 4.
       const bitmap = await createImageBitmap(scene.noisy[0]!);
@@ -399,6 +405,23 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
 // Frames wait for their own masks in the tests that check something else than the pace, so that no change
 // of way (waitForMask 'auto', which follows the machine's load) comes in between; 'auto' has its own tests.
 const WAITING = { waitForMask: true } as const;
+
+/** The green colour effect on WASM (with `options`) on a live canvas track (`every`: see canvasTrack) through `body`; then no frame left open. */
+async function onCanvasTrack(
+  options: VideoEffectOptions,
+  body: (fx: VideoEffect, live: ReturnType<typeof canvasTrack>) => Promise<void>,
+  every?: number,
+): Promise<void> {
+  const fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'], ...options });
+  const live = canvasTrack(every);
+  try {
+    await body(fx, live);
+  } finally {
+    live.stop();
+    await fx.close();
+  }
+  expect(fx.stats.openFrames).toBe(0);
+}
 
 // Four minutes a test: in CI, with every browser project at once on 2 cores, WebKitGTK's main-thread path
 // took 20 s and more to show its first frames, and one test ran past the two-minute default.
@@ -453,9 +476,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
 
   test("waitForMask: false on this engine's path: the effect on the newest masks, a failed run reported, the output flowing", async () => {
     await expect(createVideoEffect({ waitForMask: 'no' as never })).rejects.toMatchObject({ code: 'OPTION_INVALID' });
-    const latest = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'], waitForMask: false });
-    const live = canvasTrack();
-    try {
+    await onCanvasTrack({ waitForMask: false }, async (latest, live) => {
       const output = latest.process(live.track);
       await until(() => latest.stats.frames >= 3 && latest.stats.masks >= 2, 'three output frames on two masks');
       expect(latest.stats.path).toBe(PATH);
@@ -466,17 +487,11 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
       await until(() => latest.stats.reused >= 1 && latest.stats.frames >= before + 2, 'frames after a failed run');
       expect(output.readyState).toBe('live');
       await expectGreen(output);
-    } finally {
-      live.stop();
-      await latest.close();
-    }
-    expect(latest.stats.openFrames).toBe(0);
+    });
   });
 
   test("waitForMask 'auto' (the default) on this engine's path: with the model slower than the frames, they stop waiting and keep flowing on the newest masks", async () => {
-    const auto = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
-    const live = canvasTrack();
-    try {
+    await onCanvasTrack({}, async (auto, live) => {
       auto.process(live.track);
       expect(auto.stats.waitsForMask).toBe(true);
       await until(() => auto.stats.frames >= 3, 'three output frames');
@@ -495,50 +510,44 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
       // Frames shown on the newest mask: more of them than masks, and none for a failed run.
       expect(stats.frames - frames).toBeGreaterThan(stats.masks - masks);
       expect(stats).toMatchObject({ waitsForMask: false, reused: 0, path: PATH });
-    } finally {
-      live.stop();
-      await auto.close();
-    }
-    expect(auto.stats.openFrames).toBe(0);
+    });
   });
 
   test("waitForMask 'auto' on this engine's path with a camera slower than its frame rate says: frames wait for their own mask again", async () => {
-    const auto = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
     // A frame every 250 ms from a track that says 60 frames/s; each run takes 150 ms more than the model's own.
-    const live = canvasTrack(250);
-    try {
-      await auto.segmenter[INJECT_FAULT]('slow-runs');
-      const output = auto.process(live.track);
-      // Judged on 60 frames/s, frames stop waiting; measured, the camera is slow enough to wait for.
-      let stopped = false;
-      await until(
-        () => (stopped ||= !auto.stats.waitsForMask) && auto.stats.waitsForMask,
-        () => `frames to stop waiting, then wait again (stats: ${JSON.stringify(auto.stats)})`,
-      );
-      const before = auto.stats;
-      let waiting = true;
-      await until(
-        () => {
-          waiting &&= auto.stats.waitsForMask;
-          return auto.stats.frames >= before.frames + 8;
-        },
-        () => `8 more output frames (stats: ${JSON.stringify(auto.stats)})`,
-      );
-      const stats = auto.stats;
-      console.log(
-        `video slow camera (${stats.path}): ${stats.frames - before.frames} frames on ${stats.masks - before.masks} masks, ${stats.dropped - before.dropped} dropped after frames waited again`,
-      );
-      // From then on, each frame on its own mask, none counted dropped.
-      expect(waiting).toBe(true);
-      expect(stats).toMatchObject({ reused: 0, path: PATH });
-      expect(stats.masks - before.masks).toBe(stats.frames - before.frames);
-      expect(stats.dropped).toBe(before.dropped);
-      await expectGreen(output);
-    } finally {
-      live.stop();
-      await auto.close();
-    }
-    expect(auto.stats.openFrames).toBe(0);
+    await onCanvasTrack(
+      {},
+      async (auto, live) => {
+        await auto.segmenter[INJECT_FAULT]('slow-runs');
+        const output = auto.process(live.track);
+        // Judged on 60 frames/s, frames stop waiting; measured, the camera is slow enough to wait for.
+        let stopped = false;
+        await until(
+          () => (stopped ||= !auto.stats.waitsForMask) && auto.stats.waitsForMask,
+          () => `frames to stop waiting, then wait again (stats: ${JSON.stringify(auto.stats)})`,
+        );
+        const before = auto.stats;
+        let waiting = true;
+        await until(
+          () => {
+            waiting &&= auto.stats.waitsForMask;
+            return auto.stats.frames >= before.frames + 8;
+          },
+          () => `8 more output frames (stats: ${JSON.stringify(auto.stats)})`,
+        );
+        const stats = auto.stats;
+        console.log(
+          `video slow camera (${stats.path}): ${stats.frames - before.frames} frames on ${stats.masks - before.masks} masks, ${stats.dropped - before.dropped} dropped after frames waited again`,
+        );
+        // From then on, each frame on its own mask, none counted dropped.
+        expect(waiting).toBe(true);
+        expect(stats).toMatchObject({ reused: 0, path: PATH });
+        expect(stats.masks - before.masks).toBe(stats.frames - before.frames);
+        expect(stats.dropped).toBe(before.dropped);
+        await expectGreen(output);
+      },
+      250,
+    );
   });
 
   test.runIf(HAS_GENERATOR)('the WebGL2 compositor in the worker (forced; a software GL here) draws the same effect', async () => {
