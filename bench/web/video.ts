@@ -127,7 +127,7 @@ const api = {
     c: VideoCase & { minutes: number; every: number },
   ): Promise<{ samples: SoakSample[]; openAfterClose: number; outputEnded: boolean }> {
     const fx = await createVideoEffect({ effect: 'blur', model: c.model, backends: ['wasm'], numThreads: c.threads });
-    const track = (await navigator.mediaDevices.getUserMedia({ video: { frameRate: 30 } })).getVideoTracks()[0]!;
+    const track = await camera(30);
     const output = fx.process(track);
     const video = document.createElement('video');
     video.muted = true;
