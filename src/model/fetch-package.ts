@@ -24,7 +24,7 @@ export interface FetchPackageOptions {
 
 /**
  * The files of the package at `baseUrl` (a folder URL; a trailing slash is added). Asks for the current
- * layout's inference_config.json first, then the legacy environment.json; model_type.json is optional.
+ * layout's inference_config.json first, then the legacy environment.json and its optional model_type.json.
  */
 export async function fetchPackageFiles(baseUrl: string, options: FetchPackageOptions = {}): Promise<PackageFiles> {
   const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`, absoluteBase()).toString();
@@ -44,12 +44,15 @@ export async function fetchPackageFiles(baseUrl: string, options: FetchPackageOp
   const weights = get('weights.onnx', true);
   weights.catch(() => undefined); // awaited below; a failure found first must not leave it unhandled
   const files: PackageFiles = {};
-  // The legacy layout's configuration is asked for only where the current one is absent.
-  const configuration = get('inference_config.json', false).then(async (config) => ({
-    config,
-    env: config ? null : await get('environment.json', false),
-  }));
-  const [{ config, env }, names, type] = await Promise.all([configuration, get('class_names.txt', false), get('model_type.json', false)]);
+  // The legacy layout's files (its configuration, and model_type.json, which only legacy exports carry)
+  // are asked for only where the current configuration is absent: a current package's page then makes no
+  // request that answers 404 (which browsers print as an error).
+  const configuration = get('inference_config.json', false).then(async (config) => {
+    if (config) return { config, env: null, type: null };
+    const [env, type] = await Promise.all([get('environment.json', false), get('model_type.json', false)]);
+    return { config, env, type };
+  });
+  const [{ config, env, type }, names] = await Promise.all([configuration, get('class_names.txt', false)]);
   if (config) files['inference_config.json'] = config;
   else if (env) files['environment.json'] = env;
   else

@@ -68,8 +68,9 @@ describe('optional files that a host answers oddly count as absent', () => {
       habit,
       async (host) => {
         expect(await payloadFrom(`${host.url}/${name}/`)).toEqual(expected[name]);
-        // The legacy configuration is asked for only where the current one is absent.
+        // The legacy configuration, and the legacy model_type.json, are asked for only where the current one is absent.
         expect(host.requests.includes(`/${name}/environment.json`)).toBe(name === 'tiny-legacy');
+        expect(host.requests.includes(`/${name}/model_type.json`)).toBe(name === 'tiny-legacy');
       },
       hide,
     );
