@@ -1,11 +1,11 @@
 // The local platform as one Node (req, res, next) listener: every route of the platform, on loopback,
 // backed by a data directory. The same listener runs standalone (`edgeseg serve`) and inside Vite.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { redact } from '../src/platform/redact.js';
 import { createAccessPolicy, duplicateHost, hasDuplicateHost } from './access.js';
 import { badRequest, HttpError, notFound, sendError, setCorsHeaders, setResourcePolicy } from './http.js';
 import { Segmenters, type InferenceLimits } from './inference.js';
 import type { Urls } from './records.js';
+import { loggedUrl, maskSecrets } from './request-log.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { fileRoutes } from './routes/files.js';
 import { inferenceRoute } from './routes/inference.js';
@@ -158,7 +158,7 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
 
   const failed = (res: ServerResponse, error: unknown) => {
     if (error instanceof HttpError) return sendError(res, error);
-    options.log?.(redact(`error: ${(error as Error)?.stack ?? String(error)}`, ...secrets()));
+    options.log?.(maskSecrets(`error: ${(error as Error)?.stack ?? String(error)}`, secrets()));
     sendError(res, new HttpError(500, 'the local platform failed on this request', 'InternalError'));
   };
 
@@ -237,38 +237,6 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
   }) as PlatformHandler;
   handler.close = () => segmenters.close();
   return handler;
-}
-
-/** Query parameters whose values are never logged: the key (as any parameter-name spelling decodes) and signatures. */
-const SECRET_PARAMS = /^(?:api_key|apikey|key|token|sig)$/i;
-
-/**
- * A request's URL as the log shows it. The query is decoded as the server reads it, so `api%5Fkey=…` and
- * `%61pi_key=…` are the `api_key` they are, each secret parameter's value is masked, a URL inside a
- * parameter (`image=http://…?api_key=…`) has its own query masked the same way, and each known key is
- * masked wherever else it appears, in the path or encoded.
- */
-export function loggedUrl(rawPath: string, query: string, secrets: readonly (string | undefined)[]): string {
-  const maskQuery = (text: string, depth: number): string =>
-    [...new URLSearchParams(text)]
-      .map(([name, value]) => {
-        const shown = SECRET_PARAMS.test(name) ? '***' : depth < 3 ? maskInnerUrl(value, depth) : value;
-        return `${encodeURIComponent(name)}=${encodeURIComponent(shown).replace(/%2A/g, '*')}`;
-      })
-      .join('&');
-  const maskInnerUrl = (value: string, depth: number) => {
-    const at = value.indexOf('?');
-    return at < 0 ? value : `${value.slice(0, at)}?${maskQuery(value.slice(at + 1), depth + 1)}`;
-  };
-  let path = rawPath.replace(/\/signed\.(\d+)\.[0-9a-f]+/g, '/signed.$1.***');
-  let decodedPath = path;
-  try {
-    decodedPath = decodeURIComponent(path);
-  } catch {
-    // shown as sent
-  }
-  if (redact(decodedPath, ...secrets) !== decodedPath) path = redact(decodedPath, ...secrets);
-  return redact(`${path}${query ? `?${maskQuery(query, 0)}` : ''}`, ...secrets);
 }
 
 /** Decoded path segments; anything that could leave its folder (.., slashes, NUL) is refused. */

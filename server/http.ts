@@ -34,7 +34,8 @@ export function setCorsHeaders(res: ServerResponse, origin: string | null): void
   res.setHeader('access-control-allow-origin', origin);
   if (origin !== '*') res.setHeader('vary', 'Origin');
   res.setHeader('access-control-allow-methods', 'GET, POST, PUT, OPTIONS');
-  res.setHeader('access-control-allow-headers', 'content-type, authorization');
+  // No `authorization`: the key is the `api_key` parameter, and the server reads no other credential.
+  res.setHeader('access-control-allow-headers', 'content-type');
   res.setHeader('access-control-expose-headers', 'retry-after, content-length');
   res.setHeader('access-control-max-age', '600');
 }
