@@ -1,12 +1,13 @@
 // The default workspace: the shapes model's project (its sample images with their annotations, tags,
 // splits and batches, a raw version and a version with the trained model) and the people project (photos
 // of people, the bundled people models as its two versions).
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { createSegmenter } from '../src/node/segmenter.js';
 import { decodeImage } from '../src/decode/decode-node.js';
 import { decodeMaskPng } from '../src/payload/index.js';
 import { imageEmbedding } from './embedding.js';
+import { DIR_MODE, FILE_MODE } from './data-dir.js';
 import type { ImageState, PlatformState, ProjectState } from './store.js';
 
 export interface SeedOptions {
@@ -47,15 +48,15 @@ export async function seedDefault(dataDir: string, options: SeedOptions): Promis
   const project = options.project ?? DEFAULT_PROJECT;
   const manifest = JSON.parse(await readFile(join(options.samplesDir, 'manifest.json'), 'utf8')) as SampleManifest;
   const base = join('files', ws, project);
-  await mkdir(join(dataDir, base, 'images'), { recursive: true });
-  await mkdir(join(dataDir, base, 'masks'), { recursive: true });
+  await mkdir(join(dataDir, base, 'images'), { recursive: true, mode: DIR_MODE });
+  await mkdir(join(dataDir, base, 'masks'), { recursive: true, mode: DIR_MODE });
   const background = manifest.classes.indexOf('background');
   const images: ImageState[] = [];
   for (const sample of manifest.images) {
     const file = join(base, 'images', `${sample.id}.jpg`);
     const mask = join(base, 'masks', `${sample.id}.png`);
-    await copyFile(join(options.samplesDir, sample.file), join(dataDir, file));
-    await copyFile(join(options.samplesDir, sample.mask), join(dataDir, mask));
+    await copyPrivate(join(options.samplesDir, sample.file), join(dataDir, file));
+    await copyPrivate(join(options.samplesDir, sample.mask), join(dataDir, mask));
     const pixels = await decodeImage(await readFile(join(dataDir, file)));
     const ids = decodeMaskPng(new Uint8Array(await readFile(join(dataDir, mask)))).classIds;
     const present = [...new Set(ids)].filter((c) => c !== background).sort((a, b) => a - b);
@@ -121,6 +122,12 @@ export async function seedDefault(dataDir: string, options: SeedOptions): Promis
   };
 }
 
+/** A sample copied into the data directory as the server's other files are: its owner's alone (copyFile keeps the source's mode). */
+async function copyPrivate(from: string, to: string): Promise<void> {
+  await copyFile(from, to);
+  await chmod(to, FILE_MODE);
+}
+
 interface PeopleManifest {
   classes: string[];
   colors: Record<string, string>;
@@ -134,7 +141,7 @@ interface PeopleManifest {
 async function seedPeople(dataDir: string, ws: string, samplesDir: string): Promise<ProjectState> {
   const manifest = JSON.parse(await readFile(join(samplesDir, 'manifest.json'), 'utf8')) as PeopleManifest;
   const base = join('files', ws, PEOPLE_PROJECT);
-  await mkdir(join(dataDir, base, 'images'), { recursive: true });
+  await mkdir(join(dataDir, base, 'images'), { recursive: true, mode: DIR_MODE });
   const background = manifest.classes.indexOf('background');
   // The images' dates: the day the conversion was published in this repository, a fixed instant so that
   // every seeded data directory is the same.
@@ -144,7 +151,7 @@ async function seedPeople(dataDir: string, ws: string, samplesDir: string): Prom
   try {
     for (const [i, sample] of manifest.images.entries()) {
       const file = join(base, 'images', `${sample.id}${extname(sample.file)}`);
-      await copyFile(join(samplesDir, sample.file), join(dataDir, file));
+      await copyPrivate(join(samplesDir, sample.file), join(dataDir, file));
       const pixels = await decodeImage(await readFile(join(dataDir, file)));
       const ids = (await seg.segmentRaw(pixels)).classIds;
       const present = [...new Set(ids)].filter((c) => c !== background).sort((a, b) => a - b);

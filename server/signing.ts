@@ -2,10 +2,11 @@
 // export downloads are reached without the API key (an <img>, a worker's fetch, a download link), so each
 // URL carries a short-lived HMAC of what it grants instead.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, link, lstat, readFile, unlink } from 'node:fs/promises';
+import { link, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HttpError } from './http.js';
-import { FILE_MODE, writeAtomic } from './store.js';
+import { FILE_MODE, readOwnFile } from './data-dir.js';
+import { writeAtomic } from './store.js';
 
 /** The per-data-directory secret; deleting it revokes every URL handed out so far. */
 export const SIGNING_KEY_FILE = 'signing-key';
@@ -68,13 +69,10 @@ export class UrlSigner {
  */
 export async function loadSigningSecret(dataDir: string): Promise<Buffer> {
   const path = join(dataDir, SIGNING_KEY_FILE);
-  const read = async () => Buffer.from((await readFile(path, 'utf8')).trim(), 'hex');
+  // Not through a symbolic link, and only a file of this user's (its mode is repaired with the directory's).
+  const read = async () => Buffer.from((await readOwnFile(path)).toString('utf8').trim(), 'hex');
   try {
-    const secret = await read();
-    // Made looser by an earlier version or by hand: the owner's alone again.
-    const info = await lstat(path);
-    if (info.isFile() && (info.mode & 0o077) !== 0) await chmod(path, FILE_MODE);
-    return secret;
+    return await read();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }

@@ -120,13 +120,16 @@ export async function openPlatform(
   restrictImageLoaders();
   const dataDir = options.dataDir ?? defaultDataDir();
   const root = packageRoot();
-  const store = await Store.open(dataDir, ({ dir }) =>
-    seedDefault(dir, {
-      apiKey: options.apiKey ?? newApiKey(),
-      samplesDir: options.samplesDir ?? join(root, 'models', 'shapes', 'samples'),
-      modelDir: options.modelDir ?? 'bundled',
-      peopleSamplesDir: join(root, 'models', 'people', 'samples'),
-    }),
+  const store = await Store.open(
+    dataDir,
+    ({ dir }) =>
+      seedDefault(dir, {
+        apiKey: options.apiKey ?? newApiKey(),
+        samplesDir: options.samplesDir ?? join(root, 'models', 'shapes', 'samples'),
+        modelDir: options.modelDir ?? 'bundled',
+        peopleSamplesDir: join(root, 'models', 'people', 'samples'),
+      }),
+    options.log ? { log: options.log } : {},
   );
   const workspace = store.state.workspaces[0]!;
   if (options.apiKey === undefined && createHash('sha256').update(workspace.apiKey).digest('hex') === RETIRED_KEY_SHA256) {

@@ -2,8 +2,10 @@
 // the image, mask, generated-image and export files beside it. The directory holds the workspace keys and
 // the provider's key: only its owner may read it (directories 0700, the state file 0600).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, lstat, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { isEdgesegError } from '../src/errors/index.js';
+import { checkDataDir, DIR_MODE, FILE_MODE, readOwnFile, type DataDirCheck } from './data-dir.js';
 
 export interface ImageState {
   id: string;
@@ -77,9 +79,6 @@ export interface PlatformState {
 }
 
 const STATE_FILE = 'platform.json';
-/** Modes of what the data directory holds: its owner's alone. */
-export const DIR_MODE = 0o700;
-export const FILE_MODE = 0o600;
 
 export class Store {
   #state: PlatformState;
@@ -92,24 +91,28 @@ export class Store {
     this.#state = state;
   }
 
-  /** Opens the data directory; `seed` makes the first state when there is none. */
-  static async open(dir: string, seed: (store: { dir: string }) => Promise<PlatformState>): Promise<Store> {
+  /**
+   * Opens the data directory; `seed` makes the first state when there is none. A directory that holds
+   * what this user's server did not write (see data-dir.ts) is refused with `DATA_DIR_UNSAFE` before
+   * anything in it is read.
+   */
+  static async open(dir: string, seed: (store: { dir: string }) => Promise<PlatformState>, check: DataDirCheck = {}): Promise<Store> {
     const root = resolve(dir);
-    await mkdir(root, { recursive: true, mode: DIR_MODE });
+    if (!(await checkDataDir(root, check))) await mkdir(root, { recursive: true, mode: DIR_MODE });
     await removeLeftoverTemps(root);
     let state: PlatformState;
     try {
-      state = JSON.parse(await readFile(join(root, STATE_FILE), 'utf8')) as PlatformState;
+      state = JSON.parse((await readOwnFile(join(root, STATE_FILE), check.uid)).toString('utf8')) as PlatformState;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        if (isEdgesegError(error)) throw error;
         throw new Error(`the data directory's ${STATE_FILE} cannot be read: ${(error as Error).message}`, { cause: error });
+      }
       state = await seed({ dir: root });
       const store = new Store(root, state);
       await store.save();
-      await tightenModes(root);
       return store;
     }
-    await tightenModes(root);
     return new Store(root, state);
   }
 
@@ -181,25 +184,6 @@ export async function writeAtomic(path: string, data: string | Uint8Array, mode 
   } catch (error) {
     await unlink(temp).catch(() => {});
     throw error;
-  }
-}
-
-/**
- * Takes group and other permissions off the data directory, each directory in it and its state file: a
- * directory made by an earlier version (0755, 0644), or loosened by hand, is repaired at each start.
- * Symbolic links are left alone (chmod would follow them out of the directory).
- */
-export async function tightenModes(root: string): Promise<void> {
-  const tighten = async (path: string, mode: number) => {
-    const info = await lstat(path).catch(() => null);
-    if (!info || info.isSymbolicLink() || (info.mode & 0o777 & ~mode) === 0) return;
-    await chmod(path, mode);
-  };
-  await tighten(root, DIR_MODE);
-  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
-    const path = join(entry.parentPath, entry.name);
-    if (entry.isDirectory()) await tighten(path, DIR_MODE);
-    else if (entry.isFile() && path === join(root, STATE_FILE)) await tighten(path, FILE_MODE);
   }
 }
 

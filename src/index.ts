@@ -77,6 +77,7 @@ export {
   type BackendName,
   EdgesegAbortError,
   type AbortedCode,
+  type LocalPlatformCode,
 } from './errors/index.js';
 
 // The hosted route's payload.

@@ -68,4 +68,10 @@ export type BackendCode =
 /** The call was aborted through its `AbortSignal`. */
 export type AbortedCode = 'ABORTED';
 
-export type EdgesegErrorCode = InvalidInputCode | ModelPackageCode | BackendCode | AbortedCode;
+/**
+ * The local platform (`edgeseg serve`) refuses its data directory: it holds a symbolic link, a file or folder
+ * of another user, or a folder that others may write to. The message names the path and the fix.
+ */
+export type LocalPlatformCode = 'DATA_DIR_UNSAFE';
+
+export type EdgesegErrorCode = InvalidInputCode | ModelPackageCode | BackendCode | AbortedCode | LocalPlatformCode;

@@ -1,5 +1,5 @@
 // Runtime and model errors of edgeseg: one base class, a subclass per area callers branch on.
-export type { EdgesegErrorCode, InvalidInputCode, ModelPackageCode, BackendCode, AbortedCode } from './codes.js';
+export type { EdgesegErrorCode, InvalidInputCode, ModelPackageCode, BackendCode, AbortedCode, LocalPlatformCode } from './codes.js';
 export { EdgesegError, isEdgesegError, type EdgesegErrorOptions } from './edgeseg-error.js';
 export { InvalidInputError } from './invalid-input-error.js';
 export { ModelPackageError } from './model-package-error.js';

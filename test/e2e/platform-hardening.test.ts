@@ -98,7 +98,7 @@ describe('the key', () => {
     expect(new Set(keys).size).toBe(2);
   });
 
-  test("the data directory is its owner's alone (directories 0700, platform.json and signing-key 0600), and repaired when found looser", async () => {
+  test("the data directory is its owner's alone (directories 0700, platform.json and signing-key 0600), and repaired when found readable by others", async () => {
     const data = join(dir, 'modes');
     const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
     const dirs = async () => [data, ...(await readdir(data, { recursive: true })).map((n) => join(data, n))];
@@ -232,6 +232,8 @@ describe('hosts and origins', () => {
     expect(granted.status).toBe(204);
     expect(granted.headers['access-control-allow-origin']).toBe('https://app.example');
     expect(granted.headers['access-control-allow-methods']).toContain('PUT');
+    // The key is a query parameter: no page needs to send an Authorization header.
+    expect(granted.headers['access-control-allow-headers']).toBe('content-type');
     const before = await send({ path: withKey(`/${WS}/settings`) });
     // The old exfiltration path: point the provider at another host, so the next call sends it the key.
     const attack = await send({
