@@ -74,8 +74,10 @@ export class DecodeGate {
 }
 
 /**
- * What decoding `bytes` will cost, in pixels, from the image's header; an image whose header gives no size
- * counts as the largest allowed, bytes that are no image as one pixel (they fail before any decode).
+ * What decoding `bytes` will cost, in pixels, from the image's header and the frames or pages behind it (a
+ * GIF's screen can say 1×1 over a frame of 7000×7000, which libvips decodes whole); an image whose header
+ * gives no size counts as the largest allowed, bytes that are no image as one pixel (they fail before any
+ * decode).
  */
 export function pixelWeight(bytes: Uint8Array, maxPixels: number): number {
   try {

@@ -40,7 +40,13 @@ const ALLOWED = `${IMAGE_FORMATS.slice(0, -1).map(formatName).join(', ')} or ${f
 
 export interface ImageHeader {
   format: ImageFormat;
-  /** Undefined where the header keeps its size deeper than this reads (an AVIF without `ispe`). */
+  /**
+   * The size a decoder may allocate for: the image's, or where a file holds several frames or pages the
+   * largest of them (a GIF's screen and every frame's extent, an APNG's or animated WebP's canvas and
+   * frames, a multi-page TIFF's largest page, an AVIF's largest `ispe`), since a header's screen or first
+   * page can say 1×1 over a frame of 7000×7000. Undefined where the file keeps its size deeper than this
+   * reads (an AVIF without `ispe`).
+   */
   width?: number;
   height?: number;
   /** JPEG: the frame's colour components (1 gray, 3 YCbCr or RGB, 4 CMYK or YCCK). */
@@ -114,33 +120,76 @@ export function readImageHeader(b: Uint8Array): ImageHeader {
       `the ${formatName(header.format)} header says the image is ${header.width}×${header.height}`,
     );
   }
-  COMPLETENESS[format as ImageFormat]?.(b);
-  return header;
+  const walk = STRUCTURE[format as ImageFormat];
+  if (walk === undefined) return header;
+  const { width, height } = walk(b, { width: header.width ?? 0, height: header.height ?? 0 });
+  return header.width === undefined ? header : { ...header, width, height };
 }
 
+interface Extent {
+  width: number;
+  height: number;
+}
+
+/** Grows `extent` to cover a frame at (`left`, `top`) of `width`×`height`: the canvas the frames are drawn on. */
+const cover = (extent: Extent, left: number, top: number, width: number, height: number): void => {
+  extent.width = Math.max(extent.width, left + width);
+  extent.height = Math.max(extent.height, top + height);
+};
+
 /**
- * Whether the container holds all it announces. Browsers other than Chromium decode what they can of a cut
- * PNG, GIF or WebP (and paint the rest transparent), as they do for a page still loading; libvips and
- * Chromium refuse it. Checking the structure here gives the same IMAGE_DECODE_FAILED everywhere. The walk
- * reads chunk and block lengths only, never pixels.
+ * The container's structure, walked before any decoder sees it: whether it holds all it announces, and the
+ * extent of the frames or pages it holds beyond the header's size. Browsers other than Chromium decode
+ * what they can of a cut PNG, GIF or WebP (and paint the rest transparent), as they do for a page still
+ * loading; libvips and Chromium refuse it: checking here gives the same IMAGE_DECODE_FAILED everywhere.
+ * Decoders size their canvas from the frames, not only the header (libvips grows a GIF's screen to its
+ * first frame, browsers likewise), so a frame's extent is what a decode may allocate. The walks read chunk,
+ * block and directory headers only, never pixels, and each is bounded by the bytes (TIFF's by a count).
  */
-const COMPLETENESS: Partial<Record<ImageFormat, (b: Uint8Array) => void>> = {
-  png(b) {
+const STRUCTURE: Partial<Record<ImageFormat, (b: Uint8Array, header: Extent) => Extent>> = {
+  png(b, header) {
+    const extent = { ...header };
     for (let i = 8; ;) {
       if (i + 12 > b.length) throw truncated('png', 'it ends before its IEND chunk');
       const length = u32be(b, i);
       if (i + 12 + length > b.length) throw truncated('png', `its ${JSON.stringify(brand(b, i + 4))} chunk runs past the end`);
-      if (brand(b, i + 4) === 'IEND') return;
+      const type = brand(b, i + 4);
+      if (type === 'IEND') return extent;
+      // APNG's frame control: sequence, width, height, x offset, y offset.
+      if (type === 'fcTL' && length >= 20) cover(extent, u32be(b, i + 20), u32be(b, i + 24), u32be(b, i + 12), u32be(b, i + 16));
       i += 12 + length;
     }
   },
-  webp(b) {
+  webp(b, header) {
     // RIFF's size counts the bytes after its first 8.
-    const size = b[4]! | (b[5]! << 8) | (b[6]! << 16) | (b[7]! * 0x1000000);
+    const size = u32le(b, 4);
     if (8 + size > b.length) throw truncated('webp', `its RIFF header announces ${8 + size} bytes and there are ${b.length}`);
+    const extent = { ...header };
+    const chunks = (start: number, end: number, frame: { left: number; top: number } | null): void => {
+      for (let i = start; i + 8 <= end;) {
+        const fourcc = brand(b, i);
+        const length = u32le(b, i + 4);
+        const payload = i + 8;
+        const stop = Math.min(end, payload + length);
+        if (fourcc === 'ANMF' && frame === null && payload + 16 <= stop) {
+          // An animation frame: its offset (in units of two pixels) and size, then its own chunks.
+          const left = 2 * u24le(b, payload);
+          const top = 2 * u24le(b, payload + 3);
+          cover(extent, left, top, u24le(b, payload + 6) + 1, u24le(b, payload + 9) + 1);
+          chunks(payload + 16, stop, { left, top });
+        } else {
+          const stream = webpBitstreamSize(b, fourcc, payload, stop);
+          if (stream) cover(extent, frame?.left ?? 0, frame?.top ?? 0, stream.width, stream.height);
+        }
+        i = payload + length + (length & 1);
+      }
+    };
+    chunks(12, 8 + size, null);
+    return extent;
   },
-  gif(b) {
+  gif(b, header) {
     // Header and logical screen, the global colour table, then blocks up to the trailer (0x3B).
+    const extent = { ...header };
     let i = 13 + (b[10]! & 0x80 ? 3 << ((b[10]! & 7) + 1) : 0);
     const subBlocks = () => {
       for (;;) {
@@ -153,12 +202,14 @@ const COMPLETENESS: Partial<Record<ImageFormat, (b: Uint8Array) => void>> = {
     for (;;) {
       if (i >= b.length) throw truncated('gif', 'it ends before its trailer');
       const block = b[i]!;
-      if (block === 0x3b) return;
+      if (block === 0x3b) return extent;
       if (block === 0x21) {
         i += 2;
         subBlocks();
       } else if (block === 0x2c) {
         if (i + 10 > b.length) throw truncated('gif', 'it ends inside an image descriptor');
+        // The image descriptor: left, top, width, height, flags.
+        cover(extent, u16le(b, i + 1), u16le(b, i + 3), u16le(b, i + 5), u16le(b, i + 7));
         const flags = b[i + 9]!;
         i += 10 + (flags & 0x80 ? 3 << ((flags & 7) + 1) : 0) + 1;
         subBlocks();
@@ -167,7 +218,48 @@ const COMPLETENESS: Partial<Record<ImageFormat, (b: Uint8Array) => void>> = {
       }
     }
   },
+  tiff(b, header) {
+    // Every page: the largest in pixels (pages are decoded one at a time, not drawn on one canvas). A
+    // directory that gives no size is passed over; one outside the file, or seen before, ends the walk.
+    const { u16, u32 } = tiffReaders(b);
+    let largest = header;
+    const seen = new Set<number>();
+    let entries = 0;
+    for (let ifd = u32(4); ifd >= 8 && ifd + 2 <= b.length && !seen.has(ifd) && entries < MAX_TIFF_ENTRIES;) {
+      seen.add(ifd);
+      const n = u16(ifd);
+      entries += n + 1;
+      const page = tiffPageSize(b, ifd, n);
+      if (page && page.width * page.height > largest.width * largest.height) largest = page;
+      const next = ifd + 2 + 12 * n;
+      if (next + 4 > b.length) break;
+      ifd = u32(next);
+    }
+    return largest;
+  },
+  avif(b, header) {
+    // Every item's `ispe` (the primary image, its grid's tiles, alpha, thumbnails): the largest in pixels.
+    const ipco = findBox(b, 0, b.length, ['meta', 'iprp', 'ipco']);
+    let largest = header;
+    for (let i = ipco?.start ?? 0, end = ipco?.end ?? 0; i + 8 <= end;) {
+      const size = u32be(b, i);
+      if (size < 8 || i + size > end) break;
+      if (brand(b, i + 4) === 'ispe' && size >= 20) {
+        const ispe = { width: u32be(b, i + 12), height: u32be(b, i + 16) };
+        if (ispe.width * ispe.height > largest.width * largest.height) largest = ispe;
+      }
+      i += size;
+    }
+    return largest;
+  },
 };
+
+/**
+ * Directory entries a TIFF's page walk reads, all pages together: each directory may claim 65,535 entries
+ * and point back into another's, so the count bounds the walk. libvips decodes the first page only; the
+ * later pages are weighed for decoders that read them all.
+ */
+const MAX_TIFF_ENTRIES = 1 << 20;
 
 /** Refuses an image over the pixel limit, from its size alone (a header's, or a decoded image's). */
 export function checkPixelCount(width: number, height: number, maxPixels: number): void {
@@ -185,6 +277,7 @@ const truncated = (format: ImageFormat, what: string) =>
 const u16be = (b: Uint8Array, i: number) => (b[i]! << 8) | b[i + 1]!;
 const u16le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8);
 const u24le = (b: Uint8Array, i: number) => b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16);
+const u32le = (b: Uint8Array, i: number) => u24le(b, i) + b[i + 3]! * 0x1000000;
 const u32be = (b: Uint8Array, i: number) => b[i]! * 0x1000000 + ((b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!);
 /** A signed 32-bit value: PNG, for one, allows sizes up to 2³¹ − 1, so a larger one is a negative size. */
 const i32be = (b: Uint8Array, i: number) => (b[i]! << 24) | (b[i + 1]! << 16) | (b[i + 2]! << 8) | b[i + 3]!;
@@ -232,36 +325,20 @@ const SIZE_READERS: Record<ImageFormat, (b: Uint8Array) => ImageHeader> = {
   webp(b) {
     if (b.length < 30) throw truncated('webp', 'no image chunk');
     const chunk = brand(b, 12);
-    if (chunk === 'VP8 ') return { format: 'webp', width: u16le(b, 26) & 0x3fff, height: u16le(b, 28) & 0x3fff };
-    if (chunk === 'VP8L') {
-      const bits = b[21]! | (b[22]! << 8) | (b[23]! << 16) | (b[24]! << 24);
-      return { format: 'webp', width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
-    }
+    // VP8X's canvas: flags and reserved bytes, then width − 1 and height − 1.
     if (chunk === 'VP8X') return { format: 'webp', width: u24le(b, 24) + 1, height: u24le(b, 27) + 1 };
+    const stream = webpBitstreamSize(b, chunk, 20, b.length);
+    if (stream) return { format: 'webp', ...stream };
     throw truncated('webp', `its first chunk is ${JSON.stringify(chunk)}, not VP8, VP8L or VP8X`);
   },
   tiff(b) {
-    const little = b[0] === 0x49;
-    const u16 = (i: number) => (little ? u16le(b, i) : u16be(b, i));
-    const u32 = (i: number) => (little ? u16le(b, i) + u16le(b, i + 2) * 0x10000 : u32be(b, i));
     if (b.length < 8) throw truncated('tiff', 'no first directory');
+    const { u16, u32 } = tiffReaders(b);
     const ifd = u32(4);
     if (ifd < 8 || ifd + 2 > b.length) throw truncated('tiff', 'the first directory lies outside the file');
-    let width: number | undefined;
-    let height: number | undefined;
-    for (let k = 0, n = u16(ifd); k < n; k++) {
-      const e = ifd + 2 + 12 * k;
-      if (e + 12 > b.length) break;
-      const tag = u16(e);
-      // ImageWidth, ImageLength: SHORT (3) or LONG (4), the value in the entry itself.
-      if (tag === 256 || tag === 257) {
-        const value = u16(e + 2) === 3 ? u16(e + 8) : u32(e + 8);
-        if (tag === 256) width = value;
-        else height = value;
-      }
-    }
-    if (width === undefined || height === undefined) throw truncated('tiff', 'the first directory gives no width and height');
-    return { format: 'tiff', width, height };
+    const page = tiffPageSize(b, ifd, u16(ifd));
+    if (!page) throw truncated('tiff', 'the first directory gives no width and height');
+    return { format: 'tiff', ...page };
   },
   avif(b) {
     // The size is in the `ispe` property: meta → iprp → ipco → ispe. Absent, the decoder finds out.
@@ -271,6 +348,47 @@ const SIZE_READERS: Record<ImageFormat, (b: Uint8Array) => ImageHeader> = {
     return { format: 'avif', width: u32be(b, ispe.start + 4), height: u32be(b, ispe.start + 8) };
   },
 };
+
+/** The size a VP8 (lossy) or VP8L (lossless) bitstream gives, its payload at `at`; null for other chunks. */
+function webpBitstreamSize(b: Uint8Array, fourcc: string, at: number, end: number): Extent | null {
+  // VP8: a 3-byte frame tag and a 3-byte start code, then 14 bits of width and of height.
+  if (fourcc === 'VP8 ' && at + 10 <= end) return { width: u16le(b, at + 6) & 0x3fff, height: u16le(b, at + 8) & 0x3fff };
+  // VP8L: a signature byte, then 14 bits of width − 1 and 14 of height − 1.
+  if (fourcc === 'VP8L' && at + 5 <= end) {
+    const bits = b[at + 1]! | (b[at + 2]! << 8) | (b[at + 3]! << 16) | (b[at + 4]! << 24);
+    return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
+  }
+  return null;
+}
+
+/** A TIFF's 16- and 32-bit readers, in the byte order its first two bytes name. */
+function tiffReaders(b: Uint8Array) {
+  const little = b[0] === 0x49;
+  return {
+    u16: (i: number) => (little ? u16le(b, i) : u16be(b, i)),
+    u32: (i: number) => (little ? u16le(b, i) + u16le(b, i + 2) * 0x10000 : u32be(b, i)),
+  };
+}
+
+/** The ImageWidth and ImageLength of the TIFF directory at `ifd` with `n` entries; null where it lacks one. */
+function tiffPageSize(b: Uint8Array, ifd: number, n: number): Extent | null {
+  const { u16, u32 } = tiffReaders(b);
+  let width: number | undefined;
+  let height: number | undefined;
+  for (let k = 0; k < n; k++) {
+    const e = ifd + 2 + 12 * k;
+    if (e + 12 > b.length) break;
+    const tag = u16(e);
+    // ImageWidth, ImageLength: SHORT (3) or LONG (4), the value in the entry itself.
+    if (tag === 256 || tag === 257) {
+      const value = u16(e + 2) === 3 ? u16(e + 8) : u32(e + 8);
+      // A tag given twice counts at its larger value, whichever a decoder takes.
+      if (tag === 256) width = Math.max(width ?? 0, value);
+      else height = Math.max(height ?? 0, value);
+    }
+  }
+  return width === undefined || height === undefined ? null : { width, height };
+}
 
 /** The payload range of the box at `path` (each step a child of the one before), walking ISO-BMFF boxes. */
 function findBox(b: Uint8Array, start: number, end: number, path: string[]): { start: number; end: number } | null {

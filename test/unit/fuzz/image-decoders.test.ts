@@ -6,6 +6,7 @@ import { InvalidInputError } from '../../../src/errors/index.js';
 import { decodeImage } from '../../../src/decode/decode-node.js';
 import { IMAGE_FORMATS, readImageHeader } from '../../../src/decode/image-header.js';
 import { corruptImage, fuzzParams } from '../../helpers/fuzz.js';
+import { animatedWebpFrames, apngFrames, gifFrames, tiffPages, type Frame } from '../../helpers/hostile-images.js';
 import { samples } from '../../helpers/image-samples.js';
 
 const s = samples();
@@ -32,6 +33,27 @@ describe('readImageHeader', () => {
       fuzzParams(3000),
     );
   });
+
+  test('any screen and frames: the size covers the screen and every frame (GIF, APNG, animated WebP), or the largest page (TIFF)', () => {
+    const side = fc.integer({ min: 1, max: 9000 });
+    // WebP keeps offsets halved: even ones only.
+    const frame = fc.record({ left: fc.nat(4000).map((v) => v * 2), top: fc.nat(4000).map((v) => v * 2), width: side, height: side });
+    fc.assert(
+      fc.property(side, side, fc.array(frame, { minLength: 1, maxLength: 6 }), (width, height, frames: Frame[]) => {
+        const extent = (axis: 'width' | 'height', offset: 'left' | 'top') =>
+          Math.max(axis === 'width' ? width : height, ...frames.map((f) => f[offset]! + f[axis]));
+        const covering = { width: extent('width', 'left'), height: extent('height', 'top') };
+        expect(readImageHeader(gifFrames(width, height, frames))).toMatchObject(covering);
+        expect(readImageHeader(apngFrames(width, height, frames))).toMatchObject(covering);
+        expect(readImageHeader(animatedWebpFrames(width, height, frames))).toMatchObject(covering);
+        const pages: [number, number][] = [[width, height], ...frames.map((f): [number, number] => [f.width, f.height])];
+        const largest = Math.max(...pages.map(([w, h]) => w * h));
+        const tiff = readImageHeader(tiffPages(pages));
+        expect(tiff.width! * tiff.height!).toBe(largest);
+      }),
+      fuzzParams(300),
+    );
+  });
 });
 
 describe('decodeImage (Node, libvips)', () => {
@@ -48,6 +70,9 @@ describe('decodeImage (Node, libvips)', () => {
         }
         expect(result.width > 0 && result.height > 0).toBe(true);
         expect(result.data.length).toBe(result.width * result.height * 3);
+        // The header's size is what the decode gate weighs: never less than what was decoded.
+        const header = readImageHeader(bytes);
+        if (header.width !== undefined) expect(header.width * header.height!).toBeGreaterThanOrEqual(result.width * result.height);
       }),
       fuzzParams(400),
     );

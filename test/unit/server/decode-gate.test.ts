@@ -3,6 +3,7 @@
 import { expect, test } from 'vitest';
 import { DecodeGate, pixelWeight } from '../../../server/decode-gate.js';
 import type { HttpError } from '../../../server/http.js';
+import { animatedWebpFrames, gifFrames } from '../../helpers/hostile-images.js';
 
 /** A task that runs until `finish()` is called, recording when it started. */
 function held(started: string[], name: string) {
@@ -69,4 +70,19 @@ test("an image's weight is its header's pixel count; bytes that are no image wei
   png.write('IEND', 37, 'latin1');
   expect(pixelWeight(png, 50_000_000)).toBe(16383 * 3050);
   expect(pixelWeight(new TextEncoder().encode('<html>'), 50_000_000)).toBe(1);
+});
+
+test('an animated image weighs its largest frame, not the screen its header gives', () => {
+  // The screen says 1×1; the frame is 7000×7000, which libvips decodes whole.
+  expect(pixelWeight(gifFrames(1, 1, [{ width: 7000, height: 7000 }]), 50_000_000)).toBe(7000 * 7000);
+  expect(
+    pixelWeight(
+      gifFrames(1, 1, [
+        { width: 1, height: 1 },
+        { left: 3000, width: 1000, height: 2000 },
+      ]),
+      50_000_000,
+    ),
+  ).toBe(4000 * 2000);
+  expect(pixelWeight(animatedWebpFrames(1, 1, [{ width: 5000, height: 5000 }]), 50_000_000)).toBe(5000 * 5000);
 });
