@@ -1,21 +1,25 @@
-// After tsc: the packaged browser build in dist/browser/ — the entry as one self-contained ES module, the
-// worker as another (no bare import, nothing that assumes a page), and onnxruntime-web's files beside
-// them, so that bundlers copy them as they are and a page without a bundler finds them by relative URL.
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// After tsc: the packaged browser build in dist/browser/ — the entry as one self-contained ES module (and
+// edgeseg/wasm's entry, the same API naming WASM's runtime alone), the worker as another (no bare import,
+// nothing that assumes a page), and onnxruntime-web's files beside them, so that bundlers copy them as they
+// are and a page without a bundler finds them by relative URL. The asyncify WASM (WebGPU where the engine
+// has no JSPI) ships gzip-compressed, so that no file is over 25 MiB (Cloudflare's limit).
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { constants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { buildModelModules, packagedVideoModel } from './build-models.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist', 'browser');
 
-/** Swaps a source-tree module for its packaged twin (`x.ts` → `x.packaged.ts`). */
-const packagedTwins = (names) => ({
+/** Swaps a source-tree module for its packaged twin (`x.ts` → `x.packaged.ts`, or `x.<twin>.ts`). */
+const packagedTwins = (names, twin = 'packaged') => ({
   name: 'edgeseg-packaged-twins',
   setup(b) {
     const filter = new RegExp(`/(${names.join('|')})\\.js$`);
-    b.onResolve({ filter }, (args) => ({ path: join(args.resolveDir, args.path.replace(/\.js$/, '.packaged.ts')) }));
+    b.onResolve({ filter }, (args) => ({ path: join(args.resolveDir, args.path.replace(/\.js$/, `.${twin}.ts`)) }));
   },
 });
 
@@ -36,7 +40,14 @@ await build({
   ...common,
   entryPoints: { edgeseg: join(root, 'src', 'index.ts') },
   outdir: out,
-  plugins: [packagedTwins(['runtime-files'])],
+  plugins: [packagedTwins(['runtime-files']), packagedVideoModel],
+});
+// edgeseg/wasm: the same entry, whose runtime-files names no WebGPU file, so that bundlers copy none.
+await build({
+  ...common,
+  entryPoints: { 'edgeseg-wasm': join(root, 'src', 'index.ts') },
+  outdir: out,
+  plugins: [packagedTwins(['runtime-files'], 'wasm'), packagedVideoModel],
 });
 await build({
   ...common,
@@ -45,7 +56,7 @@ await build({
   plugins: [packagedTwins(['ort-import', 'faults'])],
 });
 
-for (const file of ['edgeseg.js', 'segment-worker.js']) {
+for (const file of ['edgeseg.js', 'edgeseg-wasm.js', 'segment-worker.js']) {
   const code = readFileSync(join(out, file), 'utf8');
   const bare = code.match(/(?:^|[;\s])(?:import|export)\s[^'"]*from\s*['"](?![./])[^'"]+['"]|import\(\s*['"](?![./])[^'"]+['"]\s*\)/m);
   if (bare) throw new Error(`build-browser: ${file} keeps a bare import: ${bare[0]}`);
@@ -55,15 +66,19 @@ for (const file of ['edgeseg.js', 'segment-worker.js']) {
 // Their source-map comments go: the maps are not shipped.
 const ortDist = dirname(createRequire(import.meta.url).resolve('onnxruntime-web/wasm'));
 const { ORT_FILE_NAMES } = await import('../dist/src/runtime/ort-file-names.js');
-const ortFiles = Object.values(ORT_FILE_NAMES).flatMap(({ module, binary }) => [module, binary]);
 mkdirSync(out, { recursive: true });
-for (const file of ortFiles) {
-  if (file.endsWith('.mjs'))
-    writeFileSync(
-      join(out, file),
-      withGlobalExports(readFileSync(join(ortDist, file), 'utf8').replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n'), file),
-    );
-  else copyFileSync(join(ortDist, file), join(out, file));
+for (const { module, binary, gzip, bytes } of Object.values(ORT_FILE_NAMES)) {
+  writeFileSync(
+    join(out, module),
+    withGlobalExports(readFileSync(join(ortDist, module), 'utf8').replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n'), module),
+  );
+  const source = join(ortDist, gzip ? binary.replace(/\.gz$/, '') : binary);
+  // The runtime checks a binary's size (RUNTIME_FILE_INVALID): the sizes it knows must be this version's.
+  if (statSync(source).size !== bytes)
+    throw new Error(`build-browser: ${source} is ${statSync(source).size} bytes; src/runtime/ort-file-names.ts says ${bytes}`);
+  // gzip's header carries no name and no time here: the same input gives the same bytes on every build.
+  if (gzip) writeFileSync(join(out, binary), gzipSync(readFileSync(source), { level: constants.Z_BEST_COMPRESSION }));
+  else copyFileSync(source, join(out, binary));
 }
 
 /**
@@ -80,3 +95,5 @@ function withGlobalExports(code, file) {
   });
   return `${code.slice(0, last.index)}globalThis[Symbol.for("edgeseg.onnxruntime-web")]={${pairs.join(',')}};\n${code.slice(last.index)}`;
 }
+
+await buildModelModules(out);

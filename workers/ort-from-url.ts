@@ -1,14 +1,30 @@
 // Imports onnxruntime-web's self-contained ES module from a URL and points it at its WASM binary.
 import { BackendError } from '../src/errors/index.js';
-import { checkRuntimeFile } from '../src/runtime/runtime-file-check.js';
+import { checkRuntimeFile, readRuntimeBinary } from '../src/runtime/runtime-file-check.js';
 import type { LocalBackendName, OrtFiles } from '../src/runtime/protocol.js';
 
 /** Where edgeseg's copy of onnxruntime-web's module also puts its exports (scripts/build-browser.mjs). */
 const ORT_GLOBAL = Symbol.for('edgeseg.onnxruntime-web');
 
-type OrtEnv = { env?: { wasm?: { wasmPaths?: unknown } | null } };
+type OrtEnv = { env?: { wasm?: { wasmPaths?: unknown; wasmBinary?: unknown } | null } };
 
-export async function importOrtFrom(files: OrtFiles, backend: LocalBackendName): Promise<unknown> {
+const imported = new Map<string, Promise<unknown>>();
+
+/**
+ * onnxruntime-web from `files`, set to run their binary. Once per worker and files: the WebGPU backend
+ * starts it as a load begins, so that a compressed binary downloads while the model package does.
+ */
+export function importOrtFrom(files: OrtFiles, backend: LocalBackendName): Promise<unknown> {
+  const key = `${files.module} ${files.binary}`;
+  let started = imported.get(key);
+  if (!started) imported.set(key, (started = importAndPoint(files, backend)));
+  return started;
+}
+
+async function importAndPoint(files: OrtFiles, backend: LocalBackendName): Promise<unknown> {
+  // A compressed binary is fetched (and inflated) while the module loads.
+  const binary = files.gzip ? readRuntimeBinary(files, backend) : null;
+  binary?.catch(() => undefined); // awaited below; a failed import found first must not leave it unhandled
   let ort: OrtEnv;
   try {
     // The comments keep bundlers from resolving a URL that only exists at run time.
@@ -25,8 +41,10 @@ export async function importOrtFrom(files: OrtFiles, backend: LocalBackendName):
       `onnxruntime-web's ES module at ${files.module} loaded but exports no onnxruntime-web (a bundler rewrote it?); ${files.fix ?? "serve edgeseg's browser files there, or point `wasmPaths` at them"}`,
       { backend },
     );
-  // The module would look for its binary beside itself; a bundler may have renamed the binary.
-  ort.env.wasm.wasmPaths = { wasm: files.binary };
+  // The module would look for its binary beside itself; a bundler may have renamed the binary. A
+  // compressed one is handed over as bytes (onnxruntime-web then compiles them without streaming).
+  if (binary) ort.env.wasm.wasmBinary = await binary;
+  else ort.env.wasm.wasmPaths = { wasm: files.binary };
   return ort;
 }
 
@@ -39,7 +57,11 @@ function hasOrtEnv(ort: OrtEnv | undefined): ort is OrtEnv & { env: { wasm: obje
   return typeof ort?.env?.wasm === 'object' && ort.env.wasm !== null;
 }
 
-/** Why onnxruntime-web could not start, when its binary is the reason (null otherwise, or with no URLs). */
+/**
+ * Why onnxruntime-web could not start, when its binary is the reason (null otherwise, or with no URLs;
+ * a compressed binary was checked as it was read).
+ */
 export async function binaryProblem(files: OrtFiles | undefined, backend: LocalBackendName): Promise<Error | null> {
-  return files ? checkRuntimeFile(files.binary, "onnxruntime-web's WASM binary", backend, { fix: files.fix }) : null;
+  if (!files || files.gzip) return null;
+  return checkRuntimeFile(files.binary, "onnxruntime-web's WASM binary", backend, { fix: files.fix, bytes: files.bytes });
 }

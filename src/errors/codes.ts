@@ -56,6 +56,8 @@ export type BackendCode =
   | 'NO_BACKEND'
   /** A file of the browser runtime (the worker script, onnxruntime-web's module or WASM binary) answered 404, an error or something that is not that file (an HTML page); the message names the URL and the fix (`npx edgeseg copy-runtime`, `runtimeUrl`). */
   | 'RUNTIME_FILE_MISSING'
+  /** A file of the browser runtime is there but not as shipped: cut short, of another size, or compressed without the `Content-Encoding` that says so; the message names the URL, what is wrong and the fix. */
+  | 'RUNTIME_FILE_INVALID'
   /** The bundle has no `import.meta.url` (esbuild's IIFE format), so the runtime files' place is unknown; set `runtimeUrl` (after `npx edgeseg copy-runtime`). */
   | 'RUNTIME_URL_UNKNOWN'
   /** edgeseg/node or the command line runs where onnxruntime-node or sharp is not installed (optional peer dependencies); the message names the command to run. */

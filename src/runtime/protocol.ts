@@ -22,7 +22,11 @@ export type WorkerModelSource =
 export interface OrtFiles {
   module: string;
   binary: string;
-  /** What a RUNTIME_FILE_MISSING error tells the user to do when these files are not there. */
+  /** The binary is gzip-compressed: the worker fetches it, inflates it (unless the host sent it decoded) and hands the bytes over. */
+  gzip?: true;
+  /** The binary's size in bytes (inflated), where known: another size is RUNTIME_FILE_INVALID. */
+  bytes?: number;
+  /** What a RUNTIME_FILE_MISSING or RUNTIME_FILE_INVALID error tells the user to do when these files are not there, or not right. */
   fix?: string;
 }
 

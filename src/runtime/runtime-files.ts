@@ -4,6 +4,9 @@
 import type { LocalBackendName } from './protocol.js';
 import type { BundledFiles } from './runtime-location.js';
 
+/** The backends whose runtime this build carries. */
+export const BUNDLED_BACKENDS: readonly LocalBackendName[] = ['webgpu', 'wasm'];
+
 /** Starts the worker that ships with this build. */
 export function startBundledWorker(): Worker {
   return new Worker(new URL('../../workers/segment-worker.ts', import.meta.url), { type: 'module' });

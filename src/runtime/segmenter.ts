@@ -14,7 +14,7 @@ import type { Backend, BackendOutcome, Timings } from './backend.js';
 import { HostedBackend, hostedUnavailable } from './hosted-backend.js';
 import type { ImageSource } from './image-source.js';
 import { checkRuntimeFile } from './runtime-file-check.js';
-import { bundledFiles, startBundledWorker } from './runtime-files.js';
+import { BUNDLED_BACKENDS, bundledFiles, startBundledWorker } from './runtime-files.js';
 import { isAngularPage, withFrameworkFix } from './framework-fix.js';
 import { runtimeLocations, type RuntimeLocation } from './runtime-location.js';
 import { browserThreadPlan } from './threads.js';
@@ -42,7 +42,7 @@ export interface SegmenterOptions {
   model: string | { url: string | URL } | { files: PackageFiles } | VersionRef;
   /** For model resolution of a version and for the hosted route. */
   platform?: PlatformClient;
-  /** Tried in this order. Default `['webgpu', 'wasm', 'hosted']`. */
+  /** Tried in this order. Default `['webgpu', 'wasm', 'hosted']` (`edgeseg/wasm`: `['wasm', 'hosted']`). */
   backends?: RuntimeBackendName[];
   /** The hosted route's project and version; defaults to the `model`'s when it is a platform version. */
   hosted?: { project: string; version: number };
@@ -64,8 +64,9 @@ export interface SegmenterOptions {
   workerUrl?: string | URL;
   /**
    * The folder that holds onnxruntime-web's files as edgeseg ships them (`ort.wasm.bundle.min.mjs`,
-   * `ort-wasm-simd-threaded.wasm`, `ort.webgpu.bundle.min.mjs`, `ort-wasm-simd-threaded.asyncify.wasm`),
-   * when not where the bundler or the package put them (a CDN, another static folder).
+   * `ort-wasm-simd-threaded.wasm`; for WebGPU `ort.jspi.bundle.min.mjs`, `ort-wasm-simd-threaded.jspi.wasm`,
+   * `ort.webgpu.bundle.min.mjs`, `ort-wasm-simd-threaded.asyncify.wasm.gz`), when not where the bundler
+   * or the package put them (a CDN, another static folder).
    */
   wasmPaths?: string | URL;
 }
@@ -356,7 +357,7 @@ export class Segmenter {
             : null;
         if (checked && location.worker) failedScripts.add(location.worker);
         const why = checked ?? error;
-        if ((why as { code?: string }).code !== 'RUNTIME_FILE_MISSING') throw why;
+        if (!RUNTIME_FILE_CODES.includes((why as { code?: string }).code ?? '')) throw why;
         missing.push(why as BackendError);
       }
     }
@@ -467,7 +468,7 @@ function checkOptions(options: SegmenterOptions): RuntimeBackendName[] {
   if (typeof options !== 'object' || options === null || options.model === undefined) {
     throw new InvalidInputError('OPTION_INVALID', 'createSegmenter needs { model }');
   }
-  const order = options.backends ?? ['webgpu', 'wasm', 'hosted'];
+  const order = options.backends ?? [...BUNDLED_BACKENDS, 'hosted'];
   if (
     !Array.isArray(order) ||
     order.length === 0 ||
@@ -498,15 +499,18 @@ async function resolveModel(options: SegmenterOptions): Promise<WorkerModelSourc
   return versionModelSource(options.platform, model, options.cache ?? true);
 }
 
+/** The codes of a runtime file that is not there, or not as shipped: the next place is tried. */
+const RUNTIME_FILE_CODES: readonly string[] = ['RUNTIME_FILE_MISSING', 'RUNTIME_FILE_INVALID'];
+
 /**
- * One RUNTIME_FILE_MISSING for every place tried: the first place's error, which ends with the fix, and
- * what the others answered.
+ * One error for every place tried: the first place's (its code, and its message, which ends with the
+ * fix), and what the others answered.
  */
 function missingEverywhere(errors: BackendError[]): BackendError {
   const [first, ...others] = errors;
   if (!first || others.length === 0) return first ?? new BackendError('RUNTIME_FILE_MISSING', 'no place to look for the runtime files');
   const also = others.map((e) => e.message.replace(/; [^;]*$/, '')).join('; ');
-  return new BackendError('RUNTIME_FILE_MISSING', `${first.message} (also tried: ${also})`, { backend: first.backend, cause: first });
+  return new BackendError(first.code, `${first.message} (also tried: ${also})`, { backend: first.backend, cause: first });
 }
 
 function disposedError(): BackendError {

@@ -71,8 +71,10 @@ describe('esbuild 0.28, an ES module bundle', () => {
 
   test("after `edgeseg copy-runtime esm/edgeseg`, runtimeUrl '/edgeseg/': two WASM threads, the command line's payload", async () => {
     expect(readdirSync(join(appDir, 'esm', 'edgeseg')).sort()).toEqual([
-      'ort-wasm-simd-threaded.asyncify.wasm',
+      'ort-wasm-simd-threaded.asyncify.wasm.gz',
+      'ort-wasm-simd-threaded.jspi.wasm',
       'ort-wasm-simd-threaded.wasm',
+      'ort.jspi.bundle.min.mjs',
       'ort.wasm.bundle.min.mjs',
       'ort.webgpu.bundle.min.mjs',
       'segment-worker.js',

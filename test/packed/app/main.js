@@ -1,8 +1,10 @@
 // A user's app: imports the packed edgeseg by name, segments one image, and publishes the outcome on
-// `window.edgesegResult` for the test that drives the page. Query: model (a package URL), backends, threads, runtimeUrl, workerUrl, wasmPaths.
+// `window.edgesegResult` for the test that drives the page. Query: model (a package URL), backends, threads, runtimeUrl, workerUrl, wasmPaths;
+// noJspi plays an engine without JSPI (Safari 26), whose WebGPU runs onnxruntime-web's asyncify build.
 import { createSegmenter } from 'edgeseg';
 
 const query = new URLSearchParams(location.search);
+if (query.has('noJspi')) delete WebAssembly.Suspending;
 
 async function segmentOnce(options) {
   const seg = await createSegmenter({

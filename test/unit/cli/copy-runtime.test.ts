@@ -25,8 +25,10 @@ describe('copyRuntime', () => {
       'segment-worker.js.map',
       'ort.wasm.bundle.min.mjs',
       'ort-wasm-simd-threaded.wasm',
+      'ort.jspi.bundle.min.mjs',
+      'ort-wasm-simd-threaded.jspi.wasm',
       'ort.webgpu.bundle.min.mjs',
-      'ort-wasm-simd-threaded.asyncify.wasm',
+      'ort-wasm-simd-threaded.asyncify.wasm.gz',
     ]);
     expect(readdirSync(target).sort()).toEqual([...runtimeFileNames()].sort());
     for (const name of runtimeFileNames()) expect(readFileSync(join(target, name), 'utf8')).toBe(`contents of ${name}`);

@@ -2,14 +2,30 @@
 // folder where a dev server's dependency optimizer moved the package without its files.
 import { describe, expect, test } from 'vitest';
 import { BackendError } from '../../../src/errors/index.js';
+import { ORT_FILE_NAMES } from '../../../src/runtime/ort-file-names.js';
 import { FIX, runtimeLocations, servedPackageFolders } from '../../../src/runtime/runtime-location.js';
 
 const PAGE = 'http://localhost:5173/app/index.html';
-const bundledAt = (folder: string) => ({
-  worker: `${folder}segment-worker.js`,
-  ort: { module: `${folder}ort.wasm.bundle.min.mjs`, binary: `${folder}ort-wasm-simd-threaded.wasm` },
+const wasmFiles = (folder: string) => ({
+  module: `${folder}ort.wasm.bundle.min.mjs`,
+  binary: `${folder}ort-wasm-simd-threaded.wasm`,
+  bytes: ORT_FILE_NAMES.wasm.bytes,
 });
-const wasmFiles = (folder: string) => ({ module: `${folder}ort.wasm.bundle.min.mjs`, binary: `${folder}ort-wasm-simd-threaded.wasm` });
+const bundledAt = (folder: string) => ({ worker: `${folder}segment-worker.js`, ort: wasmFiles(folder) });
+
+/** Runs `run` on an engine with JSPI (`WebAssembly.Suspending`, Chromium and Firefox) or without (Safari 26). */
+function withJspi<T>(jspi: boolean, run: () => T): T {
+  const wasm = WebAssembly as unknown as Record<string, unknown>;
+  const had = Object.getOwnPropertyDescriptor(wasm, 'Suspending');
+  if (jspi) wasm['Suspending'] = function Suspending() {};
+  else delete wasm['Suspending'];
+  try {
+    return run();
+  } finally {
+    delete wasm['Suspending'];
+    if (had) Object.defineProperty(wasm, 'Suspending', had);
+  }
+}
 
 describe('servedPackageFolders', () => {
   test.each([
@@ -59,17 +75,30 @@ describe('runtimeLocations', () => {
     expect(FIX.optimizer).toContain("optimizeDeps.exclude: ['edgeseg']");
   });
 
-  test('runtimeUrl, relative to the page: every file in that folder, WebGPU ones for the webgpu backend', () => {
-    expect(runtimeLocations(bundledAt('https://example.com/'), { runtimeUrl: '/edgeseg' }, 'webgpu', PAGE)).toEqual([
+  test('runtimeUrl, relative to the page: every file in that folder; for WebGPU, the JSPI build where the engine has JSPI', () => {
+    expect(withJspi(true, () => runtimeLocations(bundledAt('https://example.com/'), { runtimeUrl: '/edgeseg' }, 'webgpu', PAGE))).toEqual([
       {
         worker: 'http://localhost:5173/edgeseg/segment-worker.js',
         ort: {
-          module: 'http://localhost:5173/edgeseg/ort.webgpu.bundle.min.mjs',
-          binary: 'http://localhost:5173/edgeseg/ort-wasm-simd-threaded.asyncify.wasm',
+          module: 'http://localhost:5173/edgeseg/ort.jspi.bundle.min.mjs',
+          binary: 'http://localhost:5173/edgeseg/ort-wasm-simd-threaded.jspi.wasm',
+          bytes: 16_758_545,
         },
         fix: FIX.runtimeUrl('http://localhost:5173/edgeseg/'),
       },
     ]);
+  });
+
+  test('WebGPU on an engine without JSPI (Safari 26): the asyncify build, its binary gzip-compressed', () => {
+    const [location] = withJspi(false, () =>
+      runtimeLocations(bundledAt('https://example.com/'), { runtimeUrl: '/edgeseg' }, 'webgpu', PAGE),
+    );
+    expect(location?.ort).toEqual({
+      module: 'http://localhost:5173/edgeseg/ort.webgpu.bundle.min.mjs',
+      binary: 'http://localhost:5173/edgeseg/ort-wasm-simd-threaded.asyncify.wasm.gz',
+      gzip: true,
+      bytes: 26_781_914,
+    });
   });
 
   test('runtimeUrl works where the bundle has no import.meta.url; workerUrl and wasmPaths win over it', () => {
