@@ -1,0 +1,354 @@
+// What happens to each frame of the live loop, and nothing else: which frame the model takes, which waits
+// for it, which is carried or dropped, in what order frames are written, and when frames stop or start
+// waiting for their own mask. Pure: the model, the writer, the frame's release and the clock are injected,
+// so every path (the page's track processor, the track in a worker, the main thread's frames) runs the
+// same rules, and Node tests them with fake frames and a fake clock.
+import { MaskPace } from './mask-pace.js';
+
+/** What a frame is shown with: its own masks, or (`carried`) the newest ones made from an earlier frame. */
+export interface Shown<M> {
+  masks: M;
+  /** The model did not take this frame: `masks` were made from an earlier one. */
+  carried: boolean;
+  /** The model failed on this frame (or, while frames do not wait, on one before it): `masks` are the last good ones. */
+  failure?: unknown;
+}
+
+/** What the scheduler calls; `F` is a frame as the path has it, `I` a network input, `M` a model run's result, `R` a written frame's report. */
+export interface SchedulerHooks<F extends object, I, M, R> {
+  /** The clock, ms. */
+  now(): number;
+  /** The frame waits for its own mask and may be held meanwhile: anything it must not hold (a camera's buffer) is let go now. */
+  keep(frame: F): void;
+  /** The frame's network input, drawn now (the model takes it later, and the frame may be released first). */
+  prepare(frame: F): I;
+  /** One model run; the scheduler makes one at a time. */
+  model(input: I): Promise<M>;
+  /** Whether masks made from another frame can be shown on this one (the same size). */
+  fits(masks: M, frame: F): boolean;
+  /** Composites the frame with `shown` and writes it; its report, or undefined where nothing was written. */
+  write(frame: F, shown: Shown<M>): Promise<R | undefined>;
+  /** Done with the frame (called once for each frame offered, whatever happened to it). */
+  release(frame: F): void;
+  /** After release: the frame's report where it was written, else undefined (`error`: the loop failed on it). */
+  done(frame: F, report: R | undefined, error?: unknown): void;
+  /** A frame was dropped (a carried frame replaced before its turn, or one with no masks to be shown on). */
+  dropped?(): void;
+  /** The loop failed (a frame that had no masks to fall back on, or a write that failed): it takes no frame from now on. */
+  failed?(error: unknown): void;
+}
+
+export interface SchedulerOptions {
+  /** Whether frames wait for their own mask: always, never, or (`'auto'`) while `pace` says the loop keeps up. */
+  waitForMask: boolean | 'auto';
+  /** The pace of the camera, the model and the loop (MaskPace; its frame rate the track's). */
+  pace: MaskPace;
+  /**
+   * Count frames the source discarded unseen from the gaps between timestamps (µs) at the camera's
+   * interval (a track processor keeps one frame and discards older ones while the loop is busy).
+   */
+  countGaps: boolean;
+}
+
+interface Outcome<M> {
+  masks: M;
+  failure?: unknown;
+}
+
+const noop = () => undefined;
+
+/**
+ * The frame loop's rules:
+ * - **Waiting for the mask**: a frame goes to the model when it is free, and is written on its own masks
+ *   once the frame before it is written. One that comes while the model is busy waits in a one-frame slot
+ *   (`held`); when a newer one takes the slot, the older one is **carried**: shown on the masks of the
+ *   frame before it, once that one is written, instead of dropped. A carried frame that a newer one
+ *   replaces before its turn is **dropped**. Frames are never queued.
+ * - **Not waiting**: each frame is written at once on the newest masks, and goes to the model too when it
+ *   is free (its masks are for the frames after it); only a frame with no masks of its size yet waits.
+ *   One frame at a time: the next is taken once this one is written.
+ * - **A change of way** (`waitForMask: 'auto'`) starts once the frames in flight are written and the
+ *   model is back; the held frame is carried. The two ways never overlap.
+ * - **A failed run**: the frame is shown on the last good masks, with the failure (while frames do not
+ *   wait, the next frame shown reports it); with no good masks yet, the loop fails.
+ * - **In order**: each frame's write follows the one before it; every frame offered is released once.
+ */
+export class FrameScheduler<F extends object, I, M, R> {
+  readonly #hooks: SchedulerHooks<F, I, M, R>;
+  readonly #mode: boolean | 'auto';
+  readonly #countGaps: boolean;
+  /** The pace of the camera, the model and the loop; a path feeds it what compositing costs (`composite`). */
+  readonly pace: MaskPace;
+  #waiting: boolean;
+  /** The model's run in flight (settled, never rejecting); null while the model is free. */
+  #modelCall: Promise<void> | null = null;
+  /** The newest frame that came while the model was busy: the model takes it next. */
+  #held: F | null = null;
+  /** A frame shown on the masks before it once the frame ahead of it is written (at most one waits). */
+  #carried: F | null = null;
+  /** The last frame's output (settles once it is written, or dropped, and released). */
+  #written: Promise<void> = Promise.resolve();
+  /** Every frame's output, for end(). */
+  #pending: Promise<void> = Promise.resolve();
+  /** The last good masks. */
+  #last: M | null = null;
+  /** While frames do not wait: a failed run, for the next frame shown to report. */
+  #unreported: { error: unknown } | null = null;
+  /** What keeping a frame cost (ms), counted in the loop's own work on it. */
+  readonly #keepMs = new WeakMap<F, number>();
+  readonly #released = new WeakSet<F>();
+  /** Frames offered and not taken yet; when the last one was taken (ms). */
+  #intakes = 0;
+  #readyAt = 0;
+  #intake: Promise<unknown> = Promise.resolve();
+  #lastTimestamp: number | null = null;
+  #dropped = 0;
+  #error: { error: unknown } | null = null;
+  #stopped = false;
+
+  constructor(hooks: SchedulerHooks<F, I, M, R>, options: SchedulerOptions) {
+    this.#hooks = hooks;
+    this.#mode = options.waitForMask;
+    this.pace = options.pace;
+    this.#countGaps = options.countGaps;
+    this.#waiting = options.waitForMask !== false;
+    this.#readyAt = hooks.now();
+  }
+
+  /** Whether frames wait for their own mask now. */
+  get waiting(): boolean {
+    return this.#waiting;
+  }
+
+  /** Frames dropped: by this loop, and (`countGaps`) by the source before this loop saw them. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  /** Whether the loop takes no more frames (stopped, or failed). */
+  get ending(): boolean {
+    return this.#stopped || this.#error !== null;
+  }
+
+  /** Why the loop failed, where it did. */
+  get error(): { error: unknown } | null {
+    return this.#error;
+  }
+
+  /**
+   * A frame came (stamped `timestamp`, µs). Resolves once the loop can take the next one: at once while
+   * frames wait for their mask, once this one is written while they do not. False where the loop takes no
+   * more frames (this one was released).
+   */
+  offer(frame: F, timestamp: number): Promise<boolean> {
+    const arrived = this.#hooks.now();
+    // How long the loop had nothing to do before this frame came (none while one is being taken).
+    const idle = this.#intakes === 0 ? Math.max(0, arrived - this.#readyAt) : 0;
+    this.#intakes++;
+    const taken = this.#intake.then(() => this.#take(frame, timestamp, arrived, idle));
+    this.#intake = taken;
+    return taken;
+  }
+
+  /** Takes no more frames; frames in work finish (a frame still to be written is not written where the writer checks). */
+  stop(): void {
+    this.#stopped = true;
+  }
+
+  /** Fails the loop from outside (the source failed): no more frames. */
+  fail(error: unknown): void {
+    if (this.#error) return;
+    this.#error = { error };
+    this.#hooks.failed?.(error);
+  }
+
+  /** The source ended: the held frame is released (not shown), and what is in work finishes. */
+  async end(): Promise<void> {
+    if (this.#held) this.#discard(this.#held);
+    this.#held = null;
+    await this.#pending;
+  }
+
+  async #take(frame: F, timestamp: number, arrived: number, idle: number): Promise<boolean> {
+    try {
+      this.pace.frame(arrived, this.#waiting, idle);
+      // A frame the loop waited for most of the time since the last: none came meanwhile to be discarded.
+      const gap = this.#lastTimestamp === null ? 0 : (timestamp - this.#lastTimestamp) / 1000;
+      if (this.#countGaps && gap > 0 && idle < gap / 2) this.#dropped += Math.max(0, Math.round(gap / this.pace.interval) - 1);
+      this.#lastTimestamp = timestamp;
+      if (this.#waitingChanged()) {
+        // The frames in flight are written first, so that the two ways never overlap; the frame waiting
+        // for the model is shown on the masks before it.
+        if (this.#held) this.#carry(this.#held);
+        this.#held = null;
+        await Promise.all([this.#written, this.#modelCall]);
+      }
+      if (this.ending) {
+        this.#discard(frame);
+        return false;
+      }
+      if (!this.#waiting) {
+        this.#output(
+          frame,
+          this.#latest(frame).then((shown) => this.#hooks.write(frame, shown)),
+        );
+        await this.#written;
+        return true;
+      }
+      const t0 = this.#hooks.now();
+      this.#hooks.keep(frame);
+      this.#keepMs.set(frame, this.#hooks.now() - t0);
+      if (!this.#modelCall) this.#begin(frame);
+      else {
+        // The frame the model takes next is the newest; the one it replaces is shown on the last masks.
+        if (this.#held) this.#carry(this.#held);
+        this.#held = frame;
+      }
+      return true;
+    } catch (error) {
+      this.fail(error);
+      this.#release(frame);
+      this.#hooks.done(frame, undefined, error);
+      return false;
+    } finally {
+      this.#intakes--;
+      this.#readyAt = this.#hooks.now();
+    }
+  }
+
+  /** Sets the way frames take masks from this frame on (with 'auto', from the pace); true when it changed. */
+  #waitingChanged(): boolean {
+    const waiting = this.#mode === 'auto' ? this.pace.choose() : this.#mode;
+    if (waiting === this.#waiting) return false;
+    this.#waiting = waiting;
+    return true;
+  }
+
+  /** Waiting: the frame to the model, written on its masks once the frame before it is written. */
+  #begin(frame: F): void {
+    const outcome = this.#run(frame);
+    const before = this.#written;
+    this.#output(
+      frame,
+      outcome.then(async (result) => {
+        await before;
+        return this.#hooks.write(frame, { ...result, carried: false });
+      }),
+    );
+  }
+
+  /**
+   * The model's run on `frame`: its input drawn now, then its masks, or the last good ones with the
+   * failure (none yet: the run rejects). When it is back, the held frame goes to the model, before anything
+   * waiting on this run (the model runs while this frame is composited).
+   */
+  #run(frame: F): Promise<Outcome<M>> {
+    const outcome = this.#outcome(frame).finally(() => {
+      this.#modelCall = null;
+      const next = this.#held;
+      this.#held = null;
+      if (next) {
+        if (this.ending) this.#discard(next);
+        else this.#begin(next);
+      }
+    });
+    this.#modelCall = outcome.then(noop, noop);
+    return outcome;
+  }
+
+  async #outcome(frame: F): Promise<Outcome<M>> {
+    // The loop's own work on the frame, from its keeping (a copy) to its input drawn.
+    const t0 = this.#hooks.now() - (this.#keepMs.get(frame) ?? 0);
+    const input = this.#hooks.prepare(frame);
+    const t1 = this.#hooks.now();
+    this.pace.input(t1 - t0);
+    try {
+      const masks = await this.#hooks.model(input);
+      this.pace.trip(this.#hooks.now() - t1);
+      this.#last = masks;
+      return { masks };
+    } catch (error) {
+      // The output keeps flowing on the last good masks; with none yet, the failure is the loop's.
+      if (this.#last === null) throw error;
+      return { masks: this.#last, failure: error };
+    }
+  }
+
+  /**
+   * Not waiting: the frame on the newest masks at once, and to the model too when it is free. Only a frame
+   * with no masks of its size yet waits for the model (for the frame at it, then for its own).
+   */
+  async #latest(frame: F): Promise<Shown<M>> {
+    for (;;) {
+      const own = this.#modelCall ? null : this.#run(frame);
+      const last = this.#last !== null && this.#hooks.fits(this.#last, frame) ? this.#last : null;
+      if (last !== null) {
+        // This frame's own failure is reported by a frame after it.
+        void own?.then((result) => {
+          if (result.failure !== undefined) this.#unreported ??= { error: result.failure };
+        }, noop);
+        const unreported = this.#unreported;
+        this.#unreported = null;
+        return { masks: last, carried: true, ...(unreported ? { failure: unreported.error } : {}) };
+      }
+      if (own) return { ...(await own), carried: false };
+      await this.#modelCall;
+    }
+  }
+
+  /** Shows `frame` on the masks before it once the frame ahead is written; a carried frame it replaces is dropped. */
+  #carry(frame: F): void {
+    if (this.#carried) this.#drop(this.#carried);
+    this.#carried = frame;
+    const before = this.#written;
+    this.#output(
+      frame,
+      before.then(() => {
+        // Replaced (and dropped) before its turn.
+        if (this.#carried !== frame) return undefined;
+        this.#carried = null;
+        const last = this.ending || this.#last === null || !this.#hooks.fits(this.#last, frame) ? null : this.#last;
+        if (last !== null) return this.#hooks.write(frame, { masks: last, carried: true });
+        this.#drop(frame);
+        return undefined;
+      }),
+    );
+  }
+
+  #drop(frame: F): void {
+    this.#release(frame);
+    this.#dropped++;
+    this.#hooks.dropped?.();
+  }
+
+  /** The frame's work (its write): the next frame's output follows it; the frame is released once it settles. */
+  #output(frame: F, work: Promise<R | undefined>): void {
+    let failure: { error: unknown } | null = null;
+    const done = work
+      .catch((error: unknown) => {
+        failure = { error };
+        this.fail(error);
+        return undefined;
+      })
+      .finally(() => this.#release(frame))
+      .then((report) => {
+        if (failure) this.#hooks.done(frame, undefined, failure.error);
+        else this.#hooks.done(frame, report);
+      })
+      .catch(noop);
+    this.#written = done;
+    this.#pending = Promise.all([this.#pending, done]).then(noop);
+  }
+
+  /** A frame never shown nor dropped: released, and done with. */
+  #discard(frame: F): void {
+    this.#release(frame);
+    this.#hooks.done(frame, undefined);
+  }
+
+  #release(frame: F): void {
+    if (this.#released.has(frame)) return;
+    this.#released.add(frame);
+    this.#hooks.release(frame);
+  }
+}

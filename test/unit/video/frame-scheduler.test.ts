@@ -1,0 +1,483 @@
+// The live loop's rules, in Node: fake frames, a fake model and writer, and a fake clock that runs events
+// (a frame from the camera, a model run back) in time order.
+import { describe, expect, test } from 'vitest';
+import { FrameScheduler, type Shown } from '../../../src/video/frame-scheduler.js';
+import { MaskPace } from '../../../src/video/mask-pace.js';
+
+interface Frame {
+  id: number;
+  width: number;
+}
+
+/** Masks made from frame `from`, for frames `width` wide. */
+interface Masks {
+  from: number;
+  width: number;
+}
+
+interface Written {
+  id: number;
+  /** The frame the masks it was shown on were made from. */
+  masks: number;
+  carried: boolean;
+  failure?: string;
+  at: number;
+}
+
+/** A clock whose time moves only from event to event. */
+class FakeClock {
+  now = 0;
+  readonly #events: { at: number; seq: number; run: () => void }[] = [];
+  #seq = 0;
+
+  at(at: number, run: () => void): void {
+    this.#events.push({ at, seq: this.#seq++, run });
+    this.#events.sort((a, b) => a.at - b.at || a.seq - b.seq);
+  }
+
+  /** Runs every event in order (each followed by the promise work it starts), until none is left. */
+  async run(): Promise<void> {
+    await settle();
+    for (let next = this.#events.shift(); next; next = this.#events.shift()) {
+      this.now = Math.max(this.now, next.at);
+      next.run();
+      await settle();
+    }
+  }
+}
+
+/** Lets every promise callback that can run, run. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+interface RigOptions {
+  waitForMask?: boolean | 'auto';
+  pace?: MaskPace;
+  countGaps?: boolean;
+  /** How long each model run takes (ms); by frame id. Default 30. */
+  modelMs?: (id: number) => number;
+  /** Which frames' runs fail. */
+  fails?: (id: number) => boolean;
+  /** How long writing a frame takes (ms). Default 0. */
+  writeMs?: number;
+  /** Whether the model runs are answered by the clock (else by `answer`). Default true. */
+  timed?: boolean;
+}
+
+/** A scheduler over fake frames, with everything it does recorded. */
+function rig(options: RigOptions = {}) {
+  const clock = new FakeClock();
+  const { modelMs = () => 30, fails = () => false, writeMs = 0, timed = true } = options;
+  const log = {
+    written: [] as Written[],
+    released: [] as number[],
+    done: [] as { id: number; written: boolean; error?: string }[],
+    /** Frames at the model, in the order it took them, and how many runs were in flight at most. */
+    modelled: [] as number[],
+    inFlight: 0,
+    mostInFlight: 0,
+    kept: [] as number[],
+    failed: [] as string[],
+    /** Writes begun and not finished, and the most at once. */
+    writing: 0,
+    mostWriting: 0,
+  };
+  const answers: { id: number; answer: () => void }[] = [];
+  /** The frames the camera gave the loop (where the camera ran). */
+  const offeredIds: number[] = [];
+  const scheduler = new FrameScheduler<Frame, Frame, Masks, Written>(
+    {
+      now: () => clock.now,
+      keep: (frame) => log.kept.push(frame.id),
+      prepare: (frame) => ({ ...frame }),
+      model: (input) => {
+        log.modelled.push(input.id);
+        log.mostInFlight = Math.max(log.mostInFlight, ++log.inFlight);
+        return new Promise<Masks>((resolve, reject) => {
+          const answer = () => {
+            log.inFlight--;
+            if (fails(input.id)) reject(new Error(`run ${input.id} failed`));
+            else resolve({ from: input.id, width: input.width });
+          };
+          if (timed) clock.at(clock.now + modelMs(input.id), answer);
+          else answers.push({ id: input.id, answer });
+        });
+      },
+      fits: (masks, frame) => masks.width === frame.width,
+      write: (frame, shown: Shown<Masks>) => {
+        const written: Written = {
+          id: frame.id,
+          masks: shown.masks.from,
+          carried: shown.carried,
+          at: clock.now,
+          ...(shown.failure ? { failure: (shown.failure as Error).message } : {}),
+        };
+        if (!writeMs) {
+          log.written.push(written);
+          return Promise.resolve(written);
+        }
+        log.mostWriting = Math.max(log.mostWriting, ++log.writing);
+        return new Promise((resolve) =>
+          clock.at(clock.now + writeMs, () => {
+            log.writing--;
+            log.written.push({ ...written, at: clock.now });
+            resolve(written);
+          }),
+        );
+      },
+      release: (frame) => log.released.push(frame.id),
+      done: (frame, written, error) =>
+        log.done.push({ id: frame.id, written: written !== undefined, ...(error ? { error: (error as Error).message } : {}) }),
+      failed: (error) => log.failed.push((error as Error).message),
+    },
+    { waitForMask: options.waitForMask ?? true, pace: options.pace ?? new MaskPace(), countGaps: options.countGaps ?? false },
+  );
+
+  /**
+   * A camera: frame n (1, 2, …) comes at `times[n - 1]`, stamped with that time (µs), `width` wide. As a
+   * track processor does, the loop reads a frame once the last offer is taken; a frame that comes before
+   * waits for that, and a newer one discards it (uncounted: the scheduler counts it from the timestamps).
+   */
+  function camera(times: number[], width = 640): { discarded: number[]; waits: boolean[]; ended: Promise<void> } {
+    let reading = true;
+    let waitingFrame: Frame | null = null;
+    const discarded: number[] = [];
+    const waits: boolean[] = [];
+    let taken = 0;
+    let resolveEnded!: () => void;
+    const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
+    let stopped = false;
+    const offer = (frame: Frame) => {
+      reading = false;
+      offeredIds.push(frame.id);
+      void scheduler.offer(frame, times[frame.id - 1]! * 1000).then((goOn) => {
+        waits.push(scheduler.waiting);
+        // The loop stops reading once the scheduler takes no more frames.
+        stopped = !goOn;
+        if (++taken + discarded.length === times.length || stopped) resolveEnded();
+        reading = !stopped;
+        const next = waitingFrame;
+        waitingFrame = null;
+        if (next && !stopped) offer(next);
+      });
+    };
+    times.forEach((at, i) =>
+      clock.at(at, () => {
+        const frame = { id: i + 1, width };
+        if (stopped) return;
+        if (reading) offer(frame);
+        else {
+          if (waitingFrame) discarded.push(waitingFrame.id);
+          waitingFrame = frame;
+        }
+      }),
+    );
+    return { discarded, waits, ended };
+  }
+
+  /** Every frame released once, and done with once, after it was released. */
+  function expectAllReleased(count: number): void {
+    const offered = offeredIds.length ? [...offeredIds] : Array.from({ length: count }, (_, i) => i + 1);
+    expect(offered.length).toBe(count);
+    expect([...log.released].sort((a, b) => a - b)).toEqual(offered.sort((a, b) => a - b));
+    expect(log.done.map((d) => d.id).sort((a, b) => a - b)).toEqual(offered);
+  }
+
+  return { clock, scheduler, log, answers, camera, expectAllReleased };
+}
+
+const ids = (written: Written[]) => written.map((w) => w.id);
+const every = (count: number, ms: number, from = ms) => Array.from({ length: count }, (_, i) => from + i * ms);
+
+describe('FrameScheduler: frames that wait for their own mask', () => {
+  test('the model takes a frame when it is free; each frame is written on its own masks, in order', async () => {
+    const { clock, log, camera, scheduler, expectAllReleased } = rig({ modelMs: () => 20 });
+    camera(every(5, 40));
+    await clock.run();
+    await scheduler.end();
+    expect(log.written.map((w) => [w.id, w.masks, w.carried])).toEqual([1, 2, 3, 4, 5].map((id) => [id, id, false]));
+    expect(log.kept).toEqual([1, 2, 3, 4, 5]);
+    expect(scheduler.dropped).toBe(0);
+    expectAllReleased(5);
+  });
+
+  test('the carried frame: one that came while the model was busy and was replaced by a newer one is shown on the masks before it, after the frame ahead', async () => {
+    const { clock, log, camera, scheduler, expectAllReleased } = rig({ modelMs: () => 100 });
+    // Frame 1 at the model (100 ms); 2 comes and waits for it; 3 takes its place, so 2 is carried.
+    camera([0, 30, 60]);
+    await clock.run();
+    await scheduler.end();
+    expect(log.modelled).toEqual([1, 3]);
+    expect(log.written.map((w) => [w.id, w.masks, w.carried])).toEqual([
+      [1, 1, false],
+      [2, 1, true],
+      [3, 3, false],
+    ]);
+    // Frame 2 is written once frame 1 is (at 100 ms), not before; frame 3 after its own run (100 + 100).
+    expect(log.written.map((w) => w.at)).toEqual([100, 100, 200]);
+    expect(scheduler.dropped).toBe(0);
+    expectAllReleased(3);
+  });
+
+  test('a carried frame that a newer one replaces before its turn is dropped (released, never written)', async () => {
+    const { clock, log, camera, scheduler, expectAllReleased } = rig({ modelMs: () => 100 });
+    camera([0, 20, 40, 60]);
+    await clock.run();
+    await scheduler.end();
+    // 2 carried when 3 came, 3 carried when 4 came (2 dropped then), 4 at the model after 1.
+    expect(log.modelled).toEqual([1, 4]);
+    expect(log.written.map((w) => [w.id, w.masks, w.carried])).toEqual([
+      [1, 1, false],
+      [3, 1, true],
+      [4, 4, false],
+    ]);
+    expect(scheduler.dropped).toBe(1);
+    expect(log.done.find((d) => d.id === 2)).toEqual({ id: 2, written: false });
+    expectAllReleased(4);
+  });
+
+  test('a model slower than the camera: every frame the model took on its own masks, the others carried or dropped, in order, one run at a time', async () => {
+    // A frame every 10 ms, runs of 35 ms, writes of 5 ms.
+    const { clock, log, camera, scheduler, expectAllReleased } = rig({ modelMs: () => 35, writeMs: 5 });
+    camera(every(40, 10));
+    await clock.run();
+    await scheduler.end();
+    const shown = ids(log.written);
+    expect(shown).toEqual([...shown].sort((a, b) => a - b));
+    expect(log.mostInFlight).toBe(1);
+    // The model took about one frame per run, the frame that was newest when it came free.
+    expect(log.modelled.length).toBeGreaterThanOrEqual(9);
+    expect(log.modelled.length).toBeLessThanOrEqual(13);
+    for (const w of log.written) {
+      if (w.carried) expect(w.masks).toBeLessThan(w.id);
+      else expect(w.masks).toBe(w.id);
+    }
+    const carried = log.written.filter((w) => w.carried).length;
+    expect(carried).toBeGreaterThan(0);
+    expect(log.written.length - carried).toBe(log.modelled.length);
+    expect(log.written.length + scheduler.dropped).toBe(40);
+    expectAllReleased(40);
+  });
+
+  test('in order: a frame whose masks are back early is written once the frame before it is, one write at a time', async () => {
+    // Runs of 10 ms, writes of 50 ms: frame 2's masks are back (at 30 ms) while frame 1 is being written.
+    const { clock, log, camera, scheduler, expectAllReleased } = rig({ modelMs: () => 10, writeMs: 50 });
+    camera([0, 20, 40]);
+    await clock.run();
+    await scheduler.end();
+    expect(log.written.map((w) => [w.id, w.masks, w.carried, w.at])).toEqual([
+      [1, 1, false, 60],
+      [2, 2, false, 110],
+      [3, 3, false, 160],
+    ]);
+    expect(log.mostWriting).toBe(1);
+    expectAllReleased(3);
+  });
+
+  test('a failed run: the frame is shown on the last good masks with the failure, and the loop goes on', async () => {
+    const { clock, log, camera, scheduler, expectAllReleased } = rig({ modelMs: () => 20, fails: (id) => id === 2 });
+    camera(every(3, 40));
+    await clock.run();
+    await scheduler.end();
+    expect(log.written).toEqual([
+      expect.objectContaining({ id: 1, masks: 1, carried: false }),
+      { id: 2, masks: 1, carried: false, failure: 'run 2 failed', at: 100 },
+      expect.objectContaining({ id: 3, masks: 3, carried: false }),
+    ]);
+    expect(log.written[2]!.failure).toBeUndefined();
+    expect(scheduler.error).toBeNull();
+    expectAllReleased(3);
+  });
+
+  test('a failed run with no good masks yet fails the loop: that frame is done with the error, later ones are not taken', async () => {
+    const { clock, log, camera, scheduler, expectAllReleased } = rig({ modelMs: () => 20, fails: (id) => id === 1 });
+    const { ended } = camera(every(3, 40));
+    await clock.run();
+    await ended;
+    await scheduler.end();
+    expect(log.written).toEqual([]);
+    expect(log.failed).toEqual(['run 1 failed']);
+    expect(log.done).toEqual([
+      { id: 1, written: false, error: 'run 1 failed' },
+      { id: 2, written: false },
+    ]);
+    expect(scheduler.ending).toBe(true);
+    // Frame 3 never came to the loop (it stopped taking frames at 2).
+    expect(log.modelled).toEqual([1]);
+    expectAllReleased(2);
+  });
+});
+
+describe('FrameScheduler: frames that do not wait for their mask (waitForMask: false)', () => {
+  test('each frame is written at once on the newest masks; the model takes a frame whenever it is free', async () => {
+    const { clock, log, camera, scheduler, expectAllReleased } = rig({ waitForMask: false, modelMs: () => 100 });
+    // A frame every 30 ms from 30 ms, runs of 100 ms.
+    camera(every(12, 30));
+    await clock.run();
+    await scheduler.end();
+    // The first frame waits for its own masks (none yet). Meanwhile the camera kept the newest frame (4)
+    // and discarded 2 and 3; 4 is taken once 1 is written, and goes to the model (free then).
+    expect(log.written[0]).toMatchObject({ id: 1, masks: 1, carried: false, at: 130 });
+    expect(log.written[1]).toMatchObject({ id: 4, masks: 1, carried: true, at: 130 });
+    expect(ids(log.written)).toEqual([1, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    // Every later frame is written as it comes.
+    for (const w of log.written.slice(2)) expect(w.at).toBe(w.id * 30);
+    // The model took a frame whenever it was free, and its masks are used from when they are back.
+    expect(log.modelled).toEqual([1, 4, 8, 12]);
+    expect(log.written.filter((w) => w.id >= 5).map((w) => w.masks)).toEqual([1, 1, 1, 4, 4, 4, 4, 8]);
+    expect(log.written.slice(1).every((w) => w.carried)).toBe(true);
+    expect(log.kept).toEqual([]);
+    expect(log.mostInFlight).toBe(1);
+    expectAllReleased(12 - 2);
+  });
+
+  test('a failed run is reported by the next frame shown, not the one it was for', async () => {
+    const { clock, log, camera, scheduler } = rig({ waitForMask: false, modelMs: () => 30, fails: (id) => id === 3 });
+    camera(every(8, 40));
+    await clock.run();
+    await scheduler.end();
+    expect(log.modelled.slice(0, 3)).toEqual([1, 2, 3]);
+    const failed = log.written.filter((w) => w.failure);
+    expect(failed).toEqual([expect.objectContaining({ id: 4, failure: 'run 3 failed' })]);
+    // Frame 3 itself was shown at once, on frame 2's masks, with no failure yet.
+    expect(log.written.find((w) => w.id === 3)).toMatchObject({ masks: 2, carried: true });
+    expect(log.written.find((w) => w.id === 3)!.failure).toBeUndefined();
+  });
+});
+
+/** A pace that answers choose() from a script, for changes at chosen frames. */
+function scriptedPace(script: boolean[]): MaskPace {
+  const pace = new MaskPace();
+  let n = 0;
+  pace.choose = () => script[Math.min(n++, script.length - 1)]!;
+  return pace;
+}
+
+describe('FrameScheduler: a change of way with frames in flight', () => {
+  test('waiting → not: the frames in flight are written first (the held one carried), then frames are shown at once', async () => {
+    // Frame 1 on its own masks; 2 at the model when 3 comes (held); at 4 frames stop waiting.
+    const { clock, log, camera, scheduler, expectAllReleased } = rig({
+      waitForMask: 'auto',
+      pace: scriptedPace([true, true, true, false]),
+      modelMs: () => 100,
+    });
+    camera([0, 150, 200, 220, 400]);
+    await clock.run();
+    await scheduler.end();
+    expect(log.written.map((w) => [w.id, w.masks, w.carried])).toEqual([
+      [1, 1, false],
+      [2, 2, false],
+      [3, 2, true],
+      [4, 2, true],
+      [5, 4, true],
+    ]);
+    // Frame 4 waited for the run on frame 2 (back at 250) and the frames before it: never two ways at once.
+    expect(log.written.map((w) => w.at)).toEqual([100, 250, 250, 250, 400]);
+    expect(log.mostInFlight).toBe(1);
+    expectAllReleased(5);
+  });
+
+  test('not → waiting: the model run in flight comes back first, then each frame waits for its own mask again', async () => {
+    const { clock, log, camera, scheduler, expectAllReleased } = rig({
+      waitForMask: 'auto',
+      pace: scriptedPace([false, false, false, true]),
+      modelMs: () => 100,
+    });
+    // Waiting is where frames start: the first frame changes the way (to not waiting).
+    camera([0, 150, 175, 200, 400]);
+    await clock.run();
+    await scheduler.end();
+    // Frame 2 went to the model (free at 150) while shown on frame 1's masks; 3 on frame 1's too.
+    expect(log.written.map((w) => [w.id, w.masks, w.carried])).toEqual([
+      [1, 1, false],
+      [2, 1, true],
+      [3, 1, true],
+      [4, 4, false],
+      [5, 5, false],
+    ]);
+    // Frame 4 waits: for the run on frame 2 (back at 250), then for its own (350).
+    expect(log.modelled).toEqual([1, 2, 4, 5]);
+    expect(log.written.find((w) => w.id === 4)!.at).toBe(350);
+    expect(log.mostInFlight).toBe(1);
+    expectAllReleased(5);
+  });
+});
+
+describe("FrameScheduler with waitForMask 'auto' and MaskPace (the camera's pace, measured)", () => {
+  test('a model slower than a 60 frames/s camera: frames stop waiting at the 10th frame and are shown as they come', async () => {
+    const { clock, log, camera, scheduler } = rig({ waitForMask: 'auto', pace: new MaskPace(60), countGaps: true, modelMs: () => 40 });
+    const { waits } = camera(every(120, 1000 / 60));
+    await clock.run();
+    await scheduler.end();
+    expect(waits.indexOf(false)).toBe(9);
+    expect(waits.slice(9).every((w) => !w)).toBe(true);
+    // Not waiting, the loop takes every frame (it is free for each), on masks about 3 frames old.
+    const after = log.written.filter((w) => w.id > 20);
+    expect(after.length).toBe(100);
+    expect(after.every((w) => w.carried && w.id - w.masks <= 5)).toBe(true);
+  });
+
+  test('a camera slower than its frame rate says (low light): frames stop waiting, then wait again for good, and none is counted dropped', async () => {
+    // A track that says 60 frames/s, a frame every 400 ms, runs of 170 ms.
+    const { clock, log, camera, scheduler } = rig({ waitForMask: 'auto', pace: new MaskPace(60), countGaps: true, modelMs: () => 170 });
+    const { waits } = camera(every(40, 400));
+    await clock.run();
+    await scheduler.end();
+    const runs = waits.map(Number).join('');
+    expect(runs).toMatch(/^1{9}0+1+$/);
+    const back = runs.lastIndexOf('0') + 1;
+    expect(back).toBeLessThanOrEqual(22);
+    // From then on every frame on its own masks; and the loop waited for each frame, so none was dropped.
+    expect(log.written.filter((w) => w.id > back + 1).every((w) => !w.carried && w.masks === w.id)).toBe(true);
+    expect(scheduler.dropped).toBe(0);
+  });
+
+  test('frames a busy loop did not read are counted dropped from the gaps between timestamps', async () => {
+    // Waiting, with writes of 50 ms: a 60 frames/s camera, the loop reads every third or fourth frame late.
+    const { clock, camera, scheduler, log } = rig({
+      waitForMask: false,
+      pace: new MaskPace(60),
+      countGaps: true,
+      modelMs: () => 5,
+      writeMs: 50,
+    });
+    const { discarded } = camera(every(60, 1000 / 60));
+    await clock.run();
+    await scheduler.end();
+    expect(discarded.length).toBeGreaterThan(30);
+    // Counted from the timestamps, to within a frame or two of what the camera discarded.
+    expect(Math.abs(scheduler.dropped - discarded.length)).toBeLessThanOrEqual(2);
+    expect(log.written.length + discarded.length).toBe(60);
+  });
+});
+
+describe('FrameScheduler: offers that overlap (the main-thread path sends two frames in flight)', () => {
+  test('frames offered before the last was taken are taken in order, and each is done once', async () => {
+    const { clock, log, scheduler, expectAllReleased } = rig({ modelMs: () => 30 });
+    const taken = [1, 2, 3].map((id) => scheduler.offer({ id, width: 640 }, id * 1000));
+    await clock.run();
+    expect(await Promise.all(taken)).toEqual([true, true, true]);
+    await scheduler.end();
+    expect(log.written.map((w) => [w.id, w.masks, w.carried])).toEqual([
+      [1, 1, false],
+      [2, 1, true],
+      [3, 3, false],
+    ]);
+    expectAllReleased(3);
+  });
+
+  test('stop(): no frame taken after it, and the held frame is let go by end()', async () => {
+    const { clock, log, scheduler, answers, expectAllReleased } = rig({ timed: false });
+    await scheduler.offer({ id: 1, width: 640 }, 0);
+    await scheduler.offer({ id: 2, width: 640 }, 1000);
+    scheduler.stop();
+    expect(await scheduler.offer({ id: 3, width: 640 }, 2000)).toBe(false);
+    const ended = scheduler.end();
+    answers.shift()!.answer();
+    await clock.run();
+    await ended;
+    // Frame 1 is written (the writer decides what a stopped loop writes); 2 was held, 3 never taken.
+    expect(ids(log.written)).toEqual([1]);
+    expect(log.modelled).toEqual([1]);
+    expectAllReleased(3);
+  });
+});
