@@ -4,6 +4,7 @@
 import { ModelPackageError } from '../errors/index.js';
 import { isHtmlPage } from '../decode/html-page.js';
 import { fieldsOf, type Field } from './protobuf.js';
+import { TENSOR_FIELDS, TENSOR_PATHS, type TensorHolder } from './onnx-tensor-paths.js';
 
 /** ModelProto's fields and the wire type each must have (2: length-delimited, 0: varint). */
 const MODEL_FIELDS: Record<number, number> = {
@@ -44,40 +45,16 @@ export function checkOnnxModel(bytes: Uint8Array): void {
   refuseExternalData(fields);
 }
 
-/**
- * Where tensors sit in an ONNX model, by message: the fields of each that hold a message to walk into, and
- * what that message is. Graphs nest through node attributes (If, Loop, Scan), functions and training info.
- */
-type Message = 'graph' | 'node' | 'attribute' | 'tensor' | 'sparse' | 'training' | 'function';
-const NESTED: Record<Exclude<Message, 'tensor'>, Record<number, Message>> = {
-  // GraphProto: node, initializer, sparse_initializer.
-  graph: { 1: 'node', 5: 'tensor', 15: 'sparse' },
-  // NodeProto: attribute.
-  node: { 5: 'attribute' },
-  // AttributeProto: t, g, tensors, graphs, sparse_tensor, sparse_tensors.
-  attribute: { 5: 'tensor', 6: 'graph', 10: 'tensor', 11: 'graph', 22: 'sparse', 23: 'sparse' },
-  // SparseTensorProto: values, indices.
-  sparse: { 1: 'tensor', 2: 'tensor' },
-  // TrainingInfoProto: initialization, algorithm.
-  training: { 1: 'graph', 2: 'graph' },
-  // FunctionProto: node.
-  function: { 7: 'node' },
-};
-/** ModelProto: graph, training_info, functions. */
-const MODEL_NESTED: Record<number, Message> = { 7: 'graph', 20: 'training', 25: 'function' };
 /** Deeper than this, a model's subgraphs are refused rather than walked (no real model nests so). */
 const MAX_NESTING = 64;
-/** TensorProto's `name`, `external_data`, `data_location` (EXTERNAL = 1). */
-const TENSOR_NAME = 8;
-const TENSOR_EXTERNAL_DATA = 13;
-const TENSOR_DATA_LOCATION = 14;
 
 /**
- * Throws MODEL_LOAD_FAILED if any tensor of the model (an initializer, a constant in a node attribute, in a
- * subgraph, a function or training info) has `data_location: EXTERNAL` or `external_data` entries. A model
- * package is one file: external data would make the runtime read a path the model names (in Node, relative
- * to the working directory: a hostile host's model could read `package.json` as weights). Large tensors are
- * skipped by their length, so the walk costs little next to the download.
+ * Throws MODEL_LOAD_FAILED if any tensor of the model (an initializer, a constant in a node attribute or in a
+ * function's attribute defaults, in a subgraph, a sparse tensor, training info: every field that ONNX's schema
+ * lets hold one, from the generated table TENSOR_PATHS) has `data_location` other than DEFAULT or
+ * `external_data` entries. A model package is one file: external data would make the runtime read a path the
+ * model names (in Node, relative to the working directory: a hostile host's model could read `.env` as
+ * weights). Large tensors are skipped by their length, so the walk costs little next to the download.
  */
 function refuseExternalData(modelFields: Field[]): void {
   const refuse = (reason: string) =>
@@ -85,37 +62,41 @@ function refuseExternalData(modelFields: Field[]): void {
       'MODEL_LOAD_FAILED',
       `weights.onnx keeps tensor data outside the file (${reason}); a model package is one file: save the model with its weights inside it (onnx.save(model, path) without save_as_external_data)`,
     );
-  const walk = (fields: Field[], nested: Record<number, Message>, depth: number): void => {
+  const walk = (fields: Field[], message: Exclude<TensorHolder, 'TensorProto'>, depth: number): void => {
     if (depth > MAX_NESTING) throw refuse(`its graphs nest deeper than ${MAX_NESTING} levels`);
+    const paths: Readonly<Record<number, TensorHolder>> = TENSOR_PATHS[message];
     for (const field of fields) {
-      const kind = nested[field.number];
-      if (kind === undefined || field.wireType !== 2) continue;
-      let inner: Field[];
+      const inner = paths[field.number];
+      // A field of another wire type is one the runtime's parser skips as unknown, as it is skipped here.
+      if (inner === undefined || field.wireType !== 2) continue;
+      let innerFields: Field[];
       try {
-        inner = fieldsOf(field.payload);
+        innerFields = fieldsOf(field.payload);
       } catch (error) {
         throw new ModelPackageError(
           'MODEL_LOAD_FAILED',
-          `weights.onnx is not an ONNX model: a ${kind} in it is malformed: ${(error as Error).message}`,
+          `weights.onnx is not an ONNX model: a ${inner} in it is malformed: ${(error as Error).message}`,
         );
       }
-      if (kind === 'tensor') checkTensor(inner, refuse);
-      else walk(inner, NESTED[kind], depth + 1);
+      if (inner === 'TensorProto') checkTensor(innerFields, refuse);
+      else walk(innerFields, inner, depth + 1);
     }
   };
-  walk(modelFields, MODEL_NESTED, 0);
+  walk(modelFields, 'ModelProto', 0);
 }
 
 function checkTensor(fields: Field[], refuse: (reason: string) => Error): void {
-  const external =
-    fields.some((f) => f.number === TENSOR_EXTERNAL_DATA) ||
-    fields.some((f) => f.number === TENSOR_DATA_LOCATION && f.wireType === 0 && f.varint === 1);
+  // Anything in data_location but a plain DEFAULT (0) counts as external: the runtime reads the enum as an int32,
+  // so 2^32 + 1 or a padded varint would be EXTERNAL to it whatever this reader makes of them.
+  const external = fields.some(
+    (f) => f.number === TENSOR_FIELDS.externalData || (f.number === TENSOR_FIELDS.dataLocation && (f.wireType !== 0 || f.varint !== 0)),
+  );
   if (!external) return;
   const text = (bytes: Uint8Array) => JSON.stringify(new TextDecoder().decode(bytes.subarray(0, 100)));
-  const name = fields.find((f) => f.number === TENSOR_NAME && f.wireType === 2);
+  const name = fields.find((f) => f.number === TENSOR_FIELDS.name && f.wireType === 2);
   // StringStringEntryProto: key 1, value 2; the entry whose key is `location` names the file.
   const location = fields
-    .filter((f) => f.number === TENSOR_EXTERNAL_DATA && f.wireType === 2)
+    .filter((f) => f.number === TENSOR_FIELDS.externalData && f.wireType === 2)
     .map((f) => {
       try {
         const entry = fieldsOf(f.payload);

@@ -1,10 +1,11 @@
 // The command line with a model URL on hosts as they are: a single-page-app fallback loads; a host that
 // answers every path with its page is exit 4 (model package problem), saying so, the key masked.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startHostileHost, type HostileHost } from '../fixtures/hostile-host.js';
+import { withFunctionAttributeDefault } from '../fixtures/hostile-onnx.js';
 import { ensureBuilt, runCli } from '../helpers/built-cli.js';
 import { parseJson } from '../helpers/json.js';
 import { ROOT } from '../helpers/paths.js';
@@ -54,4 +55,38 @@ test('edgeseg segment with a model whose weights point into package.json (ONNX e
   expect(r.code).toBe(4);
   expect(r.stderr).toContain('MODEL_LOAD_FAILED');
   expect(r.stderr).toContain('"classify.weight" names the file "package.json"');
+});
+
+test("edgeseg segment with a model whose function attribute's default tensor names .env: MODEL_LOAD_FAILED, and the working folder's .env is never read", async () => {
+  const served = mkdtempSync(join(tmpdir(), 'edgeseg-hostile-model-'));
+  const work = mkdtempSync(join(tmpdir(), 'edgeseg-work-'));
+  try {
+    const tiny = join(ROOT, 'test', 'fixtures', 'models', 'tiny-legacy');
+    mkdirSync(join(served, 'pkg'));
+    for (const file of ['environment.json', 'class_names.txt']) copyFileSync(join(tiny, file), join(served, 'pkg', file));
+    writeFileSync(join(served, 'pkg', 'weights.onnx'), withFunctionAttributeDefault(readFileSync(join(tiny, 'weights.onnx')), '.env'));
+    // A read of .env shows in its access time (the file system updates it when it is older than the change time);
+    // a control file read here proves that this file system does.
+    const readTime = (name: string) => statSync(join(work, name)).atimeMs;
+    for (const name of ['.env', 'control']) {
+      writeFileSync(join(work, name), 'SECRET=do-not-read-me\n');
+      utimesSync(join(work, name), new Date(1000), new Date());
+    }
+    readFileSync(join(work, 'control'));
+    expect(readTime('control')).toBeGreaterThan(1000);
+    const hostile = await startHostileHost(served, 'spa-fallback');
+    hosts.push(hostile);
+    const r = await runCli(['segment', join(ROOT, 'test', 'fixtures', 'images', 'sample.png'), '--model', `${hostile.url}/pkg/`], {
+      cwd: work,
+      env: { EDGESEG_CACHE_DIR: join(cache, 'd') },
+    });
+    expect(readTime('.env')).toBe(1000);
+    expect(r.stdout.toString() + r.stderr).not.toContain('do-not-read-me');
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('MODEL_LOAD_FAILED');
+    expect(r.stderr).toContain('tensor "secret" names the file ".env"');
+  } finally {
+    rmSync(served, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
+  }
 });
