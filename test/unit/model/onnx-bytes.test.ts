@@ -95,6 +95,17 @@ describe('external tensor data (a model package is one file)', () => {
     expect(messageOf(bytes)).toContain('weights.onnx keeps tensor data outside the file');
   });
 
+  test.each<[string, number[], string]>([
+    ['EXTERNAL as 2^32 + 1 (an int32 reader keeps the low bits)', [0x70, 0x81, 0x80, 0x80, 0x80, 0x10], 'is marked external'],
+    ['EXTERNAL padded to two bytes', [0x70, 0x81, 0x00], 'is marked external'],
+    ['a length-delimited data_location', [0x72, 0x01, 0x01], 'is marked external'],
+    ['DEFAULT padded to two bytes', [0x70, 0x80, 0x00], 'accepted'],
+  ])('data_location spelled as %s', (_, location, verdict) => {
+    const tensor = concat(intField(1, 1), intField(2, 1), bytesField(8, 'w'), new Uint8Array(location));
+    const message = messageOf(model(bytesField(5, tensor)));
+    expect(verdict === 'accepted' ? message : message.includes(verdict) && verdict).toBe(verdict);
+  });
+
   test('graphs nested past 64 levels are refused, not walked into a stack overflow', () => {
     let graph = new Uint8Array();
     for (let i = 0; i < 1000; i++) graph = nodeWith(bytesField(6, graph));
