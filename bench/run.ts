@@ -7,6 +7,8 @@
 //   npm run bench -- --people-only # the people section alone (below): bench/out/people.{json,md}
 //   npm run bench -- --people-only --threads 1 --warmup 40  # one thread each, after the WASM tier-up
 //   npm run bench -- --engines-only  # the engines section alone (bench/out/engines.{json,md})
+//   npm run bench -- --first-visit-only  # the first-visit section alone (bench/out/first-visit.{json,md});
+//                              # --first-visit-runs N page loads per case (3 by default)
 //   npm run bench:webgpu       # the WebGPU section alone (and the hosted route's masks it is compared
 //                              # with); bench/out/webgpu.{json,md}. Add -- --webgpu-all for every model and
 //                              # image on a software adapter too
@@ -27,6 +29,12 @@
 // The engines section: edgeseg segment() end to end on the bundled model (WASM) in Chromium, Firefox ESR
 // and WebKitGTK (test/engines), the same page and images in each, so that a regression in one engine shows.
 //
+// The first-visit section: navigation → first person mask on an empty profile and on a second visit, over
+// Chromium's emulated links (20 Mbit/s with 40 ms, 5 Mbit/s with 150 ms) and loopback: an app with the
+// packed edgeseg (people model, WASM) beside the LiteRT.js app path and MediaPipe tasks-vision's
+// ImageSegmenter on the same selfie .tflite, each served by a compressing HTTPS host that counts the bytes
+// each file puts on the wire.
+//
 // The WebGPU section (--webgpu, --webgpu-only) runs in a Chromium of its own, started with the flags
 // for a real GPU (CHROMIUM_GPU_ARGS; EDGESEG_WEBGPU_ARGS adds more, space-separated) and, where those
 // give no adapter, with SwiftShader forced. It records the adapter and the flags, and measures edgeseg
@@ -40,7 +48,20 @@ import { join, relative } from 'node:path';
 import { startPlatformServer, type PlatformServer } from '../server/index.js';
 import { MODELS, requireBenchModels, ROOT } from './paths.js';
 import { benchPipeline } from './pipeline.js';
-import { RUNS, WARMUP, THREADS, WEBGPU_ONLY, PEOPLE_ONLY, VIDEO_ONLY, VIDEO_SOAK, WEBGPU, ENGINES_ONLY, OUT, line } from './run/options.js';
+import {
+  RUNS,
+  WARMUP,
+  THREADS,
+  WEBGPU_ONLY,
+  PEOPLE_ONLY,
+  VIDEO_ONLY,
+  VIDEO_SOAK,
+  WEBGPU,
+  ENGINES_ONLY,
+  FIRST_VISIT_ONLY,
+  OUT,
+  line,
+} from './run/options.js';
 import { verdicts, type ModelKey, benchServer, mainThreadSize } from './run/harness.js';
 import { engineSection, engineReport, enginesOnly } from './run/engines.js';
 import { browserSections } from './run/browser.js';
@@ -48,12 +69,14 @@ import { webgpuSection } from './run/webgpu.js';
 import { peopleSection, peopleOnly } from './run/people.js';
 import { videoSection, videoOnly, videoReport, videoSoak, videoTargetTable } from './run/video.js';
 import { formatReport } from './run/report.js';
+import { firstVisitSection, firstVisitOnly, firstVisitReport, firstVisitTargetTable } from './run/first-visit.js';
 
 async function main() {
   if (PEOPLE_ONLY) return peopleOnly();
   if (VIDEO_ONLY) return videoOnly();
   if (VIDEO_SOAK) return videoSoak();
   if (ENGINES_ONLY) return enginesOnly();
+  if (FIRST_VISIT_ONLY) return firstVisitOnly();
   requireBenchModels();
   await mkdir(OUT, { recursive: true });
   const results: Record<string, unknown> = { date: new Date().toISOString(), runs: RUNS, warmup: WARMUP, threads: THREADS };
@@ -78,6 +101,8 @@ async function main() {
   if (video) results.video = video;
   const engines = WEBGPU_ONLY ? null : await engineSection(origin);
   if (engines) results.engines = engines;
+  const firstVisit = WEBGPU_ONLY ? null : await firstVisitSection();
+  if (firstVisit) results.firstVisit = firstVisit;
   const webgpu = WEBGPU ? await webgpuSection(origin, platforms, hostedMasks) : null;
   if (webgpu) results.webgpu = webgpu;
   results.environment ??= { ...webgpu!.environment, node: process.version };
@@ -97,7 +122,8 @@ async function main() {
   const report =
     formatReport(results, wasm && pipeline ? { ...wasm, pipeline } : null, webgpu, people) +
     (video ? `\n${videoReport(video)}\n\n${videoTargetTable(video)}` : '') +
-    (engines ? `\n${engineReport(engines)}` : '');
+    (engines ? `\n${engineReport(engines)}` : '') +
+    (firstVisit ? `\n${firstVisitReport(firstVisit)}\n\n${firstVisitTargetTable(firstVisit)}` : '');
   const name = WEBGPU_ONLY ? 'webgpu' : 'results';
   line(`\n${report}`);
   await writeFile(join(OUT, `${name}.json`), JSON.stringify({ ...results, verdicts }, null, 1));

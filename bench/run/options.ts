@@ -25,5 +25,7 @@ export const VIDEO_ONLY = process.argv.includes('--video-only');
 /** `--video-soak`: the long call alone (`--soak-minutes N`). */
 export const VIDEO_SOAK = process.argv.includes('--video-soak');
 export const ENGINES_ONLY = process.argv.includes('--engines-only');
+/** `--first-visit-only`: the first-visit section alone (bench/run/first-visit.ts). */
+export const FIRST_VISIT_ONLY = process.argv.includes('--first-visit-only');
 export const OUT = join(ROOT, 'bench', 'out');
 export const line = (s = '') => console.log(s);

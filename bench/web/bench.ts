@@ -2,7 +2,7 @@
 // bench/run.ts opens this page in Chromium (cross-origin isolated) and calls them one by one.
 import { createSegmenter, PlatformClient, type Segmenter } from 'edgeseg';
 import { liteRtRunner, type Runner } from '../../models/people/parity/runtimes.js';
-import { nhwcFromRgba } from '../../models/people/parity/tensors.js';
+import { liteRtMasks } from './litert-app.js';
 
 declare const __TRANSFORMERS_WASM__: { mjs: string; wasm: string };
 
@@ -160,38 +160,17 @@ const api = {
     return { times, create };
   },
 
-  /**
-   * What an app writes around LiteRT.js to get a person mask at the image's size, encoded image in:
-   * decode, canvas stretch to the network's size, bytes → float NHWC ÷255, run (the .tflite ends in its
-   * own sigmoid), threshold at 0.5, then the mask upscaled to the image by the canvas (bilinear) and
-   * thresholded again into one class id per pixel, as segmentRaw() returns.
-   */
+  /** What an app writes around LiteRT.js to get a person mask at the image's size (litert-app.ts), encoded image in. */
   async litertApp(c: LiteRtConfig) {
-    const run = await liteRtFor(c);
+    const masks = liteRtMasks(await liteRtFor(c), c.height, c.width);
     const image = await bytes(c.image!);
-    const small = new OffscreenCanvas(c.width, c.height).getContext('2d', { willReadFrequently: true })!;
-    const mask = new ImageData(c.width, c.height);
-    const maskCanvas = new OffscreenCanvas(c.width, c.height).getContext('2d')!;
-    let full: OffscreenCanvasRenderingContext2D | null = null;
-    let person = 0;
+    let ids: Uint8Array = new Uint8Array(0);
     const times = await repeat(c.runs, c.warmup, async () => {
       const bitmap = await createImageBitmap(new Blob([image]));
-      const { width, height } = bitmap;
-      small.drawImage(bitmap, 0, 0, c.width, c.height);
+      ids = await masks(bitmap);
       bitmap.close();
-      const probabilities = await run(nhwcFromRgba(small.getImageData(0, 0, c.width, c.height).data, c.height, c.width));
-      for (let p = 0; p < probabilities.length; p++) mask.data[4 * p + 3] = probabilities[p]! >= 0.5 ? 255 : 0;
-      if (!full || full.canvas.width !== width || full.canvas.height !== height)
-        full = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })!;
-      maskCanvas.putImageData(mask, 0, 0);
-      full.clearRect(0, 0, width, height);
-      full.drawImage(maskCanvas.canvas, 0, 0, width, height);
-      const up = full.getImageData(0, 0, width, height).data;
-      const ids = new Uint8Array(width * height);
-      person = 0;
-      for (let p = 0; p < ids.length; p++) person += ids[p] = up[4 * p + 3]! >= 128 ? 1 : 0;
     });
-    return { times, personPixels: person };
+    return { times, personPixels: ids.reduce((n, id) => n + id, 0) };
   },
 
   /** transformers.js image-segmentation on the same weights, local files only, same threads. */
