@@ -24,6 +24,7 @@ import { VideoSession } from '../src/video/video-session.js';
 import { decodeInWorker, encodePng } from '../src/decode/decode-in-worker.js';
 import { crashArmed, faultArmed, injectFault, playLoadFault, playRunFault, slowed } from './faults.js';
 import { rebundled } from './ort-from-url.js';
+import { importOrt } from './ort-import.js';
 import { wasmRuntime } from './wasm-runtime.js';
 import { createWebgpuRunner } from './webgpu-runner.js';
 import type {
@@ -145,8 +146,10 @@ const api: WorkerApi = {
 
   async load(request: LoadRequest, onProgress) {
     playLoadFault();
-    // The runtime's wasm compiles while the package arrives.
+    // The runtime's wasm compiles while the package arrives (WebGPU's: its module loads, and a
+    // compressed binary downloads and inflates; onnxruntime-web compiles it once the GPU device is set).
     if (request.backend === 'wasm') void wasmRuntime(request.numThreads, request.ort).catch(() => undefined);
+    else if (request.ort) void importOrt(request.backend, request.ort).catch(() => undefined);
     const pkg = await packageFiles(request.model, request.cache, onProgress);
     let adapter: string | undefined;
     const next = await loadModel(pkg, async (weights, spec) => {

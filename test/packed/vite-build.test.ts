@@ -1,27 +1,59 @@
 // Vite's production build of an app that imports the packed edgeseg, with no Vite option for it, hosted
 // on a static host that answers unknown paths with index.html and sends COOP/COEP, the model among the
-// app's own static files (public/model/); built once, run in each engine.
+// app's own static files (public/model/); built once, run in each engine. Every file of the build fits
+// Cloudflare's 25 MiB, WebGPU's two builds (JSPI, and asyncify for engines without JSPI) give the
+// command line's mask, and the same app on `edgeseg/wasm` carries no WebGPU file.
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { ENGINES } from '../engines/index.js';
 import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
+import { ORT_FILE_NAMES } from '../../src/runtime/ort-file-names.js';
 import { expectCliPayload, expectRuntimeFilesCopied, twoThreads } from './expect-payload.js';
+import { stringContaining, stringMatching } from '../helpers/matchers.js';
 import { closeBrowser, runPage } from './run-page.js';
 import { recordingLogger } from './warnings.js';
 
 const { appDir, cliPayload } = inject('packed');
 const OUT_DIR = join(appDir, 'out-vite');
+// The same app, importing `edgeseg/wasm`.
+const WASM_APP = join(appDir, 'wasm-app');
+const WASM_OUT = join(appDir, 'out-vite-wasm');
+/** Cloudflare Pages' and Workers' limit on one static file. */
+const CLOUDFLARE_LIMIT = 25 * 1024 * 1024;
 const { logger, warnings } = recordingLogger();
 let site: StaticServer;
+let wasmSite: StaticServer;
+
+const filesOf = (dir: string) =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 
 beforeAll(async () => {
   await build({ root: appDir, configFile: false, customLogger: logger, logLevel: 'warn', build: { outDir: OUT_DIR, emptyOutDir: true } });
+  mkdirSync(WASM_APP, { recursive: true });
+  writeFileSync(join(WASM_APP, 'index.html'), readFileSync(join(appDir, 'index.html')));
+  writeFileSync(
+    join(WASM_APP, 'main.js'),
+    readFileSync(join(appDir, 'main.js'), 'utf8').replace("from 'edgeseg';", "from 'edgeseg/wasm';"),
+  );
+  await build({
+    root: WASM_APP,
+    publicDir: join(appDir, 'public'),
+    configFile: false,
+    customLogger: logger,
+    logLevel: 'warn',
+    build: { outDir: WASM_OUT, emptyOutDir: true },
+  });
   site = await startStaticServer(OUT_DIR, { isolate: true, spaFallback: true });
+  wasmSite = await startStaticServer(WASM_OUT, { isolate: true, spaFallback: true });
 });
 afterAll(async () => {
   await closeBrowser();
   await site?.close();
+  await wasmSite?.close();
 });
 
 describe('edgeseg in a Vite production build', () => {
@@ -31,6 +63,13 @@ describe('edgeseg in a Vite production build', () => {
 
   test("the build carries the worker and onnxruntime-web's files (WebGPU's too) as they were shipped", () => {
     expectRuntimeFilesCopied(OUT_DIR, appDir);
+  });
+
+  test('no file of the build is over 25 MiB (Cloudflare Pages and Workers refuse one)', () => {
+    const sizes = filesOf(OUT_DIR).map((path) => ({ path, bytes: statSync(path).size }));
+    expect(sizes.filter((f) => f.bytes > CLOUDFLARE_LIMIT)).toEqual([]);
+    // The largest is the JSPI binary: the asyncify one ships compressed.
+    expect(Math.max(...sizes.map((f) => f.bytes))).toBe(ORT_FILE_NAMES['webgpu-jspi'].bytes);
   });
 
   describe.each(ENGINES)('in %s', (engine) => {
@@ -52,5 +91,70 @@ describe('edgeseg in a Vite production build', () => {
       );
       expectCliPayload(result, cliPayload);
     });
+  });
+
+  describe("WebGPU in Chromium (SwiftShader): both of onnxruntime-web's WebGPU builds give the command line's payload", () => {
+    afterAll(() => closeBrowser('chromium'));
+    const binaries = (from: number) =>
+      site
+        .requests()
+        .slice(from)
+        .filter((path) => /\.wasm(\.gz)?$|\.gz$/.test(path));
+
+    test('with JSPI (Chromium): the JSPI build, its binary fetched as it is', async () => {
+      const from = site.requests().length;
+      const result = await runPage(`${site.url}/?backends=webgpu&threads=2`, { webgpu: true });
+      expectCliPayload(result, cliPayload);
+      expect(result).toMatchObject({ isolated: true, backend: 'webgpu', fallbacks: [] });
+      expect(binaries(from)).toEqual([stringMatching(/\/ort-wasm-simd-threaded\.jspi-[\w-]+\.wasm$/)]);
+    });
+
+    test('without JSPI (as Safari 26): the asyncify build, its gzip-compressed binary inflated by the worker', async () => {
+      const from = site.requests().length;
+      const result = await runPage(`${site.url}/?backends=webgpu&threads=2&noJspi`, { webgpu: true });
+      expectCliPayload(result, cliPayload);
+      expect(result).toMatchObject({ isolated: true, backend: 'webgpu', fallbacks: [] });
+      expect(binaries(from)).toEqual([stringMatching(/\/ort-wasm-simd-threaded\.asyncify\.wasm-[\w-]+\.gz$/)]);
+    });
+  });
+});
+
+describe("the same app on edgeseg/wasm: WebGPU's runtime left out", () => {
+  const webgpuFiles = [ORT_FILE_NAMES['webgpu-jspi'], ORT_FILE_NAMES['webgpu-asyncify']].flatMap((f) => [f.module, f.binary]);
+
+  test("the build carries WASM's runtime and none of WebGPU's files", () => {
+    const shipped = join(appDir, 'node_modules', 'edgeseg', 'dist', 'browser');
+    const outputs = filesOf(WASM_OUT).map((path) => readFileSync(path));
+    for (const name of webgpuFiles) {
+      const bytes = readFileSync(join(shipped, name));
+      expect(
+        outputs.some((out) => out.equals(bytes)),
+        `${name} in ${WASM_OUT}`,
+      ).toBe(false);
+    }
+    const wasm = readFileSync(join(shipped, ORT_FILE_NAMES.wasm.binary));
+    expect(outputs.some((out) => out.equals(wasm))).toBe(true);
+    // The full build carries the same WASM files and WebGPU's on top.
+    const total = (dir: string) => filesOf(dir).reduce((sum, path) => sum + statSync(path).size, 0);
+    expect(total(OUT_DIR) - total(WASM_OUT)).toBeGreaterThan(ORT_FILE_NAMES['webgpu-jspi'].bytes);
+  });
+
+  test("the page segments with two WASM threads: the command line's payload", async () => {
+    const result = await runPage(`${wasmSite.url}/?threads=2`);
+    expectCliPayload(result, cliPayload);
+    expect(result).toMatchObject({ isolated: true, backend: 'wasm', numThreads: 2, fallbacks: [] });
+  });
+
+  test('a page that asks for webgpu first: BACKEND_UNAVAILABLE naming edgeseg/wasm, then WASM', async () => {
+    const result = await runPage(`${wasmSite.url}/?backends=webgpu,wasm&threads=2`, { webgpu: true });
+    expectCliPayload(result, cliPayload);
+    expect(result.backend).toBe('wasm');
+    expect(result.fallbacks).toEqual([
+      {
+        backend: 'webgpu',
+        code: 'BACKEND_UNAVAILABLE',
+        message: stringContaining("this build (edgeseg/wasm) leaves onnxruntime-web's WebGPU runtime out"),
+      },
+    ]);
   });
 });
