@@ -2,7 +2,8 @@
 // backed by a data directory. The same listener runs standalone (`edgeseg serve`) and inside Vite.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createAccessPolicy, duplicateHost, hasDuplicateHost } from './access.js';
-import { badRequest, HttpError, notFound, sendError, setCorsHeaders, setResourcePolicy } from './http.js';
+import { BodyBudget, type BodyBudgetLimits } from './body-budget.js';
+import { badRequest, HttpError, notFound, readBody, readJson, sendError, setCorsHeaders, setResourcePolicy } from './http.js';
 import { Segmenters, type InferenceLimits } from './inference.js';
 import type { Urls } from './records.js';
 import { loggedUrl, maskSecrets } from './request-log.js';
@@ -38,20 +39,25 @@ export interface PlatformHandlerOptions {
   shareKeyWithPages?: boolean;
   /** Bytes of a JSON body. Default 1 MB. */
   maxJsonBytes?: number;
-  limits?: Partial<InferenceLimits>;
+  limits?: Partial<PlatformLimits>;
   /** Where each request is logged, API keys masked. Default: nowhere. */
   log?: (line: string) => void;
 }
 
 export type PlatformHandler = ((req: IncomingMessage, res: ServerResponse, next?: () => void) => void) & {
   close(): Promise<void>;
+  /** The request bodies held in memory now, and the most held at once. */
+  readonly bodies: Pick<BodyBudget, 'held'>;
 };
+
+/** What requests may cost the platform, all together; see docs/security.md. */
+export type PlatformLimits = InferenceLimits & BodyBudgetLimits;
 
 /** Path segments that are the local platform's own routes, not workspace names. */
 export const RESERVED = new Set(['ort', 'infer', 'synthetic-image', 'model-files', 'image-files', 'exports', 'local-key']);
 
 /** What a request may cost; see docs/security.md. */
-export const DEFAULT_LIMITS: InferenceLimits = {
+export const DEFAULT_LIMITS: PlatformLimits = {
   maxImageBytes: 20_000_000,
   maxPixels: 50_000_000,
   fetchTimeoutMs: 10_000,
@@ -59,13 +65,17 @@ export const DEFAULT_LIMITS: InferenceLimits = {
   maxDecodePixels: 50_000_000,
   maxDecodesWaiting: 8,
   retryAfterS: 5,
+  // Four of the largest bodies (a 31 MB synthetic-image request) from one key, eight in all.
+  maxBodyBytesPerKey: 128_000_000,
+  maxBodyBytesInFlight: 256_000_000,
 };
 
 export function createPlatformHandler(options: PlatformHandlerOptions): PlatformHandler {
   const { store, signer } = options;
   const prefix = (options.prefix ?? '').replace(/\/+$/, '');
-  const limits: InferenceLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const limits: PlatformLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const segmenters = new Segmenters(store, limits);
+  const bodies = new BodyBudget(limits);
   const access = createAccessPolicy({
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(options.allowOrigins ? { allowOrigins: options.allowOrigins } : {}),
@@ -141,7 +151,24 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
 
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL, parts: string[]): Promise<void> => {
     const method = req.method ?? 'GET';
-    const ctx: RouteContext = { req, res, url, method, parts, params: {}, urls: urlsOf(req) };
+    // Every body is charged to the budget under the caller's workspace (routes read bodies only after its
+    // key is checked), and given back once the request is answered or dropped.
+    const hold = () => {
+      const h = bodies.hold(ctx.ws?.url ?? '');
+      res.once('close', h.release);
+      return h;
+    };
+    const ctx: RouteContext = {
+      req,
+      res,
+      url,
+      method,
+      parts,
+      params: {},
+      urls: urlsOf(req),
+      readBody: (limit) => readBody(req, limit, hold()),
+      readJson: (limit) => readJson(req, limit, hold()),
+    };
     if (await runTable(platformRoutes, ctx)) return;
     const [first] = parts;
     if (first !== undefined && RESERVED.has(first)) throw notFound(`no route ${method} /${parts.join('/')}`);
@@ -236,6 +263,7 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     }
   }) as PlatformHandler;
   handler.close = () => segmenters.close();
+  Object.defineProperty(handler, 'bodies', { value: bodies });
   return handler;
 }
 

@@ -67,25 +67,63 @@ export function sendError(res: ServerResponse, error: HttpError): void {
   sendJson(res, status, { error: { message, type, code: type, ...(hint ? { hint } : {}), ...(field ? { field } : {}) } });
 }
 
-/** The request body, refused with 413 beyond `limit` bytes (and the rest of the upload not read). */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/** A request's share of the server's budget for bodies (body-budget.ts): 503 `ServerBusy` when it cannot grow. */
+export interface BodyHold {
+  /** Takes the hold to `bytes` (a no-op below what it holds already). */
+  grow(bytes: number): void;
+}
+
+/**
+ * The request body, refused with 413 beyond `limit` bytes, each byte charged to `hold` (503 `ServerBusy`
+ * past the server's budget for bodies, see body-budget.ts) before it is kept: a declared length is charged
+ * before any byte is read. Once refused, the rest of the upload is read and dropped, so that the client
+ * gets the answer rather than a reset connection.
+ */
+export async function readBody(req: IncomingMessage, limit: number, hold: BodyHold): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) throw new HttpError(413, `the request body is ${declared} bytes; the limit is ${limit}`, 'PayloadTooLarge');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new HttpError(413, `the request body is over the limit of ${limit} bytes`, 'PayloadTooLarge');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  if (Number.isSafeInteger(declared)) hold.grow(declared);
+  return await new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+    };
+    const refuse = (error: Error) => {
+      stop();
+      chunks.length = 0;
+      req.on('error', () => {}).resume();
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      try {
+        if (size > limit) throw new HttpError(413, `the request body is over the limit of ${limit} bytes`, 'PayloadTooLarge');
+        hold.grow(size);
+      } catch (error) {
+        return refuse(error as Error);
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    // The client went away before the body ended.
+    const onClose = () => onError(new Error('the request was aborted before its body arrived'));
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
 }
 
 /** Deeper than this, a JSON body is refused before it is parsed: no route takes more than a few levels. */
 export const MAX_JSON_DEPTH = 32;
 
-export async function readJson(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
-  const body = await readBody(req, limit);
+export async function readJson(req: IncomingMessage, limit: number, hold: BodyHold): Promise<Record<string, unknown>> {
+  const body = await readBody(req, limit, hold);
   if (body.length === 0) return {};
   let text: string;
   try {

@@ -1,12 +1,11 @@
 // POST {inference}/{project}/{version}: the hosted segmentation route, run by the shared pipeline on
 // onnxruntime-node: the reference payload for the browser runtime.
-import type { IncomingMessage } from 'node:http';
 import { isEdgesegError } from '../src/errors/index.js';
 import { bundledModelDir, isBundledModelName } from '../src/node/bundled-model.js';
 import { createSegmenter, type NodeSegmenter } from '../src/node/segmenter.js';
 import type { SegmentationPayload } from '../src/payload/index.js';
 import { DecodeGate, pixelWeight, type DecodeGateLimits } from './decode-gate.js';
-import { badRequest, HttpError, notFound, readBody } from './http.js';
+import { badRequest, HttpError, notFound } from './http.js';
 import type { Store, VersionState } from './store.js';
 
 export interface InferenceLimits extends DecodeGateLimits {
@@ -65,7 +64,7 @@ export class Segmenters {
 const DECIMAL = /^(?=.{1,32}$)\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
 
 export async function hostedSegmentation(
-  req: IncomingMessage,
+  readBody: (limit: number) => Promise<Buffer>,
   url: URL,
   version: VersionState | undefined,
   segmenters: Segmenters,
@@ -85,7 +84,7 @@ export async function hostedSegmentation(
     );
   }
   const imageUrl = url.searchParams.get('image');
-  const body = await readBody(req, Math.ceil(limits.maxImageBytes * 1.4) + 1024);
+  const body = await readBody(Math.ceil(limits.maxImageBytes * 1.4) + 1024);
   if (imageUrl !== null && body.length > 0) throw badRequest('give the image as the `image` URL parameter or as the body, not both');
   let bytes: Uint8Array;
   if (imageUrl !== null) bytes = await fetchImage(imageUrl, limits);

@@ -9,13 +9,13 @@ export function inferenceRoute({ segmenters, limits }: Platform): Route {
     path: '/infer/:project/:version',
     auth: 'key',
     otherMethods: 'use POST',
-    answer: async ({ req, res, url, params, ws }) => {
+    answer: async ({ res, url, params, readBody, ws }) => {
       const project = findProject(ws!, params.project!);
       sendJson(
         res,
         200,
         await hostedSegmentation(
-          req,
+          readBody,
           url,
           project.versions.find((v) => String(v.number) === params.version),
           segmenters,

@@ -31,6 +31,12 @@ export interface RouteContext {
   /** The named segments of the route that answers. */
   params: Readonly<Record<string, string>>;
   readonly urls: Urls;
+  /**
+   * The request's body, and its body as a JSON object: the only way routes read one, so that every body is
+   * charged to the server's budget for bodies (body-budget.ts) under the caller's key.
+   */
+  readonly readBody: (limit: number) => Promise<Buffer>;
+  readonly readJson: (limit: number) => Promise<Record<string, unknown>>;
   /** The caller's workspace, once its key is checked. */
   ws?: WorkspaceState;
   project?: ProjectState;

@@ -1,5 +1,5 @@
 // `POST /{workspace}/{project}/search`: a project's images, filtered and ranked (see ../search.ts).
-import { readJson, sendJson } from '../http.js';
+import { sendJson } from '../http.js';
 import { search } from '../search.js';
 import { imageUrl, type Platform, type Route } from './route.js';
 
@@ -8,7 +8,7 @@ export function searchRoute({ signer, maxJson }: Platform): Route {
     methods: ['POST'],
     path: '/:workspace/:project/search',
     otherMethods: 'use POST',
-    answer: async ({ req, res, urls, ws, project }) =>
-      sendJson(res, 200, search(project!, await readJson(req, maxJson), imageUrl(signer, urls, ws!, project!.url))),
+    answer: async ({ res, urls, readJson, ws, project }) =>
+      sendJson(res, 200, search(project!, await readJson(maxJson), imageUrl(signer, urls, ws!, project!.url))),
   };
 }

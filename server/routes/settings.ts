@@ -1,6 +1,6 @@
 // A workspace's settings: the caption provider it calls. The provider key is written, never read back, and
 // goes only to the URL it was given for.
-import { badRequest, checkFields, HttpError, readJson, sendJson } from '../http.js';
+import { badRequest, checkFields, HttpError, sendJson } from '../http.js';
 import { DEFAULT_PROVIDER_URL } from '../synthetic.js';
 import type { Platform, Route } from './route.js';
 
@@ -9,10 +9,10 @@ export function settingsRoute({ store, maxJson }: Platform): Route {
     methods: ['GET', 'PUT', 'POST'],
     path: '/:workspace/settings',
     otherMethods: 'use GET or PUT',
-    answer: async ({ req, res, method, ws: caller }) => {
+    answer: async ({ res, method, readJson, ws: caller }) => {
       const ws = caller!;
       if (method === 'PUT' || method === 'POST') {
-        const body = await readJson(req, maxJson);
+        const body = await readJson(maxJson);
         checkFields(body, { providerApiKey: 'string', providerBaseUrl: 'string', captionModel: 'string' });
         if (typeof body.providerBaseUrl === 'string') {
           const target = providerUrl(body.providerBaseUrl);

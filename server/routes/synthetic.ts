@@ -2,7 +2,7 @@
 import { decodeImage } from '../../src/decode/decode-node.js';
 import { pixelWeight } from '../decode-gate.js';
 import { imageEmbedding } from '../embedding.js';
-import { readJson, sendJson } from '../http.js';
+import { sendJson } from '../http.js';
 import type { ProjectState, WorkspaceState } from '../store.js';
 import { colorOnlyEmbedding, syntheticImage } from '../synthetic.js';
 import { imageUrl, type Platform, type Route } from './route.js';
@@ -26,9 +26,9 @@ export function syntheticRoute({ store, signer, segmenters, limits, maxJson }: P
     path: '/synthetic-image',
     auth: 'key',
     otherMethods: 'use POST',
-    answer: async ({ req, res, urls, ws: caller }) => {
+    answer: async ({ res, urls, readJson, ws: caller }) => {
       const ws = caller!;
-      const body = await readJson(req, maxJson + 30_000_000);
+      const body = await readJson(maxJson + 30_000_000);
       sendJson(
         res,
         200,
