@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { isEdgesegError } from '../errors/index.js';
 import { classColors } from '../model/index.js';
 import { assignOutputs, listBatchInputs, type BatchInput } from './batch-inputs.js';
-import { cutoutRgba } from './cutout.js';
+import { cutoutRgba, maskAlpha, type CutoutEdges } from './cutout.js';
 import { EXIT } from './exit-codes.js';
 import { overlayMask } from './overlay.js';
 import { formatSeconds, type Progress } from './progress-bar.js';
@@ -94,8 +94,10 @@ export interface BatchSummary {
 export interface RunBatchOptions {
   confidence: number;
   concurrency: number;
-  /** Feather radius of the cutout's edge in pixels; 0 is a hard edge. */
+  /** Feather radius of the cutout's edge in pixels (a box blur of the alpha); 0: none. */
   feather: number;
+  /** The cutout's edge: `soft` (the model's probability refined against the image, the default) or `hard` (the class-id mask). */
+  edges?: CutoutEdges;
   onProgress?: (progress: Progress) => void;
   signal?: AbortSignal;
 }
@@ -114,7 +116,12 @@ export async function runBatch(seg: NodeSegmenter, plan: BatchPlan, options: Run
   report();
   const results = seg.segmentMany(
     readable.map((r) => r.input.path),
-    { concurrency: options.concurrency, confidence: options.confidence, ...(options.signal ? { signal: options.signal } : {}) },
+    {
+      concurrency: options.concurrency,
+      confidence: options.confidence,
+      alpha: plan.kinds.includes('cutout') && options.edges !== 'hard',
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
   );
   let interrupted = false;
   try {
@@ -173,9 +180,10 @@ async function writeOutputs(
     const file = files[i]!;
     // The payload's own PNG, so that the file is the single-image path's answer byte for byte.
     if (kind === 'mask') await writeFile(file, result.maskPng);
-    else if (kind === 'cutout')
-      await writeImage(file, cutoutRgba(result.image, result.raw.classIds, background, feather), width, height, 4);
-    else await writeImage(file, overlayMask(result.image, result.raw.classIds, classColors(seg.spec), background), width, height, 3);
+    else if (kind === 'cutout') {
+      const subject = result.raw.alpha ?? maskAlpha(result.raw.classIds, background);
+      await writeImage(file, cutoutRgba(result.image, subject, feather), width, height, 4);
+    } else await writeImage(file, overlayMask(result.image, result.raw.classIds, classColors(seg.spec), background), width, height, 3);
   }
 }
 

@@ -6,7 +6,7 @@ import { classColors } from '../model/index.js';
 import { validateConfidence } from '../pipeline/index.js';
 import { formatSummary, prepareBatch, runBatch } from './batch.js';
 import { DEFAULT_BUNDLED_MODEL, packageVersion } from '../node/bundled-model.js';
-import { cutoutRgba } from './cutout.js';
+import { cutoutRgba, maskAlpha, type CutoutEdges } from './cutout.js';
 import { COPY_RUNTIME_HELP, copyRuntimeCommand } from './copy-runtime.js';
 import { EXIT } from './exit-codes.js';
 import { overlayMask } from './overlay.js';
@@ -24,14 +24,15 @@ const HELP = `edgeseg — semantic segmentation that returns the platform's host
 
 Usage:
   edgeseg segment <image> [--model <name|dir|url>] [--confidence 50] [--backend native|wasm]
-                  [--out mask.png] [--overlay overlay.png] [--cutout cutout.png] [--feather N]
-                  [--threads N] [--max-pixels N] [--timings] [--quiet]
+                  [--out mask.png] [--overlay overlay.png] [--cutout cutout.png] [--edges soft|hard]
+                  [--feather N] [--threads N] [--max-pixels N] [--timings] [--quiet]
       Prints the payload JSON {segmentation_mask, class_map, image} on stdout.
       --out writes the class-id mask as an 8-bit grayscale PNG; --overlay writes the image with the
       mask in the class colours (PNG, JPEG or WebP by extension); --cutout writes a PNG with alpha that
-      keeps every non-background pixel (--feather N softens its edge over N pixels). --timings prints
-      per-stage times on stderr. --quiet prints no JSON.
-  edgeseg segment <file|folder|glob>... --out-dir <dir> [--cutout] [--overlay] [--feather N]
+      keeps every non-background pixel, its edge soft and following the image's edges (--edges hard:
+      the class-id mask's edge; --feather N blurs the edge over N pixels; the image's own alpha is
+      kept). --timings prints per-stage times on stderr. --quiet prints no JSON.
+  edgeseg segment <file|folder|glob>... --out-dir <dir> [--cutout] [--overlay] [--edges soft|hard] [--feather N]
                   [--concurrency N] [--json] [--quiet] [--model …] [--confidence …] [--backend …]
       Many images: folders are walked for image names (.jpg .jpeg .jpe .jfif .png .webp .gif .avif .tif .tiff),
       globs ('photos/**/*.jpg', quoted) are matched. Each image writes <name>.png (the mask), and
@@ -131,10 +132,11 @@ const SEGMENTER_OPTIONS = {
   threads: { type: 'string' },
   'max-pixels': { type: 'string' },
   feather: { type: 'string' },
+  edges: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
 } as const;
 
-/** The segmenter's options, the confidence and the cutout's feather from the flags both forms of `segment` share, checked before anything loads. */
+/** The segmenter's options, the confidence and the cutout's edge and feather from the flags both forms of `segment` share, checked before anything loads. */
 function segmenterSettings(values: {
   model?: string;
   confidence?: string;
@@ -142,6 +144,7 @@ function segmenterSettings(values: {
   threads?: string;
   'max-pixels'?: string;
   feather?: string;
+  edges?: string;
 }) {
   const backend = (values.backend ?? 'native') as NodeBackendName;
   if (backend !== 'native' && backend !== 'wasm')
@@ -153,13 +156,15 @@ function segmenterSettings(values: {
   const feather = numberOption('feather', values.feather) ?? 0;
   if (!Number.isInteger(feather) || feather < 0)
     throw new UsageError(`--feather must be a whole number of pixels ≥ 0, got ${values.feather}`);
+  const edges = (values.edges ?? 'soft') as CutoutEdges;
+  if (edges !== 'soft' && edges !== 'hard') throw new UsageError(`--edges must be soft or hard, got ${JSON.stringify(values.edges)}`);
   const options: NodeSegmenterOptions = {
     model: modelOf(values.model),
     backends: [backend],
     ...(numThreads === undefined ? {} : { numThreads }),
     ...(maxPixels === undefined ? {} : { maxPixels }),
   };
-  return { options, confidence, feather };
+  return { options, confidence, feather, edges };
 }
 
 async function segment(args: string[], io: Io): Promise<number> {
@@ -179,20 +184,23 @@ async function segment(args: string[], io: Io): Promise<number> {
   const source = positionals[0]!;
   if ((await stat(source).catch(() => undefined))?.isDirectory())
     throw new UsageError(`${source} is a folder; give --out-dir to segment the images in it`);
-  const { options, confidence, feather } = segmenterSettings(values);
+  const { options, confidence, feather, edges } = segmenterSettings(values);
   if (values.cutout && !/\.(png|webp)$/i.test(values.cutout))
     throw new UsageError(`--cutout needs a format with alpha (.png or .webp), got ${values.cutout}`);
   const seg = await createSegmenter(options);
   try {
     for (const w of seg.warnings) io.err(`edgeseg: warning: ${w}\n`);
-    const { payload, maskPng, raw, timings, image } = await seg.segmentDetailed(source, { confidence });
+    // The soft alpha is computed only for a soft cutout; the payload is the same either way.
+    const alpha = Boolean(values.cutout) && edges === 'soft';
+    const { payload, maskPng, raw, timings, image } = await seg.segmentDetailed(source, { confidence, alpha });
     if (values.out) await writeFile(values.out, maskPng);
     if (values.overlay) {
       const rgb = overlayMask(image, raw.classIds, classColors(seg.spec), seg.spec.backgroundClassId);
       await writeImage(values.overlay, rgb, raw.width, raw.height, 3);
     }
     if (values.cutout) {
-      await writeImage(values.cutout, cutoutRgba(image, raw.classIds, seg.spec.backgroundClassId, feather), raw.width, raw.height, 4);
+      const subject = raw.alpha ?? maskAlpha(raw.classIds, seg.spec.backgroundClassId);
+      await writeImage(values.cutout, cutoutRgba(image, subject, feather), raw.width, raw.height, 4);
     }
     if (values.timings) {
       // The stages in the pipeline's order, by name (Object.entries would type the numbers any).
@@ -222,7 +230,7 @@ async function segmentBatch(args: string[], io: Io): Promise<number> {
   if (positionals.length === 0) throw new UsageError('segment --out-dir needs at least one file, folder or glob');
   const outDir = values['out-dir'];
   if (!outDir) throw new UsageError('--out-dir needs a folder');
-  const { options, confidence, feather } = segmenterSettings(values);
+  const { options, confidence, feather, edges } = segmenterSettings(values);
   const concurrency = numberOption('concurrency', values.concurrency) ?? defaultBatchConcurrency();
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UsageError(`--concurrency must be a whole number ≥ 1, got ${values.concurrency}`);
@@ -240,6 +248,7 @@ async function segmentBatch(args: string[], io: Io): Promise<number> {
       confidence,
       concurrency,
       feather,
+      edges,
       signal: controller.signal,
       ...(bar ? { onProgress: bar.update } : {}),
     }).finally(() => process.off('SIGINT', interrupt));

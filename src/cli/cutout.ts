@@ -1,25 +1,36 @@
-// The image with its background made transparent: the mask as the alpha channel, optionally feathered.
+// The image with its background made transparent: the subject's alpha (soft, or the hard mask), optionally
+// feathered, times the image's own alpha.
 import type { PixelImage } from '../pipeline/types.js';
 
+/** How a cutout's edge is drawn: `soft`, the model's probability refined against the image (`raw.alpha`); `hard`, the class-id mask. */
+export type CutoutEdges = 'soft' | 'hard';
+
+/** The class-id mask as an alpha: 255 where the class is not background, 0 where it is. */
+export function maskAlpha(classIds: Uint8Array, backgroundClassId: number): Uint8Array {
+  const alpha = new Uint8Array(classIds.length);
+  for (let p = 0; p < classIds.length; p++) alpha[p] = classIds[p] === backgroundClassId ? 0 : 255;
+  return alpha;
+}
+
 /**
- * RGBA pixels: the image's colours, alpha 255 where the class is not background and 0 where it is.
- * `feather` (pixels, default 0) softens the edge with a box blur of that radius over the alpha, in two
- * separable passes with edge pixels repeated: across a straight edge alpha ramps linearly over
- * 2·feather + 1 pixels; pixels further than `feather` from any edge keep 0 or 255. Colours are never changed.
+ * RGBA pixels: the image's colours, with the subject's `alpha` (0–255, one per pixel: the soft alpha or
+ * maskAlpha's) as their alpha, times the image's own alpha where it has one (an RGBA image: a pixel
+ * transparent in the image stays transparent). `feather` (pixels, default 0) softens the subject's alpha
+ * first with a box blur of that radius, in two separable passes with edge pixels repeated: across a
+ * straight edge of a hard alpha it ramps linearly over 2·feather + 1 pixels; pixels further than `feather`
+ * from any edge keep 0 or 255. Colours are never changed.
  */
-export function cutoutRgba(image: PixelImage, classIds: Uint8Array, backgroundClassId: number, feather = 0): Uint8Array {
-  const { width, height } = image;
+export function cutoutRgba(image: PixelImage, alpha: Uint8Array, feather = 0): Uint8Array {
+  const { width, height, channels } = image;
   const n = width * height;
-  const alpha = new Uint8Array(n);
-  for (let p = 0; p < n; p++) alpha[p] = classIds[p] === backgroundClassId ? 0 : 255;
   const soft = feather > 0 ? boxBlur(alpha, width, height, Math.round(feather)) : alpha;
   const out = new Uint8Array(n * 4);
   for (let p = 0; p < n; p++) {
-    const s = p * image.channels;
+    const s = p * channels;
     out[p * 4] = image.data[s]!;
     out[p * 4 + 1] = image.data[s + 1]!;
     out[p * 4 + 2] = image.data[s + 2]!;
-    out[p * 4 + 3] = soft[p]!;
+    out[p * 4 + 3] = channels === 4 ? Math.round((soft[p]! * image.data[s + 3]!) / 255) : soft[p]!;
   }
   return out;
 }

@@ -12,11 +12,17 @@ export const DEFAULT_MAX_PIXELS = 50_000_000;
 export interface DecodeOptions {
   /** Images with more pixels are refused with IMAGE_TOO_LARGE. Default 50 000 000. */
   maxPixels?: number;
+  /**
+   * An image with an alpha channel comes back as RGBA (its colours the same as without it), for a cutout
+   * that keeps the image's own transparency. Default false: RGB, as the reference decodes.
+   */
+  keepAlpha?: boolean;
 }
 
 /**
  * Decoded RGB pixels, orientation applied. Like the reference's OpenCV decode: embedded colour profiles
- * are not applied, alpha is dropped, gray images come back as three equal channels.
+ * are not applied, alpha is dropped (kept as a fourth channel with `keepAlpha`), gray images come back as
+ * three equal channels. Every image comes to 8-bit sRGB: 16-bit samples are scaled, CMYK is converted.
  */
 export async function decodeImage(bytes: Uint8Array, options: DecodeOptions = {}): Promise<PixelImage> {
   const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
@@ -42,8 +48,11 @@ export async function decodeImage(bytes: Uint8Array, options: DecodeOptions = {}
     throw new InvalidInputError('IMAGE_DECODE_FAILED', `the ${formatName(header.format)} image is ${width}×${height}`);
   checkPixelCount(width, height, maxPixels);
   try {
-    const { data, info } = await input().removeAlpha().toColourspace('srgb').raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+    const alpha = options.keepAlpha === true && meta.hasAlpha;
+    const pipeline = alpha ? input() : input().removeAlpha();
+    const { data, info } = await pipeline.toColourspace('srgb').raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
     const pixels = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    if (alpha && info.channels === 4) return { data: pixels, width: info.width, height: info.height, channels: 4 };
     if (info.channels === 3) return { data: pixels, width: info.width, height: info.height, channels: 3 };
     return { data: toRgb(pixels, info.channels), width: info.width, height: info.height, channels: 3 };
   } catch (cause) {

@@ -56,6 +56,13 @@ export interface SegmentOptions {
 }
 
 /** The result of `segmentDetailed`. */
+  /**
+   * `segmentRaw` and `segmentDetailed`: also give `raw.alpha`, the subject's soft alpha at the image's
+   * size (0–255): the model's probability upsampled with edge refinement guided by the image, so that the
+   * edge follows the picture's edge (a cutout's alpha). The class ids and the payload are the same either
+   * way. Default false; `segment` ignores it.
+   */
+  alpha?: boolean;
 export interface DetailedSegmentation {
   payload: SegmentationPayload;
   /** The payload's mask PNG, undecoded (`payload.segmentation_mask` is its base64): what a mask file holds. */
@@ -80,6 +87,8 @@ export interface NodeSegmenter {
   segmentRaw(source: NodeImageSource, options?: SegmentOptions): Promise<RawSegmentation>;
   /** The payload, the class ids, the decoded pixels and the time of each stage in milliseconds. */
   segmentDetailed(source: NodeImageSource, options?: SegmentOptions): Promise<DetailedSegmentation>;
+  /** The class ids without a PNG; with `alpha: true`, the subject's soft alpha too. */
+  segmentRaw(source: NodeImageSource, options: SegmentOptions & { alpha: true }): Promise<RawSegmentation & { alpha: Uint8Array }>;
   /**
    * Each source's payload (or its error), yielded in the order of the sources as soon as it and the ones
    * before it are done, with up to `concurrency` sources in flight or waiting to be taken; `sources` is
@@ -90,7 +99,7 @@ export interface NodeSegmenter {
    */
   segmentMany<S extends NodeImageSource>(
     sources: Iterable<S> | AsyncIterable<S>,
-    options?: SegmentManyOptions,
+    options?: SegmentManyOptions & Pick<SegmentOptions, 'alpha'>,
   ): AsyncGenerator<SegmentManyResult<S>, void, undefined>;
   dispose(): Promise<void>;
 }
@@ -116,10 +125,10 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
       } catch (cause) {
         throw new InvalidInputError('IMAGE_SOURCE_INVALID', `could not read ${source}: ${(cause as Error).message}`, { cause });
       }
-      return decodeImage(bytes, { maxPixels });
+      return decodeImage(bytes, { maxPixels, keepAlpha: true });
     }
-    if (source instanceof ArrayBuffer) return decodeImage(new Uint8Array(source), { maxPixels });
-    if (source instanceof Uint8Array) return decodeImage(source, { maxPixels });
+    if (source instanceof ArrayBuffer) return decodeImage(new Uint8Array(source), { maxPixels, keepAlpha: true });
+    if (source instanceof Uint8Array) return decodeImage(source, { maxPixels, keepAlpha: true });
     if (typeof source === 'object' && source !== null && 'data' in source && 'width' in source) {
       checkPixelCount(source.width, source.height, maxPixels);
       return source;
@@ -143,9 +152,16 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
       }),
     );
     queue = run.catch(() => undefined);
+        ...(opts.alpha ? { alpha: true } : {}),
     const result = await run;
     return {
-      raw: { classIds: result.classIds, width: result.width, height: result.height, class_map: classMap },
+      raw: {
+        classIds: result.classIds,
+        width: result.width,
+        height: result.height,
+        class_map: classMap,
+        ...(result.alpha ? { alpha: result.alpha } : {}),
+      },
       timings: { decode, ...result.timings },
       image,
     };
@@ -169,16 +185,18 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
     async segment(source, opts) {
       return buildPayload((await raw(source, opts)).raw);
     },
-    async segmentRaw(source, opts) {
-      return (await raw(source, opts)).raw;
-    },
+    // With alpha: true, segmentPixels gives the alpha (the overload's promise).
+    segmentRaw: (async (source: NodeImageSource, opts?: SegmentOptions) => (await raw(source, opts)).raw) as NodeSegmenter['segmentRaw'],
     segmentDetailed: detailed,
-    segmentMany<S extends NodeImageSource>(sources: Iterable<S> | AsyncIterable<S>, opts: SegmentManyOptions = {}) {
+    segmentMany<S extends NodeImageSource>(
+      sources: Iterable<S> | AsyncIterable<S>,
+      opts: SegmentManyOptions & Pick<SegmentOptions, 'alpha'> = {},
+    ) {
       const { concurrency, confidence } = batchSettings(opts, defaultBatchConcurrency());
-      const { signal } = opts;
+      const { signal, alpha = false } = opts;
       const one = async (source: S, index: number, stop: AbortSignal): Promise<SegmentManyResult<S>> => {
         try {
-          return { ok: true, index, source, ...(await detailed(source, { confidence, signal: stop })) };
+          return { ok: true, index, source, ...(await detailed(source, { confidence, signal: stop, alpha })) };
         } catch (error) {
           // An abort ends the whole batch (the pool throws it); anything else belongs to this source alone.
           if (stop.aborted) throw error;

@@ -16,4 +16,10 @@ export interface RawSegmentation {
   width: number;
   height: number;
   class_map: Record<string, string>;
+  /**
+   * The subject's soft alpha (0–255, one per pixel, row-major), present where it was asked for
+   * (`segmentRaw(source, { alpha: true })`): every class but the background, with edges that follow the
+   * image. Not part of the payload.
+   */
+  alpha?: Uint8Array;
 }

@@ -1,17 +1,20 @@
 // The whole local path for one decoded image, with the backend (the model run) injected.
-import { throwIfAborted } from '../errors/index.js';
+import { BackendError, throwIfAborted } from '../errors/index.js';
 import { classIdsFromLogits } from './class-ids-from-logits.js';
 import { validateConfidence } from './confidence.js';
 import { preprocess } from './preprocess.js';
+import { subjectAlpha } from './subject-alpha.js';
 import type { Logits, PixelImage, PostprocessOptions, PreprocessMeta, PreprocessSpec } from './types.js';
-import type { YCbCrImage } from './ycbcr.js';
+import { isYCbCr, ycbcrToRgb, type YCbCrImage } from './ycbcr.js';
 
 /**
  * Logits that stay where the backend computed them (a GPU): the backend turns them into class ids
- * itself, with the same meaning as classIdsFromLogits, and frees them.
+ * itself, with the same meaning as classIdsFromLogits, and frees them. `read` copies them out first,
+ * for a soft alpha; it must be called before `classIds`, which frees them.
  */
 export interface DeviceLogits {
   classIds(meta: PreprocessMeta, options: PostprocessOptions, out?: Uint8Array): Promise<Uint8Array>;
+  read?(): Promise<Logits>;
 }
 
 /** What a backend does: run the network on one NCHW float32 input. */
@@ -64,6 +67,8 @@ export interface Timings {
 
 export interface PixelSegmentation {
   classIds: Uint8Array;
+  /** The subject's soft alpha at the image's size (subjectAlpha), when it was asked for. */
+  alpha?: Uint8Array;
   width: number;
   height: number;
   timings: StageTimings;
@@ -73,7 +78,15 @@ export async function segmentPixels(
   image: PixelImage | YCbCrImage,
   model: SegmentationModel,
   run: RunModel,
-  options: { confidence: number; signal?: AbortSignal; input?: Float32Array; classIds?: Uint8Array; prepare?: PrepareInput },
+  options: {
+    confidence: number;
+    signal?: AbortSignal;
+    input?: Float32Array;
+    classIds?: Uint8Array;
+    prepare?: PrepareInput;
+    /** Also compute the subject's soft alpha (subjectAlpha) from the logits. */
+    alpha?: boolean;
+  },
 ): Promise<PixelSegmentation> {
   const confidence = validateConfidence(options.confidence);
   throwIfAborted(options.signal);
@@ -87,13 +100,27 @@ export async function segmentPixels(
   throwIfAborted(options.signal);
   const t2 = performance.now();
   const post = { confidence, classCount: model.classCount, backgroundClassId: model.backgroundClassId };
+  // The alpha reads the logits before a device's class ids free them.
+  const alpha = options.alpha ? await alphaOf(image, logits, meta, post) : undefined;
   const classIds =
     'classIds' in logits ? await logits.classIds(meta, post, options.classIds) : classIdsFromLogits(logits, meta, post, options.classIds);
   const t3 = performance.now();
   return {
     classIds,
+    ...(alpha ? { alpha } : {}),
     width: image.width,
     height: image.height,
     timings: { preprocess: t1 - t0, run: t2 - t1, postprocess: t3 - t2 },
   };
+}
+
+async function alphaOf(
+  image: PixelImage | YCbCrImage,
+  logits: Logits | DeviceLogits,
+  meta: PreprocessMeta,
+  post: PostprocessOptions,
+): Promise<Uint8Array> {
+  const plain = 'classIds' in logits ? await logits.read?.() : logits;
+  if (!plain) throw new BackendError('BACKEND_FAILED', 'this backend keeps its logits on the device and cannot give a soft alpha');
+  return subjectAlpha(isYCbCr(image) ? ycbcrToRgb(image) : image, plain, meta, post);
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { main } from '../../src/cli/cli.js';
-import { cutoutRgba } from '../../src/cli/cutout.js';
+import { cutoutRgba, maskAlpha } from '../../src/cli/cutout.js';
 import { base64ToBytes, createSegmenter, decodeImage, decodeMaskPng, type NodeSegmenter } from '../../src/node/index.js';
 import type { BatchSummary } from '../../src/cli/batch.js';
 import type { SegmentationPayload } from '../../src/payload/index.js';
@@ -76,16 +76,17 @@ describe('edgeseg segment <folder> --out-dir', () => {
     for (const [source, [mask, cutout, overlay]] of Object.entries(written)) {
       const expected = await maskOf(source);
       expect(Buffer.compare(await readFile(mask!), expected)).toBe(0);
-      // The cutout: the image's pixels (orientation applied), alpha 255 exactly where the class is not background.
-      const { classIds, width, height } = decodeMaskPng(expected);
+      // The cutout: the image's pixels (orientation applied), its alpha the soft alpha of the Node API.
+      const { width, height } = decodeMaskPng(expected);
+      const { alpha } = await seg.segmentRaw(source, { alpha: true });
       const original = await decodeImage(await readFile(source));
       const cut = await decodeRgba(cutout!);
       expect([cut.width, cut.height]).toEqual([width, height]);
       let kept = 0;
       let wrong = 0;
       for (let p = 0; p < width * height; p++) {
-        if (cut.data[p * 4 + 3] !== (classIds[p] === 0 ? 0 : 255)) wrong++;
-        if (classIds[p] === 0) continue;
+        if (cut.data[p * 4 + 3] !== alpha[p]) wrong++;
+        if (alpha[p] === 0) continue;
         kept++;
         for (let c = 0; c < 3; c++) if (cut.data[p * 4 + c] !== original.data[p * 3 + c]) wrong++;
       }
@@ -231,12 +232,12 @@ describe('edgeseg segment <folder> --out-dir', () => {
     expect((await stat(file)).isFile()).toBe(true);
   });
 
-  test('single image: --cutout with --feather writes the feathered cutout of the same mask', async () => {
+  test('single image: --cutout --edges hard with --feather writes the feathered cutout of the same mask', async () => {
     const file = at('single-cutout.png');
-    const r = await runCli(['segment', PNG, '--model', MODEL, '--cutout', file, '--feather', '2', '--quiet']);
+    const r = await runCli(['segment', PNG, '--model', MODEL, '--cutout', file, '--edges', 'hard', '--feather', '2', '--quiet']);
     expect(r.code).toBe(0);
     const { classIds, width, height } = decodeMaskPng(await maskOf(PNG));
-    const expected = cutoutRgba(await decodeImage(await readFile(PNG)), classIds, 0, 2);
+    const expected = cutoutRgba(await decodeImage(await readFile(PNG)), maskAlpha(classIds, 0), 2);
     const cut = await decodeRgba(file);
     expect([cut.width, cut.height]).toEqual([width, height]);
     expect(Buffer.compare(Buffer.from(cut.data), Buffer.from(expected))).toBe(0);
@@ -251,6 +252,7 @@ describe('edgeseg segment <folder> --out-dir', () => {
     [['segment', PNG, '--out-dir', 'x', '--concurrency', '0'], '--concurrency must be a whole number'],
     [['segment', PNG, '--out-dir', 'x', '--feather=-2'], '--feather must be a whole number'],
     [['segment', PNG, '--cutout', 'cut.jpg'], '--cutout needs a format with alpha'],
+    [['segment', PNG, '--cutout', 'cut.png', '--edges', 'smooth'], '--edges must be soft or hard'],
   ])('usage error: edgeseg %j → 2', async (args, message) => {
     // In this process (main() is what bin/edgeseg.js runs): a usage error never gets as far as the model.
     let err = '';
