@@ -99,6 +99,9 @@ export { classColors } from './model/colors.js';
 export { IMAGE_FORMATS, type ImageFormat } from './decode/image-header.js';
 export type { SegmentManyOutcome } from './batch/segment-many.js';
 
+// The bundled models: `import people from 'edgeseg/models/people'` gives a BundledModel that any `model` option takes.
+export type { BundledModel, BundledModelName } from './model/bundled-model.js';
+
 // Live video: createVideoEffect, and the compositor that draws its effects on stills (the demo's photos).
 export {
   createVideoEffect,
@@ -110,7 +113,6 @@ export {
   type VideoMask,
   type VideoPath,
   type VideoEffectName,
-  type BundledModelName,
 } from './video/video-effect.js';
 export { createCompositor } from './video/create-compositor.js';
 export type { Compositor, CompositorChoice, FrameSource, EffectMask } from './video/compositor.js';

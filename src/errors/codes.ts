@@ -16,6 +16,10 @@ export type InvalidInputCode =
   | 'CONFIDENCE_INVALID'
   /** Any other option that is out of range or of the wrong type. */
   | 'OPTION_INVALID'
+  /** A bundled model's name given as a string in the browser: import it (`import people from 'edgeseg/models/people'`) and pass that value. */
+  | 'MODEL_NOT_IMPORTED'
+  /** A model written as a word that names no bundled model; the message lists the names there are. */
+  | 'MODEL_NAME_UNKNOWN'
   /** createVideoEffect's process() was given something that is not a video MediaStreamTrack. */
   | 'TRACK_NOT_VIDEO'
   /** createVideoEffect's process() was given a track that has ended. */

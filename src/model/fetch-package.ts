@@ -104,7 +104,9 @@ export async function fetchFile(
   options: FetchPackageOptions & { onAbsent?: (why: Absence) => void },
 ): Promise<Uint8Array | null> {
   throwIfAborted(options.signal);
-  const cached = options.cache ? await options.cache.get(url) : null;
+  // Cache Storage keeps http(s) answers only; a bundler writes a small file as a data: URL, nothing to keep.
+  const cache = /^https?:/i.test(url) ? options.cache : null;
+  const cached = cache ? await cache.get(url) : null;
   // An HTML page that an older edgeseg kept for a file is not the file: asked for again.
   if (cached && !isHtmlPage(cached)) {
     options.onProgress?.({ file, loaded: cached.length, total: cached.length, cached: true });
@@ -143,7 +145,7 @@ export async function fetchFile(
     throw new ModelPackageError('MODEL_FILE_MISSING', `${file} is missing at ${redactQuery(url)}: the host answered ${SPA_HINT}`);
   }
   if (bytes.length === 0 && !required) return absent('an empty body');
-  if (options.cache) await options.cache.put(url, bytes);
+  if (cache) await cache.put(url, bytes);
   return bytes;
 }
 

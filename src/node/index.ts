@@ -16,6 +16,7 @@ export { decodeImage, type DecodeOptions } from '../decode/decode-node.js';
 export { restrictImageLoaders } from './image-loaders.js';
 export { readPackageDir } from './read-package-dir.js';
 export { BUNDLED_MODELS, type BundledModelName } from './bundled-model.js';
+export type { BundledModel } from '../model/bundled-model.js';
 export { defaultBatchConcurrency } from './threads.js';
 
 // edgeseg's own errors.

@@ -1,5 +1,6 @@
 // edgeseg in Node: a model package run by onnxruntime-node ("native") or onnxruntime-web ("wasm"),
 // returning the hosted route's payload.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { BackendError, InvalidInputError, ModelPackageError } from '../errors/index.js';
 import { fetchPackageFiles, type DownloadProgress, type ModelSpec, type PackageFiles } from '../model/index.js';
@@ -12,6 +13,7 @@ import type { NodeBackendName, NodeSessionRunner } from './node-runner.js';
 import { decodeImage, DEFAULT_MAX_PIXELS } from '../decode/decode-node.js';
 import { directoryPackageCache } from './directory-cache.js';
 import { bundledModelDir, DEFAULT_BUNDLED_MODEL, isBundledModelName, type BundledModelName } from './bundled-model.js';
+import { isBundledModel, isModelWord, unknownNameError, type BundledModel } from '../model/bundled-model.js';
 import { createNativeRunner } from './native-runner.js';
 import { readPackageDir } from './read-package-dir.js';
 import { defaultBatchConcurrency } from './threads.js';
@@ -22,11 +24,12 @@ export type { NodeBackendName, SegmentManyOptions, Timings };
 
 export interface NodeSegmenterOptions {
   /**
-   * A bundled model by name (`people`, the default; `people-landscape`; `shapes`), a package folder (a
-   * folder named like a bundled model is written with a slash: `./people`), a package's files in memory,
-   * or the base URL of a package (downloaded once, cached).
+   * A bundled model by name (`people`, the default; `people-landscape`; `shapes`) or as the browser imports
+   * it (`import people from 'edgeseg/models/people'`), a package folder (a folder named like a bundled model
+   * is written with a slash: `./people`), a package's files in memory, or the base URL of a package
+   * (downloaded once, cached). A word that names no bundled model nor a folder is `MODEL_NAME_UNKNOWN`.
    */
-  model?: BundledModelName | (string & {}) | { files: PackageFiles } | { url: string };
+  model?: BundledModelName | BundledModel | (string & {}) | { files: PackageFiles } | { url: string };
   /**
    * Tried in this order; the first that loads the model runs it (`segmenter.backend`). Default
    * `['native']`: onnxruntime-node. `wasm` runs onnxruntime-web's WASM build in Node, the browser's
@@ -262,7 +265,11 @@ async function startRunner(
 async function loadFiles(options: NodeSegmenterOptions): Promise<PackageFiles> {
   const { model = DEFAULT_BUNDLED_MODEL } = options;
   if (isBundledModelName(model)) return readPackageDir(bundledModelDir(model));
-  if (typeof model === 'string') return readPackageDir(model);
+  if (isBundledModel(model)) return readPackageDir(bundledModelDir(model.name));
+  if (typeof model === 'string') {
+    if (isModelWord(model) && !existsSync(model)) throw unknownNameError(model, `./${model}`);
+    return readPackageDir(model);
+  }
   if (model && typeof model === 'object' && 'files' in model) return model.files;
   if (model && typeof model === 'object' && 'url' in model) {
     return fetchPackageFiles(model.url, {
@@ -271,5 +278,8 @@ async function loadFiles(options: NodeSegmenterOptions): Promise<PackageFiles> {
       ...(options.signal ? { signal: options.signal } : {}),
     });
   }
-  throw new ModelPackageError('MODEL_FILE_MISSING', 'model must be a bundled model name, a package folder, { files }, or { url }');
+  throw new ModelPackageError(
+    'MODEL_FILE_MISSING',
+    "model must be a bundled model's name or value (import people from 'edgeseg/models/people'), a package folder, { files }, or { url }",
+  );
 }

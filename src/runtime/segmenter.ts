@@ -19,6 +19,7 @@ import { isAngularPage, withFrameworkFix } from './framework-fix.js';
 import { runtimeLocations, type RuntimeLocation } from './runtime-location.js';
 import { browserThreadPlan } from './threads.js';
 import { versionModelSource, type VersionRef } from './version-model.js';
+import { isBundledModel, refuseModelWord, type BundledModel } from '../model/bundled-model.js';
 import { WorkerBackend, type CompanionWorker, type WorkerHandle } from './worker-backend.js';
 
 export type { SegmentManyOptions, VersionRef };
@@ -35,11 +36,12 @@ export interface Fallback {
 
 export interface SegmenterOptions {
   /**
-   * A package folder URL (a string, or `{ url }` as in `edgeseg/node`), the package's files in memory, or
-   * a platform version. A string is a URL here, resolved against the page; in Node it is a folder path or a
-   * bundled model's name, since a page has no file system and Node no page to resolve against.
+   * A package folder URL (a string, or `{ url }` as in `edgeseg/node`), a bundled model
+   * (`import people from 'edgeseg/models/people'`), the package's files in memory, or a platform version.
+   * A string is a URL here, resolved against the page, and a word (a bundled model's name:
+   * `MODEL_NOT_IMPORTED`, naming the import) is refused: a folder is written with a slash (`'./people/'`).
    */
-  model: string | { url: string | URL } | { files: PackageFiles } | VersionRef;
+  model: string | BundledModel | { url: string | URL } | { files: PackageFiles } | VersionRef;
   /** For model resolution of a version and for the hosted route. */
   platform?: PlatformClient;
   /** Tried in this order. Default `['webgpu', 'wasm', 'hosted']` (`edgeseg/wasm`: `['wasm', 'hosted']`). */
@@ -82,6 +84,13 @@ export interface SegmentCallOptions {
   /** 0–100. Default 50. */
   confidence?: number;
   signal?: AbortSignal;
+  /**
+   * `segmentRaw`: also give `alpha`, the subject's soft alpha at the image's size (0–255): the model's
+   * probability upsampled with edge refinement guided by the image, for a cutout whose edge follows the
+   * picture's. The class ids are the same either way. On the hosted route, which answers with class ids
+   * only, it is the class-id mask's (0 or 255). Default false; `segment` and `segmentMany` ignore it.
+   */
+  alpha?: boolean;
 }
 
 /**
@@ -206,9 +215,12 @@ export class Segmenter {
     return this.#run(source, options, (b, s, o) => b.segment(s, o)).then((r) => r.value);
   }
 
-  /** Class ids without PNG encoding: `{ classIds, width, height, class_map }`. */
+  /** Class ids without PNG encoding: `{ classIds, width, height, class_map }`; with `alpha: true`, the subject's soft alpha too. */
+  segmentRaw(source: ImageSource, options: SegmentCallOptions & { alpha: true }): Promise<RawSegmentation & { alpha: Uint8Array }>;
+  segmentRaw(source: ImageSource, options?: SegmentCallOptions): Promise<RawSegmentation>;
   segmentRaw(source: ImageSource, options: SegmentCallOptions = {}): Promise<RawSegmentation> {
-    return this.#run(source, options, (b, s, o) => b.segmentRaw(s, o)).then((r) => r.value);
+    const alpha = options.alpha === true;
+    return this.#run(source, options, (b, s, o) => b.segmentRaw(s, { ...o, alpha })).then((r) => r.value);
   }
 
   /**
@@ -468,6 +480,7 @@ function checkOptions(options: SegmenterOptions): RuntimeBackendName[] {
   if (typeof options !== 'object' || options === null || options.model === undefined) {
     throw new InvalidInputError('OPTION_INVALID', 'createSegmenter needs { model }');
   }
+  refuseModelWord(options.model, 'createSegmenter');
   const order = options.backends ?? [...BUNDLED_BACKENDS, 'hosted'];
   if (
     !Array.isArray(order) ||
@@ -491,10 +504,16 @@ function checkOptions(options: SegmenterOptions): RuntimeBackendName[] {
 async function resolveModel(options: SegmenterOptions): Promise<WorkerModelSource> {
   const { model } = options;
   if (typeof model === 'string') return { kind: 'url', baseUrl: new URL(model, globalThis.location?.href).toString() };
+  // The worker fetches each file where the app's bundler put it (names hashed, no common folder).
+  if (isBundledModel(model))
+    return { kind: 'urls', urls: Object.fromEntries(Object.entries(model.urls).map(([name, url]) => [name, url.href])), files: {} };
   if ('url' in model) return { kind: 'url', baseUrl: new URL(model.url, globalThis.location?.href).toString() };
   if ('files' in model) return { kind: 'files', files: model.files };
   if (!isVersionRef(model))
-    throw new InvalidInputError('OPTION_INVALID', 'model must be a URL, { url }, { files } or { workspace, project, version }');
+    throw new InvalidInputError(
+      'OPTION_INVALID',
+      "model must be a URL, a bundled model (import people from 'edgeseg/models/people'), { url }, { files } or { workspace, project, version }",
+    );
   if (!options.platform) throw new InvalidInputError('OPTION_INVALID', 'a platform version as the model needs options.platform');
   return versionModelSource(options.platform, model, options.cache ?? true);
 }

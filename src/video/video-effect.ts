@@ -1,8 +1,8 @@
 // createVideoEffect: a camera track in, a track with the background blurred, replaced or cut out, with
 // the model, the frame loop and the compositor in the model's worker wherever the engine allows it.
 import { proxy, transfer } from 'comlink';
-import { BackendError, InvalidInputError, ModelPackageError } from '../errors/index.js';
-import type { PackageFiles } from '../model/index.js';
+import { BackendError, InvalidInputError } from '../errors/index.js';
+import { refuseModelWord } from '../model/bundled-model.js';
 import { DEFAULT_CONFIDENCE, validateConfidence } from '../pipeline/confidence.js';
 import { deserializeError } from '../runtime/error-transfer.js';
 import {
@@ -16,11 +16,11 @@ import {
   type VideoWorker,
 } from '../runtime/segmenter.js';
 import type { CompanionWorker } from '../runtime/worker-backend.js';
-import { BUNDLED_MODELS, bundledModelUrls, type BundledModelName } from './bundled-models.js';
+import { defaultVideoModel } from './bundled-models.js';
 import type { Rgb } from './effect.js';
 import type { FrameReport, VideoEffectName, VideoMask, VideoPath, VideoSettings, VideoStartRequest } from './protocol.js';
 
-export type { BundledModelName, VideoEffectName, VideoMask, VideoPath };
+export type { VideoEffectName, VideoMask, VideoPath };
 
 /** A replacement colour (`'#rrggbb'`, any CSS colour, or [r, g, b] 0–255) or image (a Blob, a bitmap, an image, a canvas, a URL). */
 export type VideoBackground = string | Rgb | Blob | ImageBitmap | ImageData | HTMLImageElement | HTMLCanvasElement | OffscreenCanvas | URL;
@@ -41,8 +41,9 @@ export interface VideoEffectSettings {
 
 export interface VideoEffectOptions extends VideoEffectSettings, Omit<SegmenterOptions, 'model' | 'backends' | 'hosted'> {
   /**
-   * A bundled model by name (a `BundledModelName`: `'people'`, the default, `'people-landscape'`,
-   * `'shapes'`), or anything `createSegmenter` takes as its model (a package URL, `{ files }`, a version).
+   * Anything `createSegmenter` takes as its model: a bundled model
+   * (`import peopleLandscape from 'edgeseg/models/people-landscape'`), a package URL, `{ files }`, a version.
+   * Default: the bundled people model (also by its name, `'people'`), which only this default brings.
    */
   model?: SegmenterOptions['model'];
   /** Tried in this order. Default `['webgpu', 'wasm']`: live video runs the model on this device. */
@@ -206,7 +207,7 @@ export class VideoEffect {
     const segmenter = await createSegmenter({
       ...rest,
       backends: options.backends ?? ['webgpu', 'wasm'],
-      model: await modelOf(model ?? 'people'),
+      model: await modelOf(model),
     });
     const worker = segmenter[VIDEO_WORKER]();
     if (!worker) {
@@ -730,21 +731,11 @@ export function createVideoEffect(options: VideoEffectOptions = {}): Promise<Vid
   return VideoEffect.create(options);
 }
 
-async function modelOf(model: SegmenterOptions['model']): Promise<SegmenterOptions['model']> {
-  if (typeof model !== 'string' || !(BUNDLED_MODELS as readonly string[]).includes(model)) return model;
-  const files: PackageFiles = {};
-  await Promise.all(
-    Object.entries(bundledModelUrls(model as BundledModelName)).map(async ([name, url]) => {
-      const response = await fetch(url);
-      if (!response.ok)
-        throw new ModelPackageError(
-          'MODEL_DOWNLOAD_FAILED',
-          `the bundled model ${model}'s ${name} answered ${response.status} at ${url.pathname}`,
-        );
-      files[name] = new Uint8Array(await response.arrayBuffer());
-    }),
-  );
-  return { files };
+async function modelOf(model: SegmenterOptions['model'] | undefined): Promise<SegmenterOptions['model']> {
+  // The default, left out or by name: brought into a build only by an app that calls createVideoEffect.
+  if (model === undefined || model === 'people') return defaultVideoModel();
+  refuseModelWord(model, 'createVideoEffect');
+  return model;
 }
 
 const EFFECTS: readonly VideoEffectName[] = ['none', 'overlay', 'blur', 'colour', 'image', 'cutout'];

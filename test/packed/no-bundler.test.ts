@@ -2,8 +2,9 @@
 // <script type="module"> through an import map; the worker and onnxruntime-web's files are found beside it,
 // the model among the site's own files. One site, run in each engine; WebGPU in Chromium (the engine with
 // an adapter here), and what the others do when a page asks for it.
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { ENGINES } from '../engines/index.js';
 import { SUPPORT } from '../engines/support.js';
@@ -33,6 +34,17 @@ beforeAll(async () => {
   mkdirSync(join(site, 'wasm-only'));
   for (const file of ['ort.wasm.bundle.min.mjs', 'ort-wasm-simd-threaded.wasm'])
     cpSync(join(site, 'edgeseg', file), join(site, 'wasm-only', file));
+  // WASM's binary cut short, and compressed by a build step that the host then sends without its
+  // Content-Encoding: there, but not as shipped.
+  const wasm = readFileSync(join(site, 'edgeseg', 'ort-wasm-simd-threaded.wasm'));
+  for (const [folder, binary] of [
+    ['cut', wasm.subarray(0, wasm.length >> 1)],
+    ['gzipped', gzipSync(wasm)],
+  ] as const) {
+    mkdirSync(join(site, folder));
+    cpSync(join(site, 'edgeseg', 'ort.wasm.bundle.min.mjs'), join(site, folder, 'ort.wasm.bundle.min.mjs'));
+    writeFileSync(join(site, folder, 'ort-wasm-simd-threaded.wasm'), binary);
+  }
   // A static host set up for single-page apps: a path it lacks answers index.html.
   isolated = await startStaticServer(site, { isolate: true, spaFallback: true });
   plain = await startStaticServer(site, { spaFallback: true });
@@ -84,7 +96,7 @@ describe('edgeseg without a bundler', () => {
           {
             backend: 'webgpu',
             code: 'RUNTIME_FILE_MISSING',
-            message: `onnxruntime-web's ES module at ${isolated.url}/wasm-only/ort.webgpu.bundle.min.mjs answered an HTML page (often a single-page-app fallback for a path the host lacks); serve edgeseg's browser files (node_modules/edgeseg/dist/browser/, or \`npx edgeseg copy-runtime <folder>\`) there, or point \`wasmPaths\` at them`,
+            message: `onnxruntime-web's ES module at ${isolated.url}/wasm-only/ort.jspi.bundle.min.mjs answered an HTML page (often a single-page-app fallback for a path the host lacks); serve edgeseg's browser files (node_modules/edgeseg/dist/browser/, or \`npx edgeseg copy-runtime <folder>\`) there, or point \`wasmPaths\` at them`,
           },
         ]);
       },
@@ -126,5 +138,19 @@ describe('edgeseg without a bundler', () => {
       );
       expectCliPayload(result, cliPayload);
     });
+
+    test.each([
+      ['cut', `is 7119948 bytes, not the 14239897 bytes of the file edgeseg ships (cut short, or another version's file)`],
+      ['gzipped', 'is gzip-compressed but was sent without `Content-Encoding: gzip`, so the browser did not inflate it'],
+    ])(
+      'wasmPaths whose binary is there but not as shipped (%s): RUNTIME_FILE_INVALID naming it and the fix, not a hang or a bare CompileError',
+      async (folder, what) => {
+        const result = await page(isolated, `wasmPaths=/${folder}/`);
+        expect(result.error?.message, JSON.stringify({ ...result, payload: undefined })).toContain(
+          `wasm: [RUNTIME_FILE_INVALID] onnxruntime-web's WASM binary at ${isolated.url}/${folder}/ort-wasm-simd-threaded.wasm ${what}; serve it byte for byte as edgeseg ships it`,
+        );
+        expectCliPayload(result, cliPayload);
+      },
+    );
   });
 });

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { fetchPackageFiles } from '../../../src/model/index.js';
+import { fetchFile, fetchPackageFiles } from '../../../src/model/index.js';
 import { startTestServer, type TestServer } from '../../fixtures/platform-test-server.js';
 import { TINY } from '../../helpers/paths.js';
 import { memoryCache } from '../../helpers/memory-cache.js';
@@ -84,5 +84,16 @@ describe('fetchPackageFiles', () => {
     const second = await fetchPackageFiles(`${server.url}/pkg/`, { cache });
     expect(server.requests.length).toBe(asked);
     expect(second).toEqual(first);
+  });
+});
+
+describe('a file by data: URL (a bundler inlines small files of a bundled model so)', () => {
+  test('is read, and not kept in the cache, which takes http(s) answers only', async () => {
+    const cache = memoryCache();
+    const text = 'background\nperson\n';
+    const url = `data:text/plain;base64,${Buffer.from(text).toString('base64')}`;
+    const bytes = await fetchFile(url, 'class_names.txt', true, { cache });
+    expect(new TextDecoder().decode(bytes!)).toBe(text);
+    expect([...cache.store.keys()]).toEqual([]);
   });
 });
