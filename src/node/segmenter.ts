@@ -56,9 +56,6 @@ export interface SegmentOptions {
   /** 0–100; default 50. */
   confidence?: number;
   signal?: AbortSignal;
-}
-
-/** The result of `segmentDetailed`. */
   /**
    * `segmentRaw` and `segmentDetailed`: also give `raw.alpha`, the subject's soft alpha at the image's
    * size (0–255): the model's probability upsampled with edge refinement guided by the image, so that the
@@ -66,6 +63,9 @@ export interface SegmentOptions {
    * way. Default false; `segment` ignores it.
    */
   alpha?: boolean;
+}
+
+/** The result of `segmentDetailed`. */
 export interface DetailedSegmentation {
   payload: SegmentationPayload;
   /** The payload's mask PNG, undecoded (`payload.segmentation_mask` is its base64): what a mask file holds. */
@@ -87,11 +87,11 @@ export interface NodeSegmenter {
   /** What the package asked for that edgeseg ran differently (as the platform's server does). */
   readonly warnings: readonly string[];
   segment(source: NodeImageSource, options?: SegmentOptions): Promise<SegmentationPayload>;
+  /** The class ids without a PNG; with `alpha: true`, the subject's soft alpha too. */
+  segmentRaw(source: NodeImageSource, options: SegmentOptions & { alpha: true }): Promise<RawSegmentation & { alpha: Uint8Array }>;
   segmentRaw(source: NodeImageSource, options?: SegmentOptions): Promise<RawSegmentation>;
   /** The payload, the class ids, the decoded pixels and the time of each stage in milliseconds. */
   segmentDetailed(source: NodeImageSource, options?: SegmentOptions): Promise<DetailedSegmentation>;
-  /** The class ids without a PNG; with `alpha: true`, the subject's soft alpha too. */
-  segmentRaw(source: NodeImageSource, options: SegmentOptions & { alpha: true }): Promise<RawSegmentation & { alpha: Uint8Array }>;
   /**
    * Each source's payload (or its error), yielded in the order of the sources as soon as it and the ones
    * before it are done, with up to `concurrency` sources in flight or waiting to be taken; `sources` is
@@ -152,10 +152,10 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
       segmentPixels(image, model, runner.run, {
         confidence: opts.confidence ?? DEFAULT_CONFIDENCE,
         ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(opts.alpha ? { alpha: true } : {}),
       }),
     );
     queue = run.catch(() => undefined);
-        ...(opts.alpha ? { alpha: true } : {}),
     const result = await run;
     return {
       raw: {
