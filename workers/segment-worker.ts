@@ -194,11 +194,20 @@ const api: WorkerApi = {
         confidence: request.confidence,
         input: inputBuffer,
         prepare,
+        alpha: request.output === 'raw' && request.alpha === true,
       });
-      const raw = { classIds: result.classIds, width: result.width, height: result.height, class_map: current.classMap };
+      const raw = {
+        classIds: result.classIds,
+        width: result.width,
+        height: result.height,
+        class_map: current.classMap,
+        ...(result.alpha ? { alpha: result.alpha } : {}),
+      };
       const t1 = performance.now();
       const timings = { decode, ...result.timings, encode: 0 };
-      if (request.output === 'raw') return transfer({ ok: true, raw, timings }, [raw.classIds.buffer]);
+      if (request.output === 'raw') {
+        return transfer({ ok: true, raw, timings }, [raw.classIds.buffer, ...(result.alpha ? [result.alpha.buffer] : [])]);
+      }
       const payload = buildPayload(raw);
       timings.encode = performance.now() - t1;
       return { ok: true, payload, timings };

@@ -98,6 +98,14 @@ export async function createWebgpuRunner(
       );
     }
     return {
+      async read() {
+        try {
+          return { data: (await output.getData()) as Float32Array, channels: channels!, height: height!, width: width! };
+        } catch (cause) {
+          output.dispose();
+          throw failed(cause);
+        }
+      },
       async classIds(meta, options, out) {
         try {
           const ids =
@@ -142,7 +150,10 @@ export async function createWebgpuRunner(
             return logits;
           }
           // The input buffer goes once the class ids are back: the model's GPU work is done by then.
-          return { classIds: (meta, options, out) => logits.classIds(meta, options, out).finally(free) } satisfies DeviceLogits;
+          return {
+            classIds: (meta, options, out) => logits.classIds(meta, options, out).finally(free),
+            ...(logits.read ? { read: logits.read.bind(logits) } : {}),
+          } satisfies DeviceLogits;
         };
         return { meta: input.meta, run };
       },

@@ -11,6 +11,8 @@ export interface BackendCallOptions {
   signal?: AbortSignal;
   /** Keep an encoded copy of the image if the run fails, so the next backend can retry the call. */
   wantRetry: boolean;
+  /** `segmentRaw`: also the subject's soft alpha (RawSegmentation's `alpha`). */
+  alpha?: boolean;
 }
 
 /** A backend's answer to one call. A failure of the backend itself carries the image back for a retry. */

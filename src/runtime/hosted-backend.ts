@@ -32,10 +32,20 @@ export class HostedBackend implements Backend {
     if (!outcome.ok) return outcome;
     // The browser's PNG decoder, so the segmenter's own module graph carries no PNG or inflate code (a
     // page that segments locally loads none; the platform client that fetched this answer checked it).
-    return { ok: true, value: await rawFromPayloadInBrowser(outcome.value), timings: outcome.timings };
+    const raw = await rawFromPayloadInBrowser(outcome.value);
+    // The route answers with class ids only: the alpha is their mask's.
+    if (options.alpha) raw.alpha = hardAlpha(raw);
+    return { ok: true, value: raw, timings: outcome.timings };
   }
 
   async dispose(): Promise<void> {}
+}
+
+/** 0 where the class is the background (the class named so, else id 0), 255 elsewhere. */
+function hardAlpha(raw: RawSegmentation): Uint8Array {
+  const named = Object.entries(raw.class_map).find(([, name]) => name.toLowerCase() === 'background');
+  const background = named ? Number(named[0]) : 0;
+  return raw.classIds.map((id) => (id === background ? 0 : 255));
 }
 
 export function hostedUnavailable(reason: string): BackendError {

@@ -69,6 +69,8 @@ export interface SegmentRequest {
   maxPixels: number;
   /** Send back an encoded copy of the image if the run fails, for the next backend to retry with. */
   wantRetry: boolean;
+  /** With `output: 'raw'`: the subject's soft alpha too. */
+  alpha?: boolean;
 }
 
 export interface SegmentTimings extends StageTimings {

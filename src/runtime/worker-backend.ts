@@ -314,6 +314,7 @@ export class WorkerBackend implements Backend {
               output,
               maxPixels: this.#options.maxPixels,
               wantRetry: options.wantRetry && keep === undefined,
+              ...(options.alpha ? { alpha: true } : {}),
             },
             transferables,
           ),

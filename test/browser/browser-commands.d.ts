@@ -8,6 +8,8 @@ declare module 'vitest/browser' {
   interface BrowserCommands {
     /** The Node native payload for `image` (a path from the repository root) with the model folder `model`. */
     nodeSegment: (model: string, image: string, confidence: number) => Promise<SegmentationPayload>;
+    /** The Node native soft alpha (`segmentRaw(…, { alpha: true })`) for `image` with the model folder `model`, base64. */
+    nodeAlpha: (model: string, image: string) => Promise<string>;
     /** onnxruntime-node's first output for an NCHW float32 input (base64), with the model file `model`. */
     nativeRun: (model: string, input: string, dims: number[]) => Promise<string>;
     /** Serves test/fixtures/models as a host with `habit` would (files named in `hide` missing); returns its URL. */

@@ -40,6 +40,13 @@ const nodeSegment = (async (_ctx, model: string, image: string, confidence: numb
   return (await seg).segment(join(ROOT, image), { confidence });
 }) as BrowserCommand<[string, string, number], Promise<SegmentationPayload>>;
 
+/** The Node `native` soft alpha (`segmentRaw(…, { alpha: true })`) for an image file and a model folder, base64. */
+const nodeAlpha = (async (_ctx, model: string, image: string) => {
+  let seg = segmenters.get(model);
+  if (!seg) segmenters.set(model, (seg = createSegmenter({ model: join(ROOT, model), numThreads: 1 })));
+  return Buffer.from((await (await seg).segmentRaw(join(ROOT, image), { alpha: true })).alpha).toString('base64');
+}) as BrowserCommand<[string, string], Promise<string>>;
+
 /** onnxruntime-node on one NCHW float32 tensor (base64) through a model file; the first output, base64. */
 const nativeRun = (async (_ctx, model: string, input: string, dims: number[]) => {
   const session = await ort.InferenceSession.create(join(ROOT, model), { graphOptimizationLevel: 'all', intraOpNumThreads: 1 });
@@ -72,6 +79,7 @@ export const scriptServerCommands = {
     state.__edgesegModelServer = null;
   }) as BrowserCommand<[]>,
   nodeSegment,
+  nodeAlpha,
   nativeRun,
   /** Serves test/fixtures/models with a real host's `habit` (SPA fallback, 403, …); returns its URL. */
   startHostileHost: (async (_ctx, habit: HostHabit, hide: string[] = []) => {
