@@ -8,6 +8,7 @@ import { base64ToBytes, decodeMaskPng } from '../../src/payload/index.js';
 import type { EngineName } from '../engines/index.js';
 import { SUPPORT } from '../engines/support.js';
 import { stringContaining } from '../helpers/matchers.js';
+import { ROOT } from '../helpers/paths.js';
 import type { PagePayload, PageResult } from './run-page.js';
 
 export function expectCliPayload(result: PageResult, cli: PagePayload): void {
@@ -32,9 +33,7 @@ export function expectCliPayload(result: PageResult, cli: PagePayload): void {
  */
 export function expectRuntimeFilesCopied(outDir: string, appDir: string, { binariesOnly = false } = {}): void {
   const shipped = join(appDir, 'node_modules', 'edgeseg', 'dist', 'browser');
-  const outputs = readdirSync(outDir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
+  const outputs = builtFiles(outDir);
   const names = ['segment-worker.js', ...Object.values(ORT_FILE_NAMES).flatMap((f) => [f.module, f.binary])];
   for (const name of names.filter((n) => !binariesOnly || n.endsWith('.wasm'))) {
     const bytes = readFileSync(join(shipped, name));
@@ -64,3 +63,15 @@ export function twoThreads(engine: EngineName): { query: string; expected: Expec
     },
   };
 }
+
+/** Every file of a build, as paths. */
+export function builtFiles(outDir: string): string[] {
+  return readdirSync(outDir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+/** The start of the people model's weights as createVideoEffect's default carries them (base64, inline). */
+export const INLINE_PEOPLE = readFileSync(join(ROOT, 'models', 'people', 'general', 'weights.onnx'))
+  .toString('base64')
+  .slice(0, 400);

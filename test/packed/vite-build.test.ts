@@ -3,14 +3,14 @@
 // app's own static files (public/model/); built once, run in each engine. Every file of the build fits
 // Cloudflare's 25 MiB, WebGPU's two builds (JSPI, and asyncify for engines without JSPI) give the
 // command line's mask, and the same app on `edgeseg/wasm` carries no WebGPU file.
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { ENGINES } from '../engines/index.js';
 import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
 import { ORT_FILE_NAMES } from '../../src/runtime/ort-file-names.js';
-import { expectCliPayload, expectRuntimeFilesCopied, twoThreads } from './expect-payload.js';
+import { builtFiles, expectCliPayload, expectRuntimeFilesCopied, INLINE_PEOPLE, twoThreads } from './expect-payload.js';
 import { stringContaining, stringMatching } from '../helpers/matchers.js';
 import { closeBrowser, runPage } from './run-page.js';
 import { recordingLogger } from './warnings.js';
@@ -25,11 +25,6 @@ const CLOUDFLARE_LIMIT = 25 * 1024 * 1024;
 const { logger, warnings } = recordingLogger();
 let site: StaticServer;
 let wasmSite: StaticServer;
-
-const filesOf = (dir: string) =>
-  readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
 
 beforeAll(async () => {
   await build({ root: appDir, configFile: false, customLogger: logger, logLevel: 'warn', build: { outDir: OUT_DIR, emptyOutDir: true } });
@@ -65,8 +60,15 @@ describe('edgeseg in a Vite production build', () => {
     expectRuntimeFilesCopied(OUT_DIR, appDir);
   });
 
+  test("the build carries no bundled model: the app's model folder is its own", () => {
+    const files = builtFiles(OUT_DIR);
+    expect(files.filter((path) => path.endsWith('.onnx')).map((path) => relative(OUT_DIR, path))).toEqual(['model/weights.onnx']);
+    // Nor createVideoEffect's default model, which is inline in a module of its own.
+    expect(files.filter((path) => readFileSync(path, 'latin1').includes(INLINE_PEOPLE))).toEqual([]);
+  });
+
   test('no file of the build is over 25 MiB (Cloudflare Pages and Workers refuse one)', () => {
-    const sizes = filesOf(OUT_DIR).map((path) => ({ path, bytes: statSync(path).size }));
+    const sizes = builtFiles(OUT_DIR).map((path) => ({ path, bytes: statSync(path).size }));
     expect(sizes.filter((f) => f.bytes > CLOUDFLARE_LIMIT)).toEqual([]);
     // The largest is the JSPI binary: the asyncify one ships compressed.
     expect(Math.max(...sizes.map((f) => f.bytes))).toBe(ORT_FILE_NAMES['webgpu-jspi'].bytes);
@@ -124,7 +126,7 @@ describe("the same app on edgeseg/wasm: WebGPU's runtime left out", () => {
 
   test("the build carries WASM's runtime and none of WebGPU's files", () => {
     const shipped = join(appDir, 'node_modules', 'edgeseg', 'dist', 'browser');
-    const outputs = filesOf(WASM_OUT).map((path) => readFileSync(path));
+    const outputs = builtFiles(WASM_OUT).map((path) => readFileSync(path));
     for (const name of webgpuFiles) {
       const bytes = readFileSync(join(shipped, name));
       expect(
@@ -135,7 +137,7 @@ describe("the same app on edgeseg/wasm: WebGPU's runtime left out", () => {
     const wasm = readFileSync(join(shipped, ORT_FILE_NAMES.wasm.binary));
     expect(outputs.some((out) => out.equals(wasm))).toBe(true);
     // The full build carries the same WASM files and WebGPU's on top.
-    const total = (dir: string) => filesOf(dir).reduce((sum, path) => sum + statSync(path).size, 0);
+    const total = (dir: string) => builtFiles(dir).reduce((sum, path) => sum + statSync(path).size, 0);
     expect(total(OUT_DIR) - total(WASM_OUT)).toBeGreaterThan(ORT_FILE_NAMES['webgpu-jspi'].bytes);
   });
 
