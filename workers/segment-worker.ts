@@ -260,12 +260,12 @@ const api: WorkerApi = {
     return Promise.resolve();
   },
 
-  async videoFrame(frame) {
+  async videoFrame(frame, meta) {
     if (!video) {
       frame.close();
       throw new BackendError('BACKEND_UNAVAILABLE', 'no video effect runs in this worker');
     }
-    return video.frame(frame);
+    return video.frame(frame, meta);
   },
 
   videoUpdate(settings) {

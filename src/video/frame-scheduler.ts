@@ -136,16 +136,17 @@ export class FrameScheduler<F extends object, I, M, R> {
   }
 
   /**
-   * A frame came (stamped `timestamp`, µs). Resolves once the loop can take the next one: at once while
-   * frames wait for their mask, once this one is written while they do not. False where the loop takes no
-   * more frames (this one was released).
+   * A frame came (stamped `timestamp`, µs; `skipped`: the camera's frames its source skipped since the last
+   * one offered, which the pace counts, and `countGaps` does not). Resolves once the loop can take the next
+   * one: at once while frames wait for their mask, once this one is written while they do not. False where
+   * the loop takes no more frames (this one was released).
    */
-  offer(frame: F, timestamp: number): Promise<boolean> {
+  offer(frame: F, timestamp: number, skipped = 0): Promise<boolean> {
     const arrived = this.#hooks.now();
     // How long the loop had nothing to do before this frame came (none while one is being taken).
     const idle = this.#intakes === 0 ? Math.max(0, arrived - this.#readyAt) : 0;
     this.#intakes++;
-    const taken = this.#intake.then(() => this.#take(frame, timestamp, arrived, idle));
+    const taken = this.#intake.then(() => this.#take(frame, timestamp, arrived, idle, skipped));
     this.#intake = taken;
     return taken;
   }
@@ -169,9 +170,9 @@ export class FrameScheduler<F extends object, I, M, R> {
     await this.#pending;
   }
 
-  async #take(frame: F, timestamp: number, arrived: number, idle: number): Promise<boolean> {
+  async #take(frame: F, timestamp: number, arrived: number, idle: number, skipped: number): Promise<boolean> {
     try {
-      this.pace.frame(arrived, this.#waiting, idle);
+      this.pace.frame(arrived, this.#waiting, idle, skipped + 1);
       // A frame the loop waited for most of the time since the last: none came meanwhile to be discarded.
       const gap = this.#lastTimestamp === null ? 0 : (timestamp - this.#lastTimestamp) / 1000;
       if (this.#countGaps && gap > 0 && idle < gap / 2) this.#dropped += Math.max(0, Math.round(gap / this.pace.interval) - 1);

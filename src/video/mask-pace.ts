@@ -35,12 +35,14 @@ export class MaskPace {
 
   /**
    * A frame came in at `now` (ms). `waiting`: whether frames wait for their mask now (by default, as chosen
-   * last); `idle`: how long the loop had been waiting for this frame with nothing to do, ms.
+   * last); `idle`: how long the loop had been waiting for this frame with nothing to do, ms; `count`: how
+   * many of the camera's frames came since the last one (the `main-thread` page skips frames while two are
+   * in flight).
    */
-  frame(now: number, waiting = this.#waiting, idle = 0): void {
+  frame(now: number, waiting = this.#waiting, idle = 0, count = 1): void {
     if (this.#last !== null) {
       const gap = now - this.#last;
-      this.#arrival = average(this.#arrival, gap);
+      this.#arrival = average(this.#arrival, gap / Math.max(1, count));
       // The camera's own interval: the loop was idle for most of it, and frames did not wait.
       if (!waiting && !this.#lastWaiting && idle >= gap / 2) [this.#free, this.#frees] = [average(this.#free, gap), this.#frees + 1];
     }

@@ -110,6 +110,14 @@ export interface FrameReport {
   failure?: SerializedError;
 }
 
+/** What the page knows of a frame it sends as a bitmap (the `main-thread` path). */
+export interface BitmapFrameMeta {
+  /** The frame's timestamp in VideoFrame.timestamp's units (µs): the video's media time of the frame. */
+  timestamp: number;
+  /** The camera's frames the page skipped since the last one it sent (two were in flight). */
+  skipped: number;
+}
+
 /** Called by the worker (comlink proxies). */
 export interface VideoEvents {
   frame(report: FrameReport): void;
@@ -127,8 +135,8 @@ export interface VideoWorkerApi {
   videoOutput(): Promise<{ id: number; track: MediaStreamTrack } | null>;
   /** Serves this worker's model on `port` to a frame loop in another worker (`VideoStartRequest.model`). */
   videoServeModel(port: MessagePort): Promise<void>;
-  /** The `main-thread` path: one frame in (the worker closes it), the composited frame out. */
-  videoFrame(frame: ImageBitmap): Promise<{ bitmap: ImageBitmap; report: FrameReport }>;
+  /** The `main-thread` path: one frame in (the worker closes it), the composited frame out; null where it was not shown (the loop stopped or failed). */
+  videoFrame(frame: ImageBitmap, meta: BitmapFrameMeta): Promise<{ bitmap: ImageBitmap; report: FrameReport } | null>;
   videoUpdate(settings: VideoSettings): Promise<void>;
   /** Stops the loop, ends the output (and this worker's generator), frees the compositor; resolves when nothing runs, with the input frames still open (0). */
   videoStop(): Promise<number>;

@@ -653,15 +653,23 @@ export class VideoEffect {
     };
     this.#stopPage = stop;
     const unwatch = this.#watchInput(track);
+    // The camera's frames not sent since the last one sent (two were in flight): the worker's pace counts
+    // them, so that it sees the camera's frame rate, not the rate frames were sent at.
+    let skipped = 0;
     // Two frames in flight: the next one's input is drawn while the model runs on this one. Results come
     // back in order; one older than the last shown (a replaced loop's) is dropped.
-    const onFrame = () => {
+    const onFrame = (_: number, metadata?: VideoFrameCallbackMetadata) => {
       if (stopped) return;
       handle = video.requestVideoFrameCallback(onFrame);
       if (inFlight >= 2 || this.#recovering || !started) {
         this.#mainDropped++;
+        skipped = inFlight >= 2 && started ? skipped + 1 : 0;
         return;
       }
+      // The frame's own timestamp, in VideoFrame.timestamp's units (µs): its media time.
+      const timestamp = Math.round((metadata?.mediaTime ?? video.currentTime) * 1e6);
+      const meta = { timestamp, skipped };
+      skipped = 0;
       inFlight++;
       const generation = this.#generation;
       const sequence = ++sent;
@@ -673,14 +681,16 @@ export class VideoEffect {
         try {
           // A bitmap, not a VideoFrame: WebKit's worker canvases drew a VideoFrame made from a <video> as nothing.
           const frame = await createImageBitmap(video);
-          const { bitmap, report } = await guard(remote.videoFrame(transfer(frame, [frame as unknown as Transferable])));
+          const result = await guard(remote.videoFrame(transfer(frame, [frame as unknown as Transferable]), meta));
+          // Not shown (the worker's loop stopped, or failed on a frame before it, which says so itself).
+          if (!result) return;
+          const { bitmap, report } = result;
           if (stopped || generation !== this.#generation || sequence < shownSequence) bitmap.close();
           else {
             shownSequence = sequence;
             if (canvas.width !== bitmap.width || canvas.height !== bitmap.height)
               [canvas.width, canvas.height] = [bitmap.width, bitmap.height];
             shown.transferFromImageBitmap(bitmap);
-            report.dropped = this.#mainDropped;
             this.#report(report);
           }
         } catch (error) {

@@ -116,6 +116,26 @@ describe("waitForMask 'auto' (MaskPace)", () => {
     expect(unknown.interval).toBeCloseTo(50, 5);
   });
 
+  test("frames sent at the pipeline's pace by a page that skipped the camera's others between them: the camera's frames count, not the ones sent", () => {
+    // No frame rate from the track; a 30 frames/s camera, of which the page sends one in five (a model run
+    // of 160 ms, two frames in flight). The frames sent are 167 ms apart: judged on them, frames would
+    // go on waiting; counted with the four skipped between them, the camera gives one every 33 ms.
+    const counted = new MaskPace();
+    const sent = new MaskPace();
+    const [a, b]: boolean[][] = [[], []];
+    for (let n = 1; n <= 20; n++) {
+      counted.frame(n * 166.7, undefined, 0, 5);
+      sent.frame(n * 166.7);
+      a.push(counted.choose());
+      b.push(sent.choose());
+      counted.trip(160);
+      sent.trip(160);
+    }
+    expect(counted.interval).toBeCloseTo(33.3, 0);
+    expect(a.indexOf(false)).toBe(9);
+    expect(b.every(Boolean)).toBe(true);
+  });
+
   test("the loop's own work on a frame counts too: a fast model with a loop slower than the camera", () => {
     const pace = new MaskPace(30);
     const clock = { now: 0 };
