@@ -2,7 +2,7 @@
 // the server takes its state, signing secret, images and models from it. Only what this user's server could
 // have written there is taken: no symbolic link, nothing another user owns, no folder others may write to.
 import { constants } from 'node:fs';
-import { chmod, lstat, open, readdir, realpath } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, readdir, realpath } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { EdgesegError } from '../src/errors/index.js';
 
@@ -74,6 +74,17 @@ export async function checkDataDir(root: string, options: DataDirCheck = {}): Pr
   }
   if (repaired.length > 0) options.log?.(`data directory ${real}: made private to its owner: ${repaired.join(', ')}`);
   return true;
+}
+
+/** Makes a new data directory (0700); a folder above it that this user may not write to is `DATA_DIR_UNSAFE`. */
+export async function makeDataDir(root: string): Promise<void> {
+  try {
+    await mkdir(root, { recursive: true, mode: DIR_MODE });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') throw unsafe(`the data directory ${root} cannot be made there (${code}): ${FIX}`);
+    throw error;
+  }
 }
 
 /**

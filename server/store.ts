@@ -5,7 +5,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { isEdgesegError } from '../src/errors/index.js';
-import { checkDataDir, DIR_MODE, FILE_MODE, readOwnFile, type DataDirCheck } from './data-dir.js';
+import { checkDataDir, DIR_MODE, FILE_MODE, makeDataDir, readOwnFile, type DataDirCheck } from './data-dir.js';
 
 export interface ImageState {
   id: string;
@@ -98,7 +98,7 @@ export class Store {
    */
   static async open(dir: string, seed: (store: { dir: string }) => Promise<PlatformState>, check: DataDirCheck = {}): Promise<Store> {
     const root = resolve(dir);
-    if (!(await checkDataDir(root, check))) await mkdir(root, { recursive: true, mode: DIR_MODE });
+    if (!(await checkDataDir(root, check))) await makeDataDir(root);
     await removeLeftoverTemps(root);
     let state: PlatformState;
     try {

@@ -1,7 +1,7 @@
 // The data directory trusts nothing it did not write: a planted symbolic link, a file or folder of another
 // user, a folder others may write to, a FIFO are refused with DATA_DIR_UNSAFE before anything is read, and
 // no folder's mode is changed behind the user's back.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmod, chown, lchown, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { main } from '../../src/cli/cli.js';
 import { checkDataDir } from '../../server/data-dir.js';
 import { openPlatform, startPlatformServer, type PlatformState } from '../../server/index.js';
 import { loadSigningSecret } from '../../server/signing.js';
-import { TINY } from '../helpers/paths.js';
+import { ROOT, TINY } from '../helpers/paths.js';
 
 const WS = 'edgeseg-demo';
 const KEY = 'the-owners-key-000000000000000001';
@@ -190,6 +190,73 @@ describe('modes and owners', () => {
       expect(await readdir(root)).toEqual([]);
     },
   );
+});
+
+interface Opened {
+  apiKey?: string;
+  code?: string;
+  message?: string;
+}
+
+/** The platform opened on each of `dataDirs` by another user (nobody), in a Node of its own: its key, or its refusal. */
+function openAsNobody(dataDirs: string[]): Opened[] {
+  const script = `
+    const { openPlatform } = await import(${JSON.stringify(join(ROOT, 'server', 'start.ts'))});
+    const opened = [];
+    for (const dataDir of ${JSON.stringify(dataDirs)}) {
+      try {
+        const p = await openPlatform({ dataDir, modelDir: ${JSON.stringify(TINY('tiny-legacy'))} });
+        opened.push({ apiKey: p.apiKey });
+        await p.handler.close();
+      } catch (e) {
+        opened.push({ code: e.code, message: e.message });
+      }
+    }
+    console.log(JSON.stringify(opened));`;
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    uid: NOBODY,
+    gid: NOBODY,
+    env: { ...process.env, HOME: tmpdir() },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return JSON.parse(child.stdout.trim().split('\n').at(-1) || 'null') as Opened[];
+}
+
+describe.skipIf(!isRoot)('run by another user (nobody; the tests being root)', () => {
+  test("a folder of root's: nothing made or seeded there, DATA_DIR_UNSAFE rather than EACCES or EPERM", async () => {
+    const shared = await mkdtemp(join(tmpdir(), 'edgeseg-shared-'));
+    try {
+      await chmod(shared, 0o755);
+      // Writable by all but root's (once EPERM when its mode was repaired), and one nobody cannot write in.
+      const open = join(shared, 'open');
+      const closed = join(shared, 'closed');
+      await mkdir(open);
+      await chmod(open, 0o777);
+      await mkdir(closed, { mode: 0o755 });
+      // In a folder all may write to (sticky, as /tmp), a data directory of nobody's own is used.
+      const sticky = join(shared, 'sticky');
+      await mkdir(sticky);
+      await chmod(sticky, 0o1777);
+      const mine = await dataDir();
+      execFileSync('cp', ['-a', mine, join(sticky, 'data')]);
+      execFileSync('chown', ['-R', `${NOBODY}:${NOBODY}`, join(sticky, 'data')]);
+      const [inOpen, inClosed, own] = openAsNobody([open, join(closed, 'data'), join(sticky, 'data')]);
+      expect(inOpen).toEqual({
+        code: 'DATA_DIR_UNSAFE',
+        message: `the data directory ${open} belongs to another user (uid 0): use a data directory of your own (--data <dir>, EDGESEG_DATA_DIR)`,
+      });
+      expect(await readdir(open)).toEqual([]);
+      expect(inClosed).toEqual({
+        code: 'DATA_DIR_UNSAFE',
+        message: `the data directory ${join(closed, 'data')} cannot be made there (EACCES): use a data directory of your own (--data <dir>, EDGESEG_DATA_DIR)`,
+      });
+      expect(own).toEqual({ apiKey: KEY });
+    } finally {
+      await rm(shared, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 test('a new data directory: folders 0700, every file 0600, seeded images and masks included', async () => {
