@@ -1,10 +1,10 @@
 // The demo: `npm start` serves it with the local platform under /api, on one cross-origin isolated
 // origin (so WASM runs multi-threaded); `npm run build` writes the static site to demo-dist/.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { defineConfig, type Plugin, type PreviewServer, type ViteDevServer } from 'vite';
 import { Server } from 'node:http';
-import { refuseForeignPages } from './server/dev-guard.js';
+import { createDevGuard } from './server/dev-guard.js';
 import { defaultDataDir, guardConnections, openPlatform } from './server/start.js';
 
 const isolation = {
@@ -14,7 +14,7 @@ const isolation = {
 
 /** Mounts the local platform's request listener at /api in Vite's dev and preview servers. */
 function localPlatform(): Plugin {
-  const mount = async (server: ViteDevServer | PreviewServer) => {
+  const mount = async (server: ViteDevServer | PreviewServer, files: { root: string; allow: readonly string[] }) => {
     const platform = await openPlatform({
       prefix: '/api',
       // The demo page learns the key from /api/local-key; pages of other origins never can.
@@ -32,8 +32,9 @@ function localPlatform(): Plugin {
       ...(process.env.EDGESEG_MODEL_DIR ? { modelDir: process.env.EDGESEG_MODEL_DIR } : {}),
     });
     // /api is the platform's (its own Host, Origin and CORS rules); every other path is the demo's files,
-    // for the demo's own pages only.
-    server.middlewares.use((req, res, next) => platform.handler(req, res, () => refuseForeignPages(req, res, next)));
+    // for the demo's own pages only, and none from outside the folders served.
+    const guard = createDevGuard(files);
+    server.middlewares.use((req, res, next) => platform.handler(req, res, () => guard(req, res, next)));
     // The platform's defences against half-sent requests, on the server that carries it (plain HTTP; an
     // HTTP/2 server has its own session timeouts).
     if (server.httpServer instanceof Server) guardConnections(server.httpServer);
@@ -48,7 +49,14 @@ function localPlatform(): Plugin {
         );
     });
   };
-  return { name: 'edgeseg-local-platform', configureServer: mount, configurePreviewServer: mount };
+  return {
+    name: 'edgeseg-local-platform',
+    configureServer: (server) => mount(server, { root: server.config.root, allow: server.config.server.fs.allow }),
+    configurePreviewServer: (server) => {
+      const out = resolve(server.config.root, server.config.build.outDir);
+      return mount(server, { root: out, allow: [out] });
+    },
+  };
 }
 
 /**

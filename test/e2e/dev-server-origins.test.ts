@@ -1,7 +1,8 @@
 // The dev server of `npm start` against a page on another loopback origin, in Chromium: it reads no file
 // of the repository or of the data directory (the key, the signing secret), while the demo's own page
 // still loads what it needs.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -169,6 +170,85 @@ describe('a page on another loopback origin', () => {
       );
       expect(status).toMatch(/^HTTP\/1\.1 400 /);
       expect(parseJson<ErrorAnswer>(body).error.code).toBe('MalformedRequest');
+    }
+  });
+});
+
+describe('dev endpoints, pages of node_modules and links out of the served folders', () => {
+  /** A top-level navigation as a browser sends it, from a page of `site` (or typed, `none`). */
+  const navigation = (site: string) => ({ 'sec-fetch-site': site, 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' });
+  const ownFetch = { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' };
+  /** The error's code, or what came instead (a file's first bytes). */
+  const code = (body: string) => {
+    try {
+      return parseJson<ErrorAnswer>(body).error.code;
+    } catch {
+      return body.slice(0, 40);
+    }
+  };
+  // No such file: were the request let through, the editor would have nothing to open.
+  const openInEditor = `/__open-in-editor?file=${encodeURIComponent(join(ROOT, 'no-such-file-to-open.ts'))}`;
+
+  test("a navigation from another origin, or a typed address, gets the demo's pages and no dev endpoint", async () => {
+    const endpoints = [openInEditor, '/main.ts', '/@vite/client', '/@fs' + join(ROOT, 'src', 'index.ts')];
+    for (const site of ['cross-site', 'same-site', 'none']) {
+      for (const path of endpoints) {
+        const answer = await rawHttp(devUrl, { path, headers: navigation(site) });
+        expect([path, site, answer.status, code(answer.body)]).toEqual([path, site, 403, 'OriginNotAllowed']);
+      }
+      for (const path of ['/', '/index.html', '/?compositor=webgl2']) {
+        const answer = await rawHttp(devUrl, { path, headers: navigation(site) });
+        expect([path, site, answer.status, answer.headers['content-type']]).toEqual([path, site, 200, 'text/html']);
+      }
+    }
+    // A browser without fetch metadata: its Referer names the page that linked.
+    const linked = await rawHttp(devUrl, { path: openInEditor, headers: { referer: `http://localhost:${foreignPort}/` } });
+    expect([linked.status, code(linked.body)]).toEqual([403, 'OriginNotAllowed']);
+    expect((await rawHttp(devUrl, { path: '/', headers: { referer: `http://localhost:${foreignPort}/` } })).status).toBe(200);
+    // A tool (no page at all) gets the files, but opens nothing in the editor.
+    expect((await rawHttp(devUrl, { path: openInEditor })).status).toBe(403);
+    expect((await rawHttp(devUrl, { path: '/main.ts' })).status).toBe(200);
+    // The demo's own page reaches the endpoint (Vite's error overlay opens files with it).
+    for (const headers of [ownFetch, { referer: `${devUrl}/` }]) {
+      expect((await rawHttp(devUrl, { path: openInEditor, headers })).status).toBe(200);
+    }
+  });
+
+  test('no page, document or folder under node_modules is served, to any page; its modules are', async () => {
+    const page = join(ROOT, 'node_modules', 'tslib', 'tslib.html');
+    const folder = join(ROOT, 'node_modules', 'playwright-core', 'lib', 'vite', 'traceViewer');
+    expect(existsSync(page) && existsSync(join(folder, 'index.html'))).toBe(true);
+    for (const headers of [ownFetch, navigation('same-origin'), {}]) {
+      for (const path of ['/@fs' + page, '/@fs' + page + '?import', '/@fs' + folder + '/', '/@fs' + join(folder, 'index.html')]) {
+        const answer = await rawHttp(devUrl, { path, headers });
+        expect([path, answer.status, code(answer.body)]).toEqual([path, 404, 'NotFound']);
+      }
+      const module = await rawHttp(devUrl, { path: '/@fs' + join(ROOT, 'node_modules', 'tslib', 'tslib.es6.mjs'), headers });
+      expect([module.status, module.headers['content-type']]).toEqual([200, 'text/javascript']);
+    }
+  });
+
+  test('a link in a served folder that leads out of them is not followed; one that stays inside is', async () => {
+    const key = (JSON.parse(await readFile(join(dataDir, 'platform.json'), 'utf8')) as { workspaces: { apiKey: string }[] }).workspaces[0]!
+      .apiKey;
+    const name = `link-test-${process.pid}`;
+    const links = {
+      [`${name}.txt`]: join(dataDir, 'platform.json'),
+      [`${name}-dir`]: dataDir,
+      [`${name}-in.ts`]: join(ROOT, 'src', 'index.ts'),
+    };
+    try {
+      for (const [link, target] of Object.entries(links)) await symlink(target, join(ROOT, 'demo', link));
+      for (const headers of [ownFetch, {}]) {
+        for (const path of [`/${name}.txt`, `/${name}.txt?raw`, `/${name}-dir/platform.json`, '/@fs' + join(ROOT, 'demo', `${name}.txt`)]) {
+          const answer = await rawHttp(devUrl, { path, headers });
+          expect([path, answer.status, code(answer.body)]).toEqual([path, 404, 'NotFound']);
+          expect(answer.body).not.toContain(key);
+        }
+        expect((await rawHttp(devUrl, { path: `/${name}-in.ts`, headers })).status).toBe(200);
+      }
+    } finally {
+      for (const link of Object.keys(links)) await rm(join(ROOT, 'demo', link), { force: true });
     }
   });
 });
