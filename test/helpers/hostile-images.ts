@@ -80,9 +80,9 @@ export function animatedWebpFrames(width: number, height: number, frames: (Frame
 }
 
 /** A little-endian TIFF of one page per size, each directory giving ImageWidth and ImageLength only. */
-export function tiffPages(pages: [number, number][], options: { loop?: boolean } = {}): Uint8Array {
+export function tiffPages(pages: Frame[], options: { loop?: boolean } = {}): Uint8Array {
   const out = [0x49, 0x49, 0x2a, 0x00, ...le32(8)];
-  pages.forEach(([width, height], k) => {
+  pages.forEach(({ width, height }, k) => {
     const here = out.length;
     const next = k + 1 < pages.length ? here + 30 : options.loop ? 8 : 0;
     out.push(...le16(2), ...le16(256), ...le16(4), ...le32(1), ...le32(width), ...le16(257), ...le16(4), ...le32(1), ...le32(height));

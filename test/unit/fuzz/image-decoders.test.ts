@@ -46,8 +46,8 @@ describe('readImageHeader', () => {
         expect(readImageHeader(gifFrames(width, height, frames))).toMatchObject(covering);
         expect(readImageHeader(apngFrames(width, height, frames))).toMatchObject(covering);
         expect(readImageHeader(animatedWebpFrames(width, height, frames))).toMatchObject(covering);
-        const pages: [number, number][] = [[width, height], ...frames.map((f): [number, number] => [f.width, f.height])];
-        const largest = Math.max(...pages.map(([w, h]) => w * h));
+        const pages = [{ width, height }, ...frames];
+        const largest = Math.max(...pages.map((p) => p.width * p.height));
         const tiff = readImageHeader(tiffPages(pages));
         expect(tiff.width! * tiff.height!).toBe(largest);
       }),
