@@ -29,29 +29,30 @@ const octal = (mode: number) => `0${(mode & 0o777).toString(8)}`;
  */
 export async function checkDataDir(root: string, options: DataDirCheck = {}): Promise<boolean> {
   const uid = options.uid ?? process.getuid?.();
+  // Owners and mode bits are POSIX's: where there is no uid (Windows), only links and devices are checked.
+  const posix = uid !== undefined;
   const top = await lstat(root).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     throw error;
   });
   if (top === null) return false;
   // A link the user made to a folder elsewhere is theirs to make; one another user planted is not.
-  if (top.isSymbolicLink() && uid !== undefined && top.uid !== uid && top.uid !== 0)
+  if (top.isSymbolicLink() && posix && top.uid !== uid && top.uid !== 0)
     throw unsafe(`the data directory ${root} is a symbolic link made by another user (uid ${top.uid}): ${FIX}`);
   const real = top.isSymbolicLink() ? await realpath(root) : root;
   const info = top.isSymbolicLink() ? await lstat(real) : top;
   if (!info.isDirectory()) throw unsafe(`the data directory ${root} is not a folder: ${FIX}`);
-  if (uid !== undefined && info.uid !== uid) throw unsafe(`the data directory ${root} belongs to another user (uid ${info.uid}): ${FIX}`);
-  if ((info.mode & 0o022) !== 0)
+  if (posix && info.uid !== uid) throw unsafe(`the data directory ${root} belongs to another user (uid ${info.uid}): ${FIX}`);
+  if (posix && (info.mode & 0o022) !== 0)
     throw unsafe(
       `the data directory ${root} can be written by other users (mode ${octal(info.mode)}), who could have put files in it: check what it holds, then chmod 700 ${real}`,
     );
-  const repaired: string[] = [];
-  const repair = async (path: string, mode: number, now: number) => {
-    if ((now & 0o777 & ~mode) === 0) return;
-    await chmod(path, mode);
-    repaired.push(`${relative(real, path) || '.'} (was ${octal(now)})`);
+  // Repaired only once the whole directory has passed: a refused one is left exactly as it was found.
+  const repairs: { path: string; mode: number; was: number }[] = [];
+  const repair = (path: string, mode: number, was: number) => {
+    if (posix && (was & 0o777 & ~mode) !== 0) repairs.push({ path, mode, was });
   };
-  await repair(real, DIR_MODE, info.mode);
+  repair(real, DIR_MODE, info.mode);
   // Sorted, so that what is refused or repaired first does not depend on the file system's order.
   for (const name of (await readdir(real, { recursive: true })).sort()) {
     const path = join(real, name);
@@ -63,16 +64,20 @@ export async function checkDataDir(root: string, options: DataDirCheck = {}): Pr
       );
     if (!entry.isDirectory() && !entry.isFile())
       throw unsafe(`${what} is neither a file nor a folder (a FIFO, socket or device): remove it (${path})`);
-    if (uid !== undefined && entry.uid !== uid)
+    if (posix && entry.uid !== uid)
       throw unsafe(`${what} belongs to another user (uid ${entry.uid}): check it, then remove it (${path}), or ${FIX}`);
-    if (entry.isDirectory() && (entry.mode & 0o022) !== 0)
+    if (posix && entry.isDirectory() && (entry.mode & 0o022) !== 0)
       throw unsafe(
         `${what} can be written by other users (mode ${octal(entry.mode)}), who could have put files in it: check what it holds, then chmod 700 ${path}`,
       );
     // A file of this user's, in folders only this user can enter: made private like every file the server writes.
-    await repair(path, entry.isDirectory() ? DIR_MODE : FILE_MODE, entry.mode);
+    repair(path, entry.isDirectory() ? DIR_MODE : FILE_MODE, entry.mode);
   }
-  if (repaired.length > 0) options.log?.(`data directory ${real}: made private to its owner: ${repaired.join(', ')}`);
+  for (const { path, mode } of repairs) await chmod(path, mode);
+  if (repairs.length > 0) {
+    const list = repairs.map(({ path, was }) => `${relative(real, path) || '.'} (was ${octal(was)})`).join(', ');
+    options.log?.(`data directory ${real}: made private to its owner: ${list}`);
+  }
   return true;
 }
 

@@ -117,7 +117,7 @@ describe('planted symbolic links', () => {
 });
 
 describe('modes and owners', () => {
-  test('a folder others may write to is refused, and its mode left as it was', async () => {
+  test('a folder others may write to is refused, and every mode left as it was', async () => {
     for (const [name, mode] of [
       ['.', 0o775],
       ['.', 0o777],
@@ -126,12 +126,15 @@ describe('modes and owners', () => {
     ] as const) {
       const root = await dataDir();
       const path = join(root, name);
+      // A loose mode that would be repaired in a directory that passes: in a refused one, not even that.
+      if (name !== '.') await chmod(root, 0o755);
       await chmod(path, mode);
       const { code, message } = await refusal(root);
       expect([name, code]).toEqual([name, 'DATA_DIR_UNSAFE']);
       expect(message).toContain(`can be written by other users (mode 0${mode.toString(8)}), who could have put files in it`);
       expect(message).toContain(`chmod 700 ${name === '.' ? root : path}`);
       expect(await modeOf(path)).toBe(mode);
+      if (name !== '.') expect(await modeOf(root)).toBe(0o755);
     }
   });
 
