@@ -3,6 +3,10 @@
 export interface FirstMask {
   /** ms since the navigation started (performance.timeOrigin). */
   ms: number;
+  /** When the runtime and the model were ready (the segmenter made), ms since the navigation started. */
+  ready: number;
+  /** edgeseg: the first call's stages (`lastTimings`), ms. */
+  stages?: Record<string, number>;
   width: number;
   height: number;
   ids: number[];
@@ -12,10 +16,14 @@ export type FirstVisitOutcome = FirstMask | { error: string };
 
 export const query = new URLSearchParams(location.search);
 
-/** Runs the page's whole path, from nothing to a mask, and publishes the outcome on `window.firstMask`. */
-export function publish(path: () => Promise<{ ids: Uint8Array; width: number; height: number }>): void {
-  path().then(
-    ({ ids, width, height }) => finish({ ms: performance.now(), width, height, ids: Array.from(ids) }),
+/**
+ * Runs the page's whole path, from nothing to a mask, and publishes the outcome on `window.firstMask`;
+ * the path calls `ready()` once its runtime and model are loaded.
+ */
+export function publish(path: (ready: () => void) => Promise<{ ids: Uint8Array; width: number; height: number }>): void {
+  let ready = NaN;
+  path(() => (ready = performance.now())).then(
+    ({ ids, width, height }) => finish({ ms: performance.now(), ready, width, height, ids: Array.from(ids) }),
     (error: unknown) => finish({ error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
   );
 }

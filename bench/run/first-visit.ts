@@ -53,6 +53,10 @@ export interface FirstVisitCase {
   link: string;
   first: Summary;
   second: Summary;
+  /** When the runtime and the model were ready (medians, ms since the navigation), first visit and second. */
+  ready: { first: number; second: number };
+  /** edgeseg: its first call's stages on a first visit (medians, ms). */
+  stages?: Record<string, number>;
   /** The first run's answers, first visit and second. */
   wire: { first: WireEntry[]; second: WireEntry[] };
   /** Share of pixels on which this runtime's mask equals edgeseg's (first visit, first run). */
@@ -219,11 +223,11 @@ export async function firstVisitSection(): Promise<FirstVisitResults> {
     );
     const cases: FirstVisitCase[] = [];
     for (const link of LINKS) {
-      const times = Object.fromEntries(RUNTIMES.map((r) => [r, { first: [] as number[], second: [] as number[] }])) as Record<
+      const outcomes = Object.fromEntries(RUNTIMES.map((r) => [r, { first: [] as FirstMask[], second: [] as FirstMask[] }])) as Record<
         Runtime,
-        { first: number[]; second: number[] }
+        { first: FirstMask[]; second: FirstMask[] }
       >;
-      const firstRun = {} as Record<Runtime, { mask: FirstMask; wire: { first: WireEntry[]; second: WireEntry[] } }>;
+      const firstRun = {} as Record<Runtime, { first: WireEntry[]; second: WireEntry[] }>;
       for (let run = 0; run < VISITS; run++) {
         // The runtimes in a turning order, so that a busy moment of the machine does not always fall on one.
         for (let k = 0; k < RUNTIMES.length; k++) {
@@ -232,19 +236,24 @@ export async function firstVisitSection(): Promise<FirstVisitResults> {
           const first = await visit(urls[r].host, urls[r].url, profile, link, tls.spki);
           const second = await visit(urls[r].host, urls[r].url, profile, link, tls.spki);
           await rm(profile, { recursive: true, force: true });
-          times[r].first.push(first.outcome.ms);
-          times[r].second.push(second.outcome.ms);
-          if (run === 0) firstRun[r] = { mask: first.outcome, wire: { first: first.wire, second: second.wire } };
+          outcomes[r].first.push(first.outcome);
+          outcomes[r].second.push(second.outcome);
+          if (run === 0) firstRun[r] = { first: first.wire, second: second.wire };
         }
       }
+      const median = (values: number[]) => summarize(values).median;
       for (const r of RUNTIMES) {
+        const { first, second } = outcomes[r];
+        const stages = first[0]!.stages;
         const c: FirstVisitCase = {
           runtime: r,
           link: link.name,
-          first: summarize(times[r].first),
-          second: summarize(times[r].second),
-          wire: firstRun[r].wire,
-          agreement: agreement(firstRun[r].mask, firstRun.edgeseg.mask),
+          first: summarize(first.map((o) => o.ms)),
+          second: summarize(second.map((o) => o.ms)),
+          ready: { first: median(first.map((o) => o.ready)), second: median(second.map((o) => o.ready)) },
+          ...(stages ? { stages: Object.fromEntries(Object.keys(stages).map((k) => [k, median(first.map((o) => o.stages![k]!))])) } : {}),
+          wire: firstRun[r],
+          agreement: agreement(first[0]!, outcomes.edgeseg.first[0]!),
         };
         cases.push(c);
         line(
@@ -301,6 +310,28 @@ export function firstVisitReport(res: FirstVisitResults): string {
           (e!.second.median / l!.second.median).toFixed(2),
         ];
       }),
+    ),
+  );
+  out.push(
+    '\nWhere the time goes (medians, ms since the navigation): when the runtime and the model were ready (edgeseg: `createSegmenter` resolved; LiteRT.js: `loadLiteRt` + `loadAndCompile`; MediaPipe: `ImageSegmenter.createFromOptions`), then the first call on the image (edgeseg: its stages, first visit):\n',
+  );
+  out.push(
+    table(
+      ['link', 'runtime', 'first visit: ready', 'first call', 'second visit: ready', 'first call', 'edgeseg’s first call'],
+      res.cases.map((c) => [
+        c.link,
+        LABELS[c.runtime],
+        ms(c.ready.first),
+        ms(c.first.median - c.ready.first),
+        ms(c.ready.second),
+        ms(c.second.median - c.ready.second),
+        c.stages
+          ? ['decode', 'preprocess', 'run', 'postprocess']
+              .filter((k) => c.stages![k] !== undefined)
+              .map((k) => `${k} ${ms(c.stages![k]!)}`)
+              .join(', ')
+          : '',
+      ]),
     ),
   );
   const slow = LINKS.at(-1)!.name;

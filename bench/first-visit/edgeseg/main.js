@@ -10,8 +10,9 @@ async function firstMask() {
   const image = fetch('/person.jpg').then((r) => r.blob());
   // eslint-disable-next-line no-undef -- declared by MODEL_IMPORT
   const seg = await createSegmenter({ model: people, backends: ['wasm'], numThreads: threads });
+  const ready = performance.now();
   const { classIds, width, height } = await seg.segmentRaw(await image);
-  return { ms: performance.now(), width, height, ids: Array.from(classIds) };
+  return { ms: performance.now(), ready, stages: { ...seg.lastTimings }, width, height, ids: Array.from(classIds) };
 }
 
 firstMask().then(

@@ -6,10 +6,11 @@ import { liteRtRunner } from '../../../models/people/parity/runtimes.js';
 import { liteRtMasks } from '../../web/litert-app.js';
 import { publish, query } from '../report.js';
 
-publish(async () => {
+publish(async (ready) => {
   const image = fetch('/person.jpg').then((r) => r.blob());
   const [height, width] = [Number(query.get('height')), Number(query.get('width'))];
   const run = await liteRtRunner('/selfie_segmentation.tflite', '/litert/', height, width, Number(query.get('threads')));
+  ready();
   const bitmap = await createImageBitmap(await image);
   const ids = await liteRtMasks(run, height, width)(bitmap);
   return { ids, width: bitmap.width, height: bitmap.height };

@@ -5,7 +5,7 @@
 import { FilesetResolver, ImageSegmenter } from '@mediapipe/tasks-vision';
 import { publish } from '../report.js';
 
-publish(async () => {
+publish(async (ready) => {
   const image = fetch('/person.jpg').then((r) => r.blob());
   const fileset = await FilesetResolver.forVisionTasks('/mediapipe');
   const segmenter = await ImageSegmenter.createFromOptions(fileset, {
@@ -14,6 +14,7 @@ publish(async () => {
     outputConfidenceMasks: true,
     outputCategoryMask: false,
   });
+  ready();
   const bitmap = await createImageBitmap(await image);
   const result = segmenter.segment(bitmap);
   const mask = result.confidenceMasks![0]!;
