@@ -71,18 +71,10 @@ const vp8l = (width: number, height: number) => {
  */
 export function animatedWebpFrames(width: number, height: number, frames: (Frame & { bitstream?: [number, number] })[]): Uint8Array {
   const chunks = [...riffChunk('VP8X', [0x02, 0, 0, 0, ...le24(width - 1), ...le24(height - 1)]), ...riffChunk('ANIM', [0, 0, 0, 0, 0, 0])];
-  for (const { left = 0, top = 0, width: w, height: h, bitstream = [w, h] } of frames) {
-    chunks.push(
-      ...riffChunk('ANMF', [
-        ...le24(left / 2),
-        ...le24(top / 2),
-        ...le24(w - 1),
-        ...le24(h - 1),
-        ...le24(100),
-        0,
-        ...vp8l(bitstream[0], bitstream[1]),
-      ]),
-    );
+  for (const { left = 0, top = 0, width: w, height: h, bitstream } of frames) {
+    const [bw, bh] = bitstream ?? [w, h];
+    const header = [...le24(left / 2), ...le24(top / 2), ...le24(w - 1), ...le24(h - 1), ...le24(100), 0];
+    chunks.push(...riffChunk('ANMF', [...header, ...vp8l(bw, bh)]));
   }
   return new Uint8Array([...ascii('RIFF'), ...le32(4 + chunks.length), ...ascii('WEBP'), ...chunks]);
 }
