@@ -115,5 +115,5 @@ export {
   type VideoEffectName,
 } from './video/video-effect.js';
 export { createCompositor } from './video/create-compositor.js';
-export type { Compositor, CompositorChoice, FrameSource, EffectMask } from './video/compositor.js';
+export type { AlphaMask, Compositor, CompositorChoice, FrameSource, EffectMask } from './video/compositor.js';
 export { parseHexColor, type Effect, type EffectKind, type Rgb } from './video/effect.js';

@@ -22,6 +22,17 @@ export interface CoverageMask {
   height: number;
 }
 
+/**
+ * A still's soft alpha at the frame's size (`segmentRaw(image, { alpha: true })`'s `alpha`): the subject's
+ * share of each pixel, 0–255, its edge already following the picture's. Drawn as live video's refined mask
+ * is: reduced to the mask's size, then feathered.
+ */
+export interface AlphaMask {
+  alpha: Uint8Array;
+  width: number;
+  height: number;
+}
+
 export type EffectMask = ClassMask | CoverageMask;
 
 /** Where a compositor draws: a page's canvas, or an OffscreenCanvas (in a worker). */
@@ -37,10 +48,12 @@ export interface Compositor {
   readonly kind: 'webgl2' | 'canvas2d';
   readonly canvas: CompositorCanvas;
   /**
-   * Draws `frame` with `effect` applied to the background class of `mask` (which has the frame's size).
+   * Draws `frame` with `effect` applied to the background of `mask` (which has the frame's size): the
+   * class ids' background class, or where the subject's alpha or coverage is low (an `AlphaMask` is
+   * taken by the compositors that `createCompositor` makes).
    * `frame` is only read: the caller still owns it (and closes a VideoFrame).
    */
-  render(frame: FrameSource, mask: EffectMask, effect: SceneEffect): void;
+  render(frame: FrameSource, mask: EffectMask | AlphaMask, effect: SceneEffect): void;
   dispose(): void;
 }
 

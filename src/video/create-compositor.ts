@@ -1,9 +1,11 @@
 // Picks the compositor: WebGL2 on a real GPU, the CPU where there is none.
+import { withAlphaMasks } from './alpha-mask.js';
 import { CanvasCompositor } from './canvas-compositor.js';
 import type { Compositor, CompositorCanvas, CompositorChoice } from './compositor.js';
 import { WebglCompositor } from './webgl-compositor.js';
 
 /**
+ * A compositor on `canvas` that draws class-id masks, live video's coverage and a still's soft alpha.
  * `auto`: WebGL2 where the browser runs it on a GPU, else the CPU compositor. A software WebGL
  * (SwiftShader, llvmpipe) is the slowest of the three: on 2 cores its rasteriser took the cores from the
  * model's worker (camera at 640×480 with blur: 3 frames/s, against 15 with the CPU compositor).
@@ -14,10 +16,10 @@ export function createCompositor(canvas: CompositorCanvas, choice: CompositorCho
     const attributes = { premultipliedAlpha: true, alpha: true, antialias: false, preserveDrawingBuffer: true };
     const context = canvas.getContext('webgl2', attributes);
     const gl = typeof WebGL2RenderingContext !== 'undefined' && context instanceof WebGL2RenderingContext ? context : null;
-    if (gl) return new WebglCompositor(canvas, gl);
+    if (gl) return withAlphaMasks(new WebglCompositor(canvas, gl));
     if (choice === 'webgl2') throw new Error('this browser has no WebGL2');
   }
-  return new CanvasCompositor(canvas);
+  return withAlphaMasks(new CanvasCompositor(canvas));
 }
 
 /**
