@@ -18,13 +18,11 @@ import { sessionRunner } from '../src/ort/ort-session.js';
 import { buildPayload } from '../src/payload/index.js';
 import { isYCbCr, segmentPixels, type PrepareInput, type ResizeMode, type RunModel } from '../src/pipeline/index.js';
 import { installErrorTransfer, serializeError } from '../src/runtime/error-transfer.js';
-import { localVideoModel, remoteVideoModel, serveVideoModel } from '../src/video/video-model.js';
-import { TrackOutput } from '../src/video/track-output.js';
-import { VideoSession } from '../src/video/video-session.js';
 import { decodeInWorker, encodePng } from '../src/decode/decode-in-worker.js';
 import { crashArmed, faultArmed, injectFault, playLoadFault, playRunFault, slowed } from './faults.js';
 import { rebundled } from './ort-from-url.js';
 import { importOrt } from './ort-import.js';
+import { videoHost } from './video-host.js';
 import { wasmRuntime } from './wasm-runtime.js';
 import { createWebgpuRunner } from './webgpu-runner.js';
 import type {
@@ -44,38 +42,15 @@ let loaded: LoadedModel<SessionRunner> | null = null;
 let files: { key: string; files: PackageFiles } | null = null;
 // Reused between calls: the network input buffer.
 let inputBuffer: Float32Array | undefined;
-// The live-video loop of createVideoEffect, when one runs (on the loaded model).
-let video: VideoSession | null = null;
-// The spec's path: this worker's track generators by id (one the output, one made ahead for the next
-// process()), the one the loop writes, and the input track the loop reads.
-const outputs = new Map<number, TrackOutput>();
-let outputIds = 0;
-let output: number | null = null;
-let inputTrack: MediaStreamTrack | null = null;
-
-/** Ends the output the loop wrote (a generator made ahead stays). */
-async function endOutput(): Promise<void> {
-  const current = output === null ? undefined : outputs.get(output);
-  if (output !== null) outputs.delete(output);
-  output = null;
-  await current?.close();
-}
-
-/** Stops the loop (not the output: another loop may take it over); resolves with the input frames still open. */
-async function stopVideo(): Promise<number> {
-  const open = (await video?.stop()) ?? 0;
-  video = null;
-  inputTrack?.stop();
-  inputTrack = null;
-  return open;
-}
-
 /** The loaded model for live video: its spec, and its run through the injected faults too, as segment()'s runs are. */
 function model(): [ModelSpec, RunModel] {
   if (!loaded) throw new BackendError('BACKEND_UNAVAILABLE', 'no model is loaded in this worker');
   const current = loaded;
   return [current.spec, (input, signal) => playRunFault(current.runner.name) ?? slowed(() => current.runner.run(input, signal))];
 }
+
+// The live-video half of the API (createVideoEffect's frame loop), on the loaded model.
+const video = videoHost(model);
 
 async function packageFiles(source: WorkerModelSource, cache: boolean, onProgress?: (p: DownloadProgress) => void): Promise<PackageFiles> {
   if (source.kind === 'files') return source.files;
@@ -226,59 +201,6 @@ const api: WorkerApi = {
     }
   },
 
-  async videoStart(request, events) {
-    await stopVideo();
-    let { input } = request;
-    if (input.kind === 'track') {
-      const generator = outputs.get(input.output);
-      if (!generator) {
-        input.track.stop();
-        throw new BackendError('BACKEND_UNAVAILABLE', `this worker has no track generator ${input.output} (videoOutput)`);
-      }
-      if (output !== input.output) await endOutput();
-      [output, inputTrack] = [input.output, input.track];
-      input = { kind: 'streams', ...generator.streams(input.track), ...(input.frameRate ? { frameRate: input.frameRate } : {}) };
-    }
-    video = new VideoSession(
-      request.model ? remoteVideoModel(request.model.spec, request.model.port) : localVideoModel(...model()),
-      request.settings,
-      events,
-    );
-    return video.start({ ...request, input });
-  },
-
-  videoOutput() {
-    const generator = TrackOutput.create();
-    if (!generator) return Promise.resolve(null);
-    const id = ++outputIds;
-    outputs.set(id, generator);
-    return Promise.resolve(transfer({ id, track: generator.track }, [generator.track as unknown as Transferable]));
-  },
-
-  videoServeModel(port) {
-    serveVideoModel(...model(), port);
-    return Promise.resolve();
-  },
-
-  async videoFrame(frame, meta) {
-    if (!video) {
-      frame.close();
-      throw new BackendError('BACKEND_UNAVAILABLE', 'no video effect runs in this worker');
-    }
-    return video.frame(frame, meta);
-  },
-
-  videoUpdate(settings) {
-    video?.update(settings);
-    return Promise.resolve();
-  },
-
-  async videoStop() {
-    const open = await stopVideo();
-    await endOutput();
-    return open;
-  },
-
   async ping() {
     if (crashArmed()) {
       // As a worker killed by the browser would: no answer, ever.
@@ -290,11 +212,10 @@ const api: WorkerApi = {
 
   injectFault,
 
+  ...video.api,
+
   async dispose() {
-    await stopVideo();
-    await Promise.all([...outputs.values()].map((generator) => generator.close()));
-    outputs.clear();
-    output = null;
+    await video.dispose();
     if (loaded) await loaded.runner.dispose();
     loaded = null;
     files = null;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSegmenter, createVideoEffect, type Segmenter, type VideoEffect, type VideoEffectOptions } from '../../src/index.js';
 import { INJECT_FAULT } from '../../src/runtime/segmenter.js';
-import { CRASH_LOOP_WORKER } from '../../src/video/video-effect.js';
+import { crashLoopWorker } from '../../src/video/video-internals.js';
 import { canvasTrack, centreOf, expectedPath, until } from './video-helpers.js';
 
 // Chromium's track generator and processor: the test writes the input frames itself and reads the output.
@@ -639,7 +639,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
     try {
       const output = fx2.process(live.track);
       await until(() => fx2.stats.frames >= 2, 'two output frames');
-      expect(await fx2[CRASH_LOOP_WORKER]()).toBe(true);
+      expect(await crashLoopWorker(fx2)).toBe(true);
       if (SPEC_PATH) {
         await until(() => output.readyState === 'ended', 'the output to end');
         expect(errors.map((e) => (e as { code?: string }).code)).toEqual(['WORKER_CRASHED']);

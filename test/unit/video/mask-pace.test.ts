@@ -122,7 +122,8 @@ describe("waitForMask 'auto' (MaskPace)", () => {
     // go on waiting; counted with the four skipped between them, the camera gives one every 33 ms.
     const counted = new MaskPace();
     const sent = new MaskPace();
-    const [a, b]: boolean[][] = [[], []];
+    const a: boolean[] = [];
+    const b: boolean[] = [];
     for (let n = 1; n <= 20; n++) {
       counted.frame(n * 166.7, undefined, 0, 5);
       sent.frame(n * 166.7);

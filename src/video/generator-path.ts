@@ -1,0 +1,82 @@
+// Chromium's path: the page's MediaStreamTrackProcessor and MediaStreamTrackGenerator hand their streams to
+// the loop's worker, which writes its frames to a relay whose other end the page pipes into the generator,
+// so that a new worker (after a crash or a fallback) can take over the same output track.
+import type { InputPath, PathContext } from './input-path.js';
+
+// Chromium's track generator, which the page makes (its writable goes to the worker).
+interface GeneratorConstructor {
+  new (init: { kind: 'video' }): MediaStreamTrack & { writable: WritableStream<VideoFrame> };
+}
+interface ProcessorConstructor {
+  new (init: { track: MediaStreamTrack }): { readable: ReadableStream<VideoFrame> };
+}
+const page = globalThis as unknown as {
+  MediaStreamTrackGenerator?: GeneratorConstructor;
+  MediaStreamTrackProcessor?: ProcessorConstructor;
+};
+
+/** Whether the page has Chromium's track processor and generator. */
+export const pageHasGenerator = (): boolean => Boolean(page.MediaStreamTrackGenerator && page.MediaStreamTrackProcessor);
+
+export class GeneratorPath implements InputPath {
+  readonly kind = 'worker';
+  readonly output: MediaStreamTrack;
+  readonly #track: MediaStreamTrack;
+  readonly #context: PathContext;
+  /** The generator's writable, fed by a relay from the loop's worker (null once the output ended). */
+  #sink: WritableStream<VideoFrame> | null;
+  /** Stops the current loop's relay; resolves once the generator's writable is free. */
+  #detach: (() => Promise<void>) | null = null;
+
+  constructor(track: MediaStreamTrack, context: PathContext) {
+    const generator = new page.MediaStreamTrackGenerator!({ kind: 'video' });
+    this.output = generator;
+    this.#sink = generator.writable;
+    this.#track = track;
+    this.#context = context;
+  }
+
+  start(): void {
+    const { supervisor } = this.#context;
+    const generation = supervisor.nextGeneration();
+    const { readable } = new page.MediaStreamTrackProcessor!({ track: this.#track });
+    const relay = new TransformStream<VideoFrame, VideoFrame>();
+    const unpipe = new AbortController();
+    // Not closed with the relay: a replaced worker's loop closes its relay, and the output goes on.
+    const piped = relay.readable
+      .pipeTo(this.#sink!, { preventClose: true, preventAbort: true, preventCancel: true, signal: unpipe.signal })
+      .catch(() => undefined);
+    this.#detach = () => {
+      unpipe.abort();
+      return piped;
+    };
+    const input = { kind: 'streams', readable, writable: relay.writable, frameRate: this.#track.getSettings().frameRate } as const;
+    supervisor
+      .startLoop(
+        generation,
+        input,
+        [readable, relay.writable],
+        () => this.#detach?.(),
+        () => this.start(),
+      )
+      .catch(() => undefined);
+  }
+
+  async restart(): Promise<void> {
+    await this.#detach?.();
+    this.start();
+  }
+
+  /** The relay unpiped, the generator's writable closed (its readers see the end), the output stopped. */
+  async stop(): Promise<void> {
+    const [detach, sink] = [this.#detach, this.#sink];
+    this.#detach = null;
+    this.#sink = null;
+    const finished = (async () => {
+      await detach?.();
+      await sink?.close().catch(() => undefined);
+    })();
+    this.output.stop();
+    await finished;
+  }
+}

@@ -1,0 +1,148 @@
+// The main-thread path (Firefox, and engines whose workers have no track generator): the page reads frames
+// as a hidden <video> shows them (requestVideoFrameCallback), sends each to the loop's worker as a bitmap
+// stamped with its media time, and shows the composited frames on a canvas whose captureStream() is the
+// output.
+import { transfer } from 'comlink';
+import { watchInput, type InputPath, type PathContext } from './input-path.js';
+
+export class MainThreadPath implements InputPath {
+  readonly kind = 'main-thread';
+  readonly output: MediaStreamTrack;
+  readonly #track: MediaStreamTrack;
+  readonly #context: PathContext;
+  readonly #video: HTMLVideoElement;
+  readonly #canvas: HTMLCanvasElement;
+  readonly #shown: ImageBitmapRenderingContext;
+  #stopped = false;
+  #unwatch: (() => void) | null = null;
+  #handle = 0;
+  #playing = false;
+  /** Whether the current loop has started (frames are sent to it). */
+  #started = false;
+  #inFlight = 0;
+  #sent = 0;
+  #shownSequence = 0;
+  /**
+   * The camera's frames not sent since the last one sent (two were in flight): the worker's pace counts
+   * them, so that it sees the camera's frame rate, not the rate frames were sent at.
+   */
+  #skipped = 0;
+
+  constructor(track: MediaStreamTrack, context: PathContext) {
+    this.#track = track;
+    this.#context = context;
+    const video = (this.#video = document.createElement('video'));
+    video.muted = true;
+    video.playsInline = true;
+    video.srcObject = new MediaStream([track]);
+    const canvas = (this.#canvas = document.createElement('canvas'));
+    [canvas.width, canvas.height] = [track.getSettings().width ?? 640, track.getSettings().height ?? 480];
+    this.#shown = canvas.getContext('bitmaprenderer')!;
+    this.output = canvas.captureStream().getVideoTracks()[0]!;
+  }
+
+  start(): void {
+    const { supervisor } = this.#context;
+    this.#unwatch ??= watchInput(this.#track, () => {
+      supervisor.inputEnded();
+      this.#context.ended();
+    });
+    const generation = supervisor.nextGeneration();
+    this.#started = false;
+    const { frameRate } = this.#track.getSettings();
+    supervisor
+      .startLoop(
+        generation,
+        { kind: 'frames', ...(frameRate ? { frameRate } : {}) },
+        [],
+        () => undefined,
+        () => this.start(),
+      )
+      .then(async () => {
+        this.#started = true;
+        if (this.#playing) return;
+        this.#playing = true;
+        this.#handle = this.#video.requestVideoFrameCallback(this.#onFrame);
+        await this.#video.play();
+      })
+      // A loop that could not start has ended the effect (startLoop); a play() refused ends it here.
+      .catch((error: unknown) => {
+        if (generation !== supervisor.generation || this.#stopped) return;
+        void this.stop();
+        this.#context.failed(error as Error);
+      });
+  }
+
+  restart(): Promise<void> {
+    this.start();
+    return Promise.resolve();
+  }
+
+  stop(): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
+    this.#stopped = true;
+    this.#unwatch?.();
+    this.#video.cancelVideoFrameCallback(this.#handle);
+    this.#video.pause();
+    this.#video.srcObject = null;
+    this.output.stop();
+    return Promise.resolve();
+  }
+
+  /**
+   * Two frames in flight: the next one's input is drawn while the model runs on this one. Results come
+   * back in order; one older than the last shown (a replaced loop's) is dropped.
+   */
+  readonly #onFrame = (_: number, metadata?: VideoFrameCallbackMetadata): void => {
+    if (this.#stopped) return;
+    const video = this.#video;
+    const { supervisor } = this.#context;
+    this.#handle = video.requestVideoFrameCallback(this.#onFrame);
+    if (this.#inFlight >= 2 || supervisor.recovering || !this.#started) {
+      this.#context.skipped();
+      this.#skipped = this.#inFlight >= 2 && this.#started ? this.#skipped + 1 : 0;
+      return;
+    }
+    // The frame's own timestamp, in VideoFrame.timestamp's units (µs): its media time.
+    const timestamp = Math.round((metadata?.mediaTime ?? video.currentTime) * 1e6);
+    const meta = { timestamp, skipped: this.#skipped };
+    this.#skipped = 0;
+    this.#inFlight++;
+    const generation = supervisor.generation;
+    const sequence = ++this.#sent;
+    const loop = supervisor.loop;
+    const remote = supervisor.loopRemote();
+    // Settled by either worker's death too (comlink would wait for ever).
+    const guard = <T>(call: Promise<T>) => supervisor.worker.guard(loop ? loop.guard(call) : call);
+    void (async () => {
+      try {
+        // A bitmap, not a VideoFrame: WebKit's worker canvases drew a VideoFrame made from a <video> as nothing.
+        const frame = await createImageBitmap(video);
+        const result = await guard(remote.videoFrame(transfer(frame, [frame as unknown as Transferable]), meta));
+        // Not shown (the worker's loop stopped, or failed on a frame before it, which says so itself).
+        if (!result) return;
+        const { bitmap, report } = result;
+        if (this.#stopped || generation !== supervisor.generation || sequence < this.#shownSequence) bitmap.close();
+        else {
+          this.#shownSequence = sequence;
+          const canvas = this.#canvas;
+          if (canvas.width !== bitmap.width || canvas.height !== bitmap.height)
+            [canvas.width, canvas.height] = [bitmap.width, bitmap.height];
+          this.#shown.transferFromImageBitmap(bitmap);
+          this.#context.report(report);
+        }
+      } catch (error) {
+        // A dead loop worker is replaced by startLoop; a dead model worker is recovered from here.
+        const loopDied = loop !== null && supervisor.loop !== loop;
+        if ((error as { code?: string }).code === 'WORKER_CRASHED' && generation === supervisor.generation) {
+          if (!loopDied) void supervisor.recover('crashed', error as Error);
+        } else if (generation === supervisor.generation && !supervisor.recovering) {
+          void this.stop();
+          this.#context.failed(error as Error);
+        }
+      } finally {
+        this.#inFlight--;
+      }
+    })();
+  };
+}

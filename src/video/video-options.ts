@@ -1,0 +1,167 @@
+// createVideoEffect's options: their types, their checks and defaults, and the background's decoding
+// (a colour, any CSS colour through a canvas, or an image).
+import { InvalidInputError } from '../errors/index.js';
+import { refuseModelWord } from '../model/bundled-model.js';
+import { DEFAULT_CONFIDENCE, validateConfidence } from '../pipeline/confidence.js';
+import type { RuntimeBackendName, SegmenterOptions } from '../runtime/segmenter.js';
+import { defaultVideoModel } from './bundled-models.js';
+import type { Rgb } from './effect.js';
+import type { VideoEffectName, VideoSettings } from './protocol.js';
+
+/** A replacement colour (`'#rrggbb'`, any CSS colour, or [r, g, b] 0–255) or image (a Blob, a bitmap, an image, a canvas, a URL). */
+export type VideoBackground = string | Rgb | Blob | ImageBitmap | ImageData | HTMLImageElement | HTMLCanvasElement | OffscreenCanvas | URL;
+
+/** What can be changed while the effect runs. */
+export interface VideoEffectSettings {
+  /** Default `'blur'`. `'none'` passes frames through (masks still come to onMask); `'overlay'` paints each class. */
+  effect?: VideoEffectName;
+  /** For `'colour'` a colour (default a dark green), for `'image'` the picture, cover-fitted. */
+  background?: VideoBackground;
+  /** The background blur's strength, 0.25–4: the σ as a multiple of the default (the longest side / 64). Default 1. */
+  blur?: number;
+  /** 0–0.95: how much of its past a still part of the picture keeps each frame (0: raw per-frame masks). Default 0.7. */
+  smoothing?: number;
+  /** 0–100, as segment()'s: a pixel whose best class is less sure than this is background. Default 50. */
+  confidence?: number;
+}
+
+export interface VideoEffectOptions extends VideoEffectSettings, Omit<SegmenterOptions, 'model' | 'backends' | 'hosted'> {
+  /**
+   * Anything `createSegmenter` takes as its model: a bundled model
+   * (`import peopleLandscape from 'edgeseg/models/people-landscape'`), a package URL, `{ files }`, a version.
+   * Default: the bundled people model (also by its name, `'people'`), which only this default brings.
+   */
+  model?: SegmenterOptions['model'];
+  /** Tried in this order. Default `['webgpu', 'wasm']`: live video runs the model on this device. */
+  backends?: Exclude<RuntimeBackendName, 'hosted'>[];
+  /** `auto` (default): WebGL2 where it runs on a GPU, else canvas 2D. */
+  compositor?: 'auto' | 'webgl2' | 'canvas2d';
+  /**
+   * `true`: each frame waits for its own mask. `false`: each frame is shown at once on the newest mask, and
+   * the model takes a frame whenever it is free: lower latency, and as many frames out as the compositor
+   * keeps up with where the model is slower than the camera; a moving edge lags by a model run. `'auto'`
+   * (default): frames wait while the model and the frame loop keep pace with the camera, and stop waiting
+   * while they do not.
+   */
+  waitForMask?: boolean | 'auto';
+}
+
+const DEFAULT_COLOUR: Rgb = [20, 90, 60];
+
+/** The options of createVideoEffect, checked: the effect's settings, and what the segmenter is made with. */
+export async function parseVideoOptions(options: VideoEffectOptions): Promise<{ settings: VideoSettings; segmenter: SegmenterOptions }> {
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidInputError('OPTION_INVALID', 'createVideoEffect takes an options object');
+  const settings = await resolveSettings(options, null);
+  if ((options.backends as string[] | undefined)?.includes('hosted'))
+    throw new InvalidInputError(
+      'OPTION_INVALID',
+      'live video runs the model on this device: hosted is not a backend for createVideoEffect',
+    );
+  const compositor = options.compositor ?? 'auto';
+  if (!['auto', 'webgl2', 'canvas2d'].includes(compositor))
+    throw new InvalidInputError('OPTION_INVALID', `compositor must be auto, webgl2 or canvas2d`);
+  const waitForMask = options.waitForMask ?? 'auto';
+  if (waitForMask !== true && waitForMask !== false && waitForMask !== 'auto')
+    throw new InvalidInputError('OPTION_INVALID', `waitForMask must be true, false or 'auto'`);
+  const {
+    model,
+    effect: _e,
+    background: _b,
+    blur: _bl,
+    smoothing: _s,
+    confidence: _c,
+    compositor: _co,
+    waitForMask: _w,
+    ...rest
+  } = options;
+  return {
+    settings: { ...settings, compositor, waitForMask },
+    segmenter: { ...rest, backends: options.backends ?? ['webgpu', 'wasm'], model: await modelOf(model) },
+  };
+}
+
+async function modelOf(model: SegmenterOptions['model'] | undefined): Promise<SegmenterOptions['model']> {
+  // The default, left out or by name: brought into a build only by an app that calls createVideoEffect.
+  if (model === undefined || model === 'people') return defaultVideoModel();
+  refuseModelWord(model, 'createVideoEffect');
+  return model;
+}
+
+const EFFECTS: readonly VideoEffectName[] = ['none', 'overlay', 'blur', 'colour', 'image', 'cutout'];
+
+/** Checks `partial` and merges it over `base` (the defaults when null), decoding a new background. */
+export async function resolveSettings(partial: VideoEffectSettings, base: VideoSettings | null): Promise<VideoSettings> {
+  if (typeof partial !== 'object' || partial === null)
+    throw new InvalidInputError('OPTION_INVALID', 'update() takes an object of settings');
+  const effect = partial.effect ?? base?.effect ?? 'blur';
+  if (!EFFECTS.includes(effect))
+    throw new InvalidInputError('OPTION_INVALID', `effect must be one of ${EFFECTS.join(', ')}; got ${String(effect)}`);
+  const blur = partial.blur ?? base?.blur ?? 1;
+  if (!(typeof blur === 'number' && blur >= 0.25 && blur <= 4))
+    throw new InvalidInputError('OPTION_INVALID', `blur must be a number 0.25–4, got ${String(blur)}`);
+  const smoothing = partial.smoothing ?? base?.smoothing ?? 0.7;
+  if (!(typeof smoothing === 'number' && smoothing >= 0 && smoothing <= 0.95))
+    throw new InvalidInputError('OPTION_INVALID', `smoothing must be a number 0–0.95, got ${String(smoothing)}`);
+  const confidence = validateConfidence(partial.confidence ?? base?.confidence ?? DEFAULT_CONFIDENCE);
+  let colour = base?.colour ?? DEFAULT_COLOUR;
+  let image = base?.image ?? null;
+  if (partial.background !== undefined) {
+    const parsed = await decodeBackground(partial.background, effect);
+    if ('colour' in parsed) colour = parsed.colour;
+    else image = parsed.image;
+  }
+  return {
+    effect,
+    colour,
+    image,
+    blur,
+    smoothing,
+    confidence,
+    masks: base?.masks ?? false,
+    compositor: base?.compositor ?? 'auto',
+    waitForMask: base?.waitForMask ?? 'auto',
+  };
+}
+
+async function decodeBackground(background: VideoBackground, effect: VideoEffectName): Promise<{ colour: Rgb } | { image: ImageBitmap }> {
+  if (Array.isArray(background)) {
+    if (background.length !== 3 || background.some((v) => !Number.isInteger(v) || v < 0 || v > 255))
+      throw new InvalidInputError('OPTION_INVALID', 'a background colour as [r, g, b] takes integers 0–255');
+    return { colour: [background[0]!, background[1]!, background[2]!] };
+  }
+  if (typeof background === 'string' && effect !== 'image') {
+    const colour = cssColour(background);
+    if (!colour) throw new InvalidInputError('OPTION_INVALID', `not a colour: ${background}`);
+    return { colour };
+  }
+  try {
+    let source: ImageBitmapSource = background as ImageBitmapSource;
+    if (typeof background === 'string' || background instanceof URL) {
+      const response = await fetch(background);
+      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+      source = await response.blob();
+    }
+    return { image: await createImageBitmap(source) };
+  } catch (cause) {
+    throw new InvalidInputError('IMAGE_DECODE_FAILED', `the background image could not be decoded: ${(cause as Error).message}`, { cause });
+  }
+}
+
+/** Any CSS colour → [r, g, b], through a canvas; null when the canvas does not take it. */
+function cssColour(text: string): Rgb | null {
+  const ctx = new OffscreenCanvas(1, 1).getContext('2d')!;
+  // A value the canvas refuses leaves the previous one: two different probes tell a refusal from a match.
+  for (const probe of ['#000000', '#ffffff']) {
+    ctx.fillStyle = probe;
+    ctx.fillStyle = text;
+    if (ctx.fillStyle === probe) {
+      ctx.fillStyle = probe === '#000000' ? '#ffffff' : '#000000';
+      ctx.fillStyle = text;
+      if (ctx.fillStyle !== probe) return null;
+    }
+  }
+  ctx.fillRect(0, 0, 1, 1);
+  const [r, g, b] = ctx.getImageData(0, 0, 1, 1).data;
+  return [r!, g!, b!];
+}

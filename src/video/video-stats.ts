@@ -1,0 +1,121 @@
+// What createVideoEffect's stats count, from the reports of the frame loop.
+import type { Fallback, RuntimeBackendName } from '../runtime/segmenter.js';
+import type { FrameReport, VideoPath } from './protocol.js';
+
+export interface VideoStats {
+  /** Output frames in the last second. */
+  fps: number;
+  /** Frame in → frame out, ms, over the last 120 frames. */
+  latency: { p50: number; p95: number };
+  /** Frames closed unprocessed because the pipeline was busy. */
+  dropped: number;
+  /** Frames written. */
+  frames: number;
+  /** Frames drawn with the last good mask because the model failed on them. */
+  reused: number;
+  /**
+   * Frames shown on the masks of the frame before them, instead of dropped: they came while the model
+   * was busy, and a newer frame took the model when it was free (see `docs/video.md`).
+   */
+  carried: number;
+  /** Masks the output showed: one per model run that reached it (fewer than `frames` where frames were carried). */
+  masks: number;
+  /** Whether frames wait for their own mask now (`waitForMask`; with `'auto'`, it follows the pace of the model and the frame loop). */
+  waitsForMask: boolean;
+  /**
+   * Input frames held open in the worker at the last report: 0 between frames where the worker draws from
+   * copies (the canvas 2D compositor: each frame is closed once copied), else at most 4 while the effect
+   * runs (one being written, a carried one waiting for it, one at the model, one waiting for the model);
+   * and 0 once it is closed (every frame read was closed).
+   */
+  openFrames: number;
+  /** The backend that runs the model now. */
+  backend: RuntimeBackendName;
+  /** The backends left while the effect ran (a model that failed mid-call), in order: empty while none was. */
+  fallbacks: readonly Fallback[];
+  /** How many times the model's worker died and was replaced while the effect ran. */
+  restarts: number;
+  path: VideoPath | null;
+  compositor: 'webgl2' | 'canvas2d' | null;
+}
+
+/** The counts behind `VideoEffect.stats`, kept from the loop's reports. */
+export class VideoStatsRecorder {
+  #frames = 0;
+  #reused = 0;
+  #carried = 0;
+  #masks = 0;
+  #waitsForMask: boolean;
+  /** Frames the worker's loop dropped, and those the page skipped (the `main-thread` path). */
+  #dropped = 0;
+  #skipped = 0;
+  #openFrames = 0;
+  /** When each frame of the last second was written (ms), and the latency of the last 120. */
+  readonly #shown: number[] = [];
+  readonly #latencies: number[] = [];
+
+  constructor(waitsForMask: boolean) {
+    this.#waitsForMask = waitsForMask;
+  }
+
+  /** A report of the loop; true where a frame was written. */
+  record(report: FrameReport): boolean {
+    this.#dropped = report.dropped;
+    this.#waitsForMask = report.waiting;
+    if (report.openFrames !== undefined) this.#openFrames = report.openFrames;
+    if (report.latency === undefined) return false;
+    this.#frames++;
+    if (report.reused) this.#reused++;
+    if (report.carried) this.#carried++;
+    if (report.fresh) this.#masks++;
+    const now = performance.now();
+    // Kept to the last second here too, not only when stats are read: an app may never read them.
+    this.#trim(now);
+    this.#shown.push(now);
+    this.#latencies.push(report.latency);
+    if (this.#latencies.length > 120) this.#latencies.shift();
+    return true;
+  }
+
+  /** The `main-thread` page skipped a camera frame (two were in flight). */
+  skipped(): void {
+    this.#skipped++;
+  }
+
+  /** The input frames the worker holds, as it said when its loop stopped. */
+  set openFrames(open: number) {
+    this.#openFrames = open;
+  }
+
+  stats(now: {
+    backend: RuntimeBackendName;
+    fallbacks: readonly Fallback[];
+    restarts: number;
+    path: VideoPath | null;
+    compositor: 'webgl2' | 'canvas2d' | null;
+  }): VideoStats {
+    this.#trim(performance.now());
+    const sorted = [...this.#latencies].sort((a, b) => a - b);
+    const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : 0);
+    return {
+      fps: this.#shown.length,
+      latency: { p50: at(0.5), p95: at(0.95) },
+      dropped: this.#dropped + this.#skipped,
+      frames: this.#frames,
+      reused: this.#reused,
+      carried: this.#carried,
+      masks: this.#masks,
+      waitsForMask: this.#waitsForMask,
+      openFrames: this.#openFrames,
+      backend: now.backend,
+      fallbacks: [...now.fallbacks],
+      restarts: now.restarts,
+      path: now.path,
+      compositor: now.compositor,
+    };
+  }
+
+  #trim(now: number): void {
+    while (this.#shown.length && this.#shown[0]! <= now - 1000) this.#shown.shift();
+  }
+}
