@@ -14,7 +14,9 @@ export const BUNDLED_MODEL_NAMES: readonly BundledModelName[] = ['people', 'peop
  * installed package.
  */
 export interface BundledModel {
+  /** Its name, as `edgeseg/node` and the command line take it. */
   readonly name: BundledModelName;
+  /** Each file of its package (`weights.onnx`, …) where the bundler put it, or in the installed package. */
   readonly urls: Readonly<Record<string, URL>>;
 }
 

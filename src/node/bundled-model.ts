@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isBundledModelName, type BundledModelName } from '../model/bundled-model.js';
 
 /** The package's root folder (the one whose package.json is named "edgeseg"). */
 export function packageRoot(): string {
@@ -24,16 +25,12 @@ export const BUNDLED_MODELS = {
   people: ['models', 'people', 'general'],
   'people-landscape': ['models', 'people', 'landscape'],
   shapes: ['models', 'shapes', 'package'],
-} as const;
+} as const satisfies Record<BundledModelName, readonly string[]>;
 
-export type BundledModelName = keyof typeof BUNDLED_MODELS;
+export { isBundledModelName, type BundledModelName };
 
 /** The model used where none is named: the CLI, `edgeseg/node`. */
 export const DEFAULT_BUNDLED_MODEL: BundledModelName = 'people';
-
-export function isBundledModelName(name: unknown): name is BundledModelName {
-  return typeof name === 'string' && Object.hasOwn(BUNDLED_MODELS, name);
-}
 
 /** The package folder of a bundled model (default: the people model). */
 export function bundledModelDir(name: BundledModelName = DEFAULT_BUNDLED_MODEL): string {
