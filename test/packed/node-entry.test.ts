@@ -7,7 +7,7 @@ import { parseJson } from '../helpers/json.js';
 
 const { appDir, installed } = inject('packed');
 const run = promisify(execFile);
-const INSTALL = 'run `npm install onnxruntime-node@1.30.0 "sharp@^0.35.5"`';
+const INSTALL = 'run `npm install "onnxruntime-node@^1.30.0" "sharp@^0.35.5"`';
 
 describe('the packed package installed into a web app', () => {
   test('installs edgeseg and its two small dependencies, no native module and no onnxruntime', () => {
