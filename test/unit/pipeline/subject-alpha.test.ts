@@ -4,27 +4,16 @@
 import { describe, expect, test } from 'vitest';
 import { classIdsFromLogits } from '../../../src/pipeline/class-ids-from-logits.js';
 import { imageAtGrid, subjectAlpha } from '../../../src/pipeline/subject-alpha.js';
-import type { Logits, PreprocessMeta } from '../../../src/pipeline/types.js';
+import type { Logits } from '../../../src/pipeline/types.js';
 import { bandError, coverageScene, edgeBand } from '../../fixtures/coverage-scenes.js';
+import { frameMeta } from '../video/frame-meta.js';
 
 const [W, H, DOWN] = [192, 144, 4];
 const post = { confidence: 50, classCount: 2, backgroundClassId: 0 };
 
-/** A stretch to a `iw × ih` input, with no crop or padding. */
-const meta = (w: number, h: number, iw = w, ih = h): PreprocessMeta => ({
-  originalWidth: w,
-  originalHeight: h,
-  cropX: 0,
-  cropY: 0,
-  cropWidth: w,
-  cropHeight: h,
-  inputWidth: iw,
-  inputHeight: ih,
-  padLeft: 0,
-  padTop: 0,
-  padRight: 0,
-  padBottom: 0,
-});
+/** A stretch of a `w × h` image to a `iw × ih` input, with no crop or padding. */
+const meta = (w: number, h: number, iw = w, ih = h) =>
+  frameMeta({ originalWidth: w, originalHeight: h, cropWidth: w, cropHeight: h, inputWidth: iw, inputHeight: ih });
 
 /** A stand-in network: one sigmoid channel at 1/4 of the image's size, each cell the coverage of its 4 × 4 pixels, as a logit. */
 function networkLogits(coverage: Float32Array, w: number, h: number): Logits {

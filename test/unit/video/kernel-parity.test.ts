@@ -7,18 +7,7 @@ import { motionOf, MOTION, TemporalSmoother } from '../../../src/video/temporal-
 import { boxBlur, upsample2x } from '../../../src/video/feather.js';
 import { classIdMapping, type Logits } from '../../../src/pipeline/index.js';
 import { frameMeta } from './frame-meta.js';
-
-/** mulberry32: a small seeded generator, so that a failure is reproducible. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../../helpers/seeded-random.js';
 
 /** The first index where two byte arrays differ, −1 where they are the same (faster than toEqual on large arrays). */
 function firstDifference(a: Uint8Array, b: Uint8Array): number {
