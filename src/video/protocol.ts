@@ -85,7 +85,12 @@ export interface VideoMask {
   classIds: Uint8Array;
   width: number;
   height: number;
-  /** The frame's timestamp, in microseconds (VideoFrame.timestamp). */
+  /**
+   * The timestamp of the frame the mask was made from, in VideoFrame.timestamp's units (µs): on the
+   * `worker` path that frame's `VideoFrame.timestamp`; on the `main-thread` path its media time as the
+   * page's <video> showed it (requestVideoFrameCallback's `mediaTime`, else `currentTime`), on the clock of
+   * that element (Firefox's starts at 0 with the first frame shown).
+   */
   timestamp: number;
 }
 
