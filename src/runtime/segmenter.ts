@@ -20,7 +20,9 @@ import { runtimeLocations, type RuntimeLocation } from './runtime-location.js';
 import { browserThreadPlan } from './threads.js';
 import { versionModelSource, type VersionRef } from './version-model.js';
 import { isBundledModel, refuseModelWord, type BundledModel } from '../model/bundled-model.js';
-import { WorkerBackend, type CompanionWorker, type WorkerHandle } from './worker-backend.js';
+import { bundledModelSource } from './bundled-model-source.js';
+import { registerSegmenterInternals, type VideoWorker } from './segmenter-internals.js';
+import { WorkerBackend } from './worker-backend.js';
 
 export type { SegmentManyOptions, VersionRef };
 
@@ -504,9 +506,7 @@ function checkOptions(options: SegmenterOptions): RuntimeBackendName[] {
 async function resolveModel(options: SegmenterOptions): Promise<WorkerModelSource> {
   const { model } = options;
   if (typeof model === 'string') return { kind: 'url', baseUrl: new URL(model, globalThis.location?.href).toString() };
-  // The worker fetches each file where the app's bundler put it (names hashed, no common folder).
-  if (isBundledModel(model))
-    return { kind: 'urls', urls: Object.fromEntries(Object.entries(model.urls).map(([name, url]) => [name, url.href])), files: {} };
+  if (isBundledModel(model)) return bundledModelSource(model);
   if ('url' in model) return { kind: 'url', baseUrl: new URL(model.url, globalThis.location?.href).toString() };
   if ('files' in model) return { kind: 'files', files: model.files };
   if (!isVersionRef(model))
