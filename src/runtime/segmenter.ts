@@ -21,8 +21,7 @@ import { browserThreadPlan } from './threads.js';
 import { versionModelSource, type VersionRef } from './version-model.js';
 import { isBundledModel, refuseModelWord, type BundledModel } from '../model/bundled-model.js';
 import { bundledModelSource } from './bundled-model-source.js';
-import { registerSegmenterInternals, type VideoWorker } from './segmenter-internals.js';
-import { WorkerBackend } from './worker-backend.js';
+import { WorkerBackend, type CompanionWorker, type WorkerHandle } from './worker-backend.js';
 
 export type { SegmentManyOptions, VersionRef };
 
