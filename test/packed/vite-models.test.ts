@@ -21,6 +21,8 @@ let site: StaticServer;
 
 beforeAll(async () => {
   cpSync(join(ROOT, 'test', 'packed', 'app-people'), APP, { recursive: true });
+  // The test app's page, which loads ./main.js.
+  cpSync(join(ROOT, 'test', 'packed', 'app', 'index.html'), join(APP, 'index.html'));
   mkdirSync(join(APP, 'public'));
   cpSync(PHOTO, join(APP, 'public', 'photo.png'));
   await build({ root: APP, configFile: false, customLogger: logger, logLevel: 'warn', build: { outDir: OUT_DIR, emptyOutDir: true } });
