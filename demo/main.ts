@@ -10,8 +10,10 @@ import {
   type SegmentationPayload,
   type Segmenter,
   createCompositor,
+  type AlphaMask,
   type Compositor,
   type CompositorChoice,
+  type EffectMask,
   type FrameSource,
   createVideoEffect,
   type Effect,
@@ -66,6 +68,11 @@ const effects = new EffectControls(() => {
   else presentEffect();
 });
 let compositor: Compositor | null = null;
+/**
+ * The photo's soft alpha (segmentRaw's, its edge following the photo's), which the photo effects draw:
+ * asked for once a segmentation (`run`), when an effect first needs it; the class ids are drawn until it comes.
+ */
+let softAlpha: { run: number; alpha: Uint8Array | null } | null = null;
 /** `?compositor=webgl2|canvas2d` forces one (tests, comparisons); by default WebGL2 on a GPU, else the CPU's. */
 const compositorChoice = (new URLSearchParams(location.search).get('compositor') ?? 'auto') as CompositorChoice;
 
@@ -88,6 +95,14 @@ const state = {
   },
   get compositor() {
     return live?.fx.stats.compositor ?? compositor?.kind ?? null;
+  },
+  /** Whether the photo effect on screen draws the soft alpha (not yet the class ids). */
+  get softEdges() {
+    return softAlpha?.run === runId && softAlpha.alpha !== null;
+  },
+  /** The soft alpha the photo effects draw, once it has come. */
+  get softAlpha() {
+    return softAlpha?.run === runId ? softAlpha.alpha : null;
   },
   /** The camera mode's video effect stats (path, latency, dropped frames). */
   get video() {
@@ -282,10 +297,31 @@ function presentEffect(frame?: FrameSource): void {
   if (!source) return;
   try {
     compositor ??= createCompositor($<HTMLCanvasElement>('#effect-canvas'), compositorChoice);
-    compositor.render(source, result, effect);
+    compositor.render(source, frame ? result : stillMask(result), effect);
   } catch (error) {
     status(describeError(error), 'error', 'error');
   }
+}
+
+/** The photo's soft alpha once it has come, else its class ids (and the alpha is asked for). */
+function stillMask(result: ShownResult): EffectMask | AlphaMask {
+  const { width, height } = result;
+  if (softAlpha?.run === runId) return softAlpha.alpha?.length === width * height ? { alpha: softAlpha.alpha, width, height } : result;
+  const [run, seg, image] = [runId, segmenter, current];
+  softAlpha = { run, alpha: null };
+  if (seg && image) {
+    const confidence = Number($<HTMLInputElement>('#confidence').value);
+    seg.segmentRaw(image.blob, { confidence, alpha: true }).then(
+      ({ alpha }) => {
+        if (softAlpha?.run !== run || current !== image) return;
+        softAlpha.alpha = alpha;
+        presentEffect();
+      },
+      // The class ids stay on screen.
+      () => undefined,
+    );
+  }
+  return result;
 }
 
 async function show(blob: Blob, id?: string): Promise<void> {
@@ -394,7 +430,7 @@ function waitForMaskChoice(value: string): boolean | 'auto' {
 function videoSettings(): VideoEffectSettings {
   const effect: Effect = effects.effect;
   const confidence = Number($<HTMLInputElement>('#confidence').value);
-  if (effect.kind === 'color') return { effect: 'colour', background: effect.color, confidence };
+  if (effect.kind === 'color') return { effect: 'color', background: effect.color, confidence };
   if (effect.kind === 'image') return { effect: 'image', background: effect.image, confidence };
   return { effect: effect.kind, confidence };
 }

@@ -240,15 +240,45 @@ function boundaryDistance(subject: boolean[], width: number, height: number): Ui
   return d;
 }
 
-/** Applies each effect to the segmented photo on screen and checks its pixels against the photo and the mask. */
+/** The photo's soft alpha that the photo effects draw, once it has come (it follows the class ids). */
+async function softAlphaOf(page: Page): Promise<Uint8Array> {
+  await waitFor(page, 'window.edgesegDemo.softEdges === true');
+  const encoded = await page.evaluate(() => {
+    const alpha = (window as unknown as { edgesegDemo: { softAlpha: Uint8Array } }).edgesegDemo.softAlpha;
+    let binary = '';
+    for (let i = 0; i < alpha.length; i += 8192) binary += String.fromCharCode(...alpha.subarray(i, i + 8192));
+    return btoa(binary);
+  });
+  return new Uint8Array(Buffer.from(encoded, 'base64'));
+}
+
+/**
+ * Applies each effect to the segmented photo on screen and checks its pixels against the photo and its
+ * soft alpha (which the effects draw): the subject where the alpha is 255, the background where it is 0.
+ */
 async function expectEffects(page: Page, label: string, compositor: 'webgl2' | 'canvas2d'): Promise<void> {
   const { payload } = await demoState(page);
   const mask = decodeMaskPng(base64ToBytes(payload!.segmentation_mask));
   const background = classNamesOf(payload!).indexOf('background');
-  const subject = Array.from(mask.classIds, (c) => c !== background);
-  const distance = boundaryDistance(subject, mask.width, mask.height);
-  // The feather is ~2σ wide (σ = max(1.5, size / 320) px) on a mask feathered at half size: 8 px clears it.
+  // An effect asks for the photo's soft alpha; the class overlay does not need it.
+  await page.selectOption('#effect-select', 'blur');
+  const alpha = await softAlphaOf(page);
+  expect(alpha.length).toBe(mask.width * mask.height);
+  const subject = Array.from(alpha, (a) => a === 255);
+  // Pixels at least 8 px from any pixel that is not wholly subject (wholly background): the feather is
+  // ~2σ wide (σ = max(1.5, size / 320) px) on a mask feathered at half size, and 8 px clears it.
+  const toPartial = boundaryDistance(subject, mask.width, mask.height);
+  const toSubject = boundaryDistance(
+    Array.from(alpha, (a) => a > 0),
+    mask.width,
+    mask.height,
+  );
+  const distance = Uint16Array.from(alpha, (a, i) => (a === 255 ? toPartial[i]! : a === 0 ? toSubject[i]! : 0));
   const inner = (i: number) => distance[i]! > 8;
+  // The soft alpha and the class ids agree on which side of one half a pixel is, nearly everywhere.
+  let agree = 0;
+  for (let i = 0; i < alpha.length; i++) if (alpha[i]! >= 128 === (mask.classIds[i] !== background)) agree++;
+  expect(agree / alpha.length).toBeGreaterThan(0.99);
   const subjectShare = subject.filter(Boolean).length / subject.length;
   expect(subjectShare).toBeGreaterThan(0.05);
   expect(subjectShare).toBeLessThan(0.95);
@@ -256,6 +286,7 @@ async function expectEffects(page: Page, label: string, compositor: 'webgl2' | '
   const check = async (effect: string, setUp?: () => Promise<void>) => {
     await page.selectOption('#effect-select', effect);
     await setUp?.();
+    await waitFor(page, 'window.edgesegDemo.softEdges === true');
     expect(await page.isVisible('#effect-canvas')).toBe(true);
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('#image-canvas')!).visibility)).toBe('hidden');
     expect((await demoState(page)).compositor).toBe(compositor);
@@ -300,21 +331,26 @@ async function expectEffects(page: Page, label: string, compositor: 'webgl2' | '
   const image = await check('image');
   expect(image.backgroundChanged).toBeGreaterThan(0.9);
 
-  // Cutout: the background is transparent; the edge fades (feathered alpha, not a hard step).
+  // Cutout: the background is transparent; the edge fades (the soft alpha, feathered: not a hard step).
   const cutout = await check('cutout');
+  const hardEdge = boundaryDistance(
+    Array.from(mask.classIds, (c) => c !== background),
+    mask.width,
+    mask.height,
+  );
   let partial = 0;
   let boundary = 0;
   for (let i = 0; i < subject.length; i++) {
-    const alpha = cutout.px.effect[i * 4 + 3]!;
-    if (inner(i) && !subject[i]) expect(alpha).toBe(0);
-    if (distance[i] === 0) boundary++;
-    if (alpha > 0 && alpha < 255) {
+    const shown = cutout.px.effect[i * 4 + 3]!;
+    if (inner(i) && !subject[i]) expect(shown).toBe(0);
+    if (hardEdge[i] === 0) boundary++;
+    if (shown > 0 && shown < 255) {
       partial++;
       // Partial alpha only near the boundary.
       expect(distance[i]).toBeLessThanOrEqual(8);
     }
   }
-  // Every boundary pixel has a few pixels of ramp across it.
+  // Every boundary pixel of the class ids has a few pixels of ramp across it.
   expect(partial).toBeGreaterThan(1.5 * boundary);
 
   // Back to the class overlay.
