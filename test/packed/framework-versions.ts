@@ -37,6 +37,8 @@ export const FRAMEWORKS = {
   },
   next16: { next: '16.4.6', react: '19.3.1', 'react-dom': '19.3.1' },
   rsbuild2: { '@rsbuild/core': '2.3.2' },
+  /** A Vite app served by Cloudflare's local server (the newest wrangler that runs on Node 20, and its workerd). */
+  viteWrangler: { vite: '8.3.8', wrangler: '4.86.0' },
 } satisfies Record<string, Record<string, string>>;
 
 export type FrameworkName = keyof typeof FRAMEWORKS;
