@@ -209,6 +209,7 @@ export class Segmenter {
   /** How many times a dead worker was replaced. */
   get workerRestarts(): number {
     return this.#restarts;
+  /** Class ids without PNG encoding: `{ classIds, width, height, class_map }`. */
   }
 
   /** The hosted route's payload: `{ segmentation_mask, class_map, image }`. */

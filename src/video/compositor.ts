@@ -28,8 +28,11 @@ export interface CoverageMask {
  * is: reduced to the mask's size, then feathered.
  */
 export interface AlphaMask {
+  /** One byte a pixel, row-major: 0 background, 255 subject. */
   alpha: Uint8Array;
+  /** The frame's width. */
   width: number;
+  /** The frame's height. */
   height: number;
 }
 
