@@ -29,7 +29,7 @@ export const ORT_FILE_NAMES: Readonly<Record<OrtBuild, OrtBuildFiles>> = {
   },
 };
 
-/** Whether this engine has JavaScript Promise Integration (WebAssembly.Suspending): Chromium 137+, Firefox 139+; not Safari 26. */
+/** Whether this engine has JavaScript Promise Integration (WebAssembly.Suspending): Chromium 137+ and Firefox (ESR 153 has it); not Safari 26. */
 export function engineHasJspi(): boolean {
   return typeof WebAssembly === 'object' && 'Suspending' in WebAssembly;
 }

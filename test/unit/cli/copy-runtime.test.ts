@@ -34,6 +34,22 @@ describe('copyRuntime', () => {
     for (const name of runtimeFileNames()) expect(readFileSync(join(target, name), 'utf8')).toBe(`contents of ${name}`);
   });
 
+  test("wasmOnly (`--wasm`, for edgeseg/wasm): the worker and WASM's files, none of WebGPU's", () => {
+    const target = join(work, 'wasm-only');
+    expect(copyRuntime(target, build, { wasmOnly: true })).toEqual([
+      'segment-worker.js',
+      'segment-worker.js.map',
+      'ort.wasm.bundle.min.mjs',
+      'ort-wasm-simd-threaded.wasm',
+    ]);
+    expect(readdirSync(target).sort()).toEqual([
+      'ort-wasm-simd-threaded.wasm',
+      'ort.wasm.bundle.min.mjs',
+      'segment-worker.js',
+      'segment-worker.js.map',
+    ]);
+  });
+
   test('a build that lacks a file: an error naming it, and nothing copied', () => {
     rmSync(join(build, 'ort-wasm-simd-threaded.wasm'));
     const target = join(work, 'out');
