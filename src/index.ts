@@ -94,7 +94,7 @@ export {
   type SegmentationPayload,
 } from './payload/index.js';
 export type { DownloadProgress, ModelSpec, PackageFiles, PackageGeneration } from './model/index.js';
-export type { ContrastType, PreprocessSpec } from './pipeline/index.js';
+export type { ContrastType, PreprocessSpec, ResizeMode } from './pipeline/index.js';
 export { classColors } from './model/colors.js';
 export { IMAGE_FORMATS, type ImageFormat } from './decode/image-header.js';
 export type { SegmentManyOutcome } from './batch/segment-many.js';
@@ -113,7 +113,19 @@ export {
   type VideoMask,
   type VideoPath,
   type VideoEffectName,
+  type DeprecatedVideoEffectName,
+  type VideoEffectErrorHandler,
 } from './video/video-effect.js';
 export { createCompositor } from './video/create-compositor.js';
-export type { AlphaMask, Compositor, CompositorChoice, FrameSource, EffectMask } from './video/compositor.js';
+export type {
+  AlphaMask,
+  ClassMask,
+  Compositor,
+  CompositorCanvas,
+  CompositorChoice,
+  CoverageMask,
+  FrameSource,
+  EffectMask,
+  SceneEffect,
+} from './video/compositor.js';
 export { parseHexColor, type Effect, type EffectKind, type Rgb } from './video/effect.js';

@@ -2,6 +2,7 @@
 import type { EdgesegErrorCode } from './codes.js';
 
 export interface EdgesegErrorOptions {
+  /** What caused it, as `Error.cause`. */
   cause?: unknown;
 }
 

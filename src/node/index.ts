@@ -52,6 +52,6 @@ export {
 } from '../payload/index.js';
 export type { ModelSpec, PackageFiles, PackageGeneration, DownloadProgress } from '../model/index.js';
 export { classColors } from '../model/colors.js';
-export type { ContrastType, PixelImage, PreprocessSpec } from '../pipeline/index.js';
+export type { ContrastType, PixelImage, PreprocessSpec, ResizeMode } from '../pipeline/index.js';
 export { IMAGE_FORMATS, type ImageFormat } from '../decode/image-header.js';
 export type { SegmentManyOutcome } from '../batch/segment-many.js';

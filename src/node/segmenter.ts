@@ -45,7 +45,9 @@ export interface NodeSegmenterOptions {
   maxPixels?: number;
   /** Folder for packages downloaded by URL. Default `$EDGESEG_CACHE_DIR` or `~/.cache/edgeseg`. */
   cacheDir?: string;
+  /** Told of each file's download, in bytes, as createSegmenter fetches the package. */
   onProgress?: (progress: DownloadProgress) => void;
+  /** Aborts creating the segmenter (its download and load): it rejects with an abort error. */
   signal?: AbortSignal;
 }
 
@@ -55,6 +57,7 @@ export type NodeImageSource = string | Uint8Array | ArrayBuffer | PixelImage;
 export interface SegmentOptions {
   /** 0–100; default 50. */
   confidence?: number;
+  /** Aborts the call: it rejects with an abort error. */
   signal?: AbortSignal;
   /**
    * `segmentRaw` and `segmentDetailed`: also give `raw.alpha`, the subject's soft alpha at the image's

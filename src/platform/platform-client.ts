@@ -25,6 +25,7 @@ import {
 } from './types.js';
 
 export interface PlatformClientOptions {
+  /** The workspace's API key: sent as the `api_key` query parameter, and masked in every error and log. */
   apiKey: string;
   /** Catalog, search and generation routes. Default `https://api.roboflow.com`. */
   baseUrl?: string;
@@ -41,6 +42,7 @@ export interface PlatformClientOptions {
 }
 
 export interface CallOptions {
+  /** Aborts the call: it rejects with AbortedError. */
   signal?: AbortSignal;
 }
 

@@ -94,18 +94,30 @@ export interface VersionAnswer {
 /** `GET /{ws}/{project}/{version}/{format}`: a download link, or progress while the export is built. */
 export type ExportAnswer = { export: { link: string; format?: string; size?: number } } | { ready: false; progress: number };
 
+// The field names are spelled out as types (the public API names no internal constant), and each list
+// is checked against its type both ways.
 /** Fields a search can return. */
-export const SEARCH_FIELDS = ['id', 'name', 'annotations', 'labels', 'split', 'tags', 'owner', 'embedding', 'created'] as const;
-export type SearchField = (typeof SEARCH_FIELDS)[number];
+export type SearchField = 'id' | 'name' | 'annotations' | 'labels' | 'split' | 'tags' | 'owner' | 'embedding' | 'created';
+export const SEARCH_FIELDS = every<SearchField>()([
+  'id',
+  'name',
+  'annotations',
+  'labels',
+  'split',
+  'tags',
+  'owner',
+  'embedding',
+  'created',
+]);
 /** What a search returns when `fields` is not given. */
-export const DEFAULT_SEARCH_FIELDS = ['id', 'created'] as const satisfies readonly SearchField[];
-export type DefaultSearchField = (typeof DEFAULT_SEARCH_FIELDS)[number];
+export type DefaultSearchField = 'id' | 'created';
+export const DEFAULT_SEARCH_FIELDS = every<DefaultSearchField>()(['id', 'created']);
 /**
  * Fields only the local platform (`edgeseg serve`) returns, and only when named in `fields`: `image_url`,
  * a signed URL of the image's bytes; `score`, the ranking similarity (null without `prompt`/`like_image`).
  */
-export const SEARCH_EXTENSIONS = ['image_url', 'score'] as const;
-export type SearchExtension = (typeof SEARCH_EXTENSIONS)[number];
+export type SearchExtension = 'image_url' | 'score';
+export const SEARCH_EXTENSIONS = every<SearchExtension>()(['image_url', 'score']);
 export type SearchFieldName = SearchField | SearchExtension;
 
 export interface SearchQuery<F extends SearchFieldName = SearchFieldName> {
@@ -228,4 +240,9 @@ export interface OrtAnswer {
     colors?: Record<string, string>;
     modelType?: string;
   };
+}
+
+/** A list of every member of `T` (a type error where one is missing or foreign). */
+function every<T extends string>() {
+  return <const L extends readonly T[]>(list: L & ([T] extends [L[number]] ? unknown : never)): L => list;
 }

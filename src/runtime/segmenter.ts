@@ -21,7 +21,8 @@ import { browserThreadPlan } from './threads.js';
 import { versionModelSource, type VersionRef } from './version-model.js';
 import { isBundledModel, refuseModelWord, type BundledModel } from '../model/bundled-model.js';
 import { bundledModelSource } from './bundled-model-source.js';
-import { WorkerBackend, type CompanionWorker, type WorkerHandle } from './worker-backend.js';
+import { registerSegmenterInternals, type VideoWorker } from './segmenter-internals.js';
+import { WorkerBackend } from './worker-backend.js';
 
 export type { SegmentManyOptions, VersionRef };
 
@@ -84,6 +85,7 @@ export type SegmentManyResult<S> = SegmentManyOutcome<S, { payload: Segmentation
 export interface SegmentCallOptions {
   /** 0–100. Default 50. */
   confidence?: number;
+  /** Aborts the call: it rejects with an abort error. */
   signal?: AbortSignal;
   /**
    * `segmentRaw`: also give `alpha`, the subject's soft alpha at the image's size (0–255): the model's
@@ -94,24 +96,7 @@ export interface SegmentCallOptions {
   alpha?: boolean;
 }
 
-/**
- * Test hook: `segmenter[INJECT_FAULT](fault)` makes the worker fail its next run, or die (see `Fault`).
- * Only the worker of the source tree plays faults; the packaged worker has no fault injection.
- * @internal
- */
-export const INJECT_FAULT = Symbol.for('edgeseg.injectFault');
-
-/** @internal How live video (src/video) reaches the worker that runs the model: `segmenter[VIDEO_WORKER]()`. */
-export const VIDEO_WORKER = Symbol('edgeseg.videoWorker');
-
-/** @internal How live video recovers when its worker died or its backend failed: `segmenter[VIDEO_RECOVER](failure, error)`. */
-export const VIDEO_RECOVER = Symbol('edgeseg.videoRecover');
-
-/** @internal The worker that runs the model, for live video. */
-export interface VideoWorker extends WorkerHandle {
-  /** Starts another worker of the same script, with no model, for the frame loop; resolves once it answers. */
-  companion(): Promise<CompanionWorker>;
-}
+export type { VideoWorker };
 
 const LOCAL: readonly RuntimeBackendName[] = ['webgpu', 'wasm'];
 
@@ -154,6 +139,12 @@ export class Segmenter {
     this.#numThreads = numThreads;
     this.#disposal = new Promise<never>((_, reject) => (this.#announceDisposal = reject));
     this.#disposal.catch(() => undefined);
+    // Live video's and the tests' way in, off the public class (src/runtime/segmenter-internals.ts).
+    registerSegmenterInternals(this, {
+      videoWorker: () => this.#videoWorker(),
+      recoverVideo: (failure, error) => this.#recoverVideo(failure, error),
+      injectFault: (fault) => this.#injectFault(fault),
+    });
   }
 
   /** @internal — use createSegmenter. */
@@ -261,20 +252,20 @@ export class Segmenter {
     this.#backend = null;
   }
 
-  /** @internal The worker's remote, or null where the hosted route runs. */
-  [VIDEO_WORKER](): VideoWorker | null {
+  /** The worker's remote, or null where the hosted route runs. */
+  #videoWorker(): VideoWorker | null {
     const backend = this.#backend;
     const handle = backend instanceof WorkerBackend ? backend.handle() : null;
     return handle && { ...handle, companion: () => (backend as WorkerBackend).companion() };
   }
 
   /**
-   * @internal Live video's recovery, as a call's: a worker that died (`crashed`) is replaced on the same
+   * Live video's recovery, as a call's: a worker that died (`crashed`) is replaced on the same
    * backend; a backend that failed while running (`failed`) is left for the next one, which starts while
    * the old one still runs (its loop reuses the last good mask meanwhile) and is disposed once it has.
    * Resolves true when a new worker runs the model, false when there is no backend to move to.
    */
-  [VIDEO_RECOVER](failure: 'crashed' | 'failed', error: Error): Promise<boolean> {
+  #recoverVideo(failure: 'crashed' | 'failed', error: Error): Promise<boolean> {
     return this.#enqueue(undefined, async () => {
       const backend = this.#backend;
       if (!(backend instanceof WorkerBackend)) return false;
@@ -299,8 +290,8 @@ export class Segmenter {
     });
   }
 
-  /** @internal */
-  async [INJECT_FAULT](fault: Fault): Promise<void> {
+  /** A test's fault, played by the source tree's worker. */
+  async #injectFault(fault: Fault): Promise<void> {
     if (this.#backend instanceof WorkerBackend) await this.#backend.injectFault(fault);
   }
 

@@ -4,7 +4,8 @@
 // worker is replaced (or the loop moves into the model's worker where one never started).
 import { proxy, transfer } from 'comlink';
 import { deserializeError } from '../runtime/error-transfer.js';
-import { VIDEO_RECOVER, VIDEO_WORKER, type Fallback, type Segmenter, type VideoWorker } from '../runtime/segmenter.js';
+import type { Fallback, Segmenter } from '../runtime/segmenter.js';
+import { segmenterInternals, type VideoWorker } from '../runtime/segmenter-internals.js';
 import type { CompanionWorker } from '../runtime/worker-backend.js';
 import type { FrameReport, VideoSettings, VideoStartRequest } from './protocol.js';
 
@@ -23,7 +24,7 @@ export interface SupervisorHost {
 }
 
 /** The model's worker, from the segmenter (null where the hosted route runs the model). */
-export const modelWorkerOf = (segmenter: Segmenter): VideoWorker | null => segmenter[VIDEO_WORKER]();
+export const modelWorkerOf = (segmenter: Segmenter): VideoWorker | null => segmenterInternals(segmenter).videoWorker();
 
 export class LoopSupervisor {
   readonly #segmenter: Segmenter;
@@ -225,7 +226,7 @@ export class LoopSupervisor {
       restarts: this.#segmenter.workerRestarts,
     };
     try {
-      const moved = await this.#segmenter[VIDEO_RECOVER](failure, error);
+      const moved = await segmenterInternals(this.#segmenter).recoverVideo(failure, error);
       if (!moved || host.closed()) return;
       if ((track.readyState as MediaStreamTrackState) === 'ended') {
         this.#recovering = false;

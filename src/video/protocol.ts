@@ -6,7 +6,7 @@ import type { SerializedError } from '../runtime/error-transfer.js';
 import type { Rgb } from './effect.js';
 
 /** The effects `createVideoEffect` offers. */
-export type VideoEffectName = 'none' | 'overlay' | 'blur' | 'colour' | 'image' | 'cutout';
+export type VideoEffectName = 'none' | 'overlay' | 'blur' | 'color' | 'image' | 'cutout';
 
 /**
  * Which way frames go:
@@ -23,7 +23,7 @@ export type VideoPath = 'worker' | 'main-thread';
 /** The effect's settings as the worker takes them (the page decodes backgrounds first). */
 export interface VideoSettings {
   effect: VideoEffectName;
-  colour: Rgb;
+  color: Rgb;
   /** The replacement image for `image` (a copy the worker owns). */
   image: ImageBitmap | null;
   /** σ of the background blur as a multiple of the default (longest side / 64). */

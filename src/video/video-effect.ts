@@ -16,7 +16,7 @@ import { VideoStatsRecorder, type VideoStats } from './video-stats.js';
 import { WorkerTrackPath } from './worker-track-path.js';
 
 export type { VideoEffectName, VideoMask, VideoPath, VideoStats };
-export type { VideoBackground, VideoEffectOptions, VideoEffectSettings } from './video-options.js';
+export type { DeprecatedVideoEffectName, VideoBackground, VideoEffectOptions, VideoEffectSettings } from './video-options.js';
 
 /** Told when the effect stops on an error (its output track has ended). */
 export type VideoEffectErrorHandler = (error: Error) => void;

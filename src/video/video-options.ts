@@ -11,11 +11,21 @@ import type { VideoEffectName, VideoSettings } from './protocol.js';
 /** A replacement colour (`'#rrggbb'`, any CSS colour, or [r, g, b] 0–255) or image (a Blob, a bitmap, an image, a canvas, a URL). */
 export type VideoBackground = string | Rgb | Blob | ImageBitmap | ImageData | HTMLImageElement | HTMLCanvasElement | OffscreenCanvas | URL;
 
+/**
+ * The effect's old name for `'color'`, accepted until the next release.
+ * @deprecated Use `'color'` (the spelling of `EffectKind`, the compositor's and CSS's).
+ */
+export type DeprecatedVideoEffectName = 'colour';
+
 /** What can be changed while the effect runs. */
 export interface VideoEffectSettings {
-  /** Default `'blur'`. `'none'` passes frames through (masks still come to onMask); `'overlay'` paints each class. */
-  effect?: VideoEffectName;
-  /** For `'colour'` a colour (default a dark green), for `'image'` the picture, cover-fitted. */
+  /**
+   * Default `'blur'`. `'none'` passes frames through (masks still come to onMask); `'overlay'` paints each
+   * class; `'color'` replaces the background with `background`'s colour; `'image'` with its picture;
+   * `'cutout'` makes it transparent. `'colour'` is a deprecated alias of `'color'`.
+   */
+  effect?: VideoEffectName | DeprecatedVideoEffectName;
+  /** For `'color'` a colour (default a dark green), for `'image'` the picture, cover-fitted. */
   background?: VideoBackground;
   /** The background blur's strength, 0.25–4: the σ as a multiple of the default (the longest side / 64). Default 1. */
   blur?: number;
@@ -46,7 +56,7 @@ export interface VideoEffectOptions extends VideoEffectSettings, Omit<SegmenterO
   waitForMask?: boolean | 'auto';
 }
 
-const DEFAULT_COLOUR: Rgb = [20, 90, 60];
+const DEFAULT_COLOR: Rgb = [20, 90, 60];
 
 /** The options of createVideoEffect, checked: the effect's settings, and what the segmenter is made with. */
 export async function parseVideoOptions(options: VideoEffectOptions): Promise<{ settings: VideoSettings; segmenter: SegmenterOptions }> {
@@ -88,13 +98,14 @@ async function modelOf(model: SegmenterOptions['model'] | undefined): Promise<Se
   return model;
 }
 
-const EFFECTS: readonly VideoEffectName[] = ['none', 'overlay', 'blur', 'colour', 'image', 'cutout'];
+const EFFECTS: readonly VideoEffectName[] = ['none', 'overlay', 'blur', 'color', 'image', 'cutout'];
 
 /** Checks `partial` and merges it over `base` (the defaults when null), decoding a new background. */
 export async function resolveSettings(partial: VideoEffectSettings, base: VideoSettings | null): Promise<VideoSettings> {
   if (typeof partial !== 'object' || partial === null)
     throw new InvalidInputError('OPTION_INVALID', 'update() takes an object of settings');
-  const effect = partial.effect ?? base?.effect ?? 'blur';
+  // The old spelling, kept for one release (DeprecatedVideoEffectName).
+  const effect = partial.effect === 'colour' ? 'color' : (partial.effect ?? base?.effect ?? 'blur');
   if (!EFFECTS.includes(effect))
     throw new InvalidInputError('OPTION_INVALID', `effect must be one of ${EFFECTS.join(', ')}; got ${String(effect)}`);
   const blur = partial.blur ?? base?.blur ?? 1;
@@ -104,16 +115,16 @@ export async function resolveSettings(partial: VideoEffectSettings, base: VideoS
   if (!(typeof smoothing === 'number' && smoothing >= 0 && smoothing <= 0.95))
     throw new InvalidInputError('OPTION_INVALID', `smoothing must be a number 0–0.95, got ${String(smoothing)}`);
   const confidence = validateConfidence(partial.confidence ?? base?.confidence ?? DEFAULT_CONFIDENCE);
-  let colour = base?.colour ?? DEFAULT_COLOUR;
+  let color = base?.color ?? DEFAULT_COLOR;
   let image = base?.image ?? null;
   if (partial.background !== undefined) {
     const parsed = await decodeBackground(partial.background, effect);
-    if ('colour' in parsed) colour = parsed.colour;
+    if ('color' in parsed) color = parsed.color;
     else image = parsed.image;
   }
   return {
     effect,
-    colour,
+    color,
     image,
     blur,
     smoothing,
@@ -124,16 +135,16 @@ export async function resolveSettings(partial: VideoEffectSettings, base: VideoS
   };
 }
 
-async function decodeBackground(background: VideoBackground, effect: VideoEffectName): Promise<{ colour: Rgb } | { image: ImageBitmap }> {
+async function decodeBackground(background: VideoBackground, effect: VideoEffectName): Promise<{ color: Rgb } | { image: ImageBitmap }> {
   if (Array.isArray(background)) {
     if (background.length !== 3 || background.some((v) => !Number.isInteger(v) || v < 0 || v > 255))
       throw new InvalidInputError('OPTION_INVALID', 'a background colour as [r, g, b] takes integers 0–255');
-    return { colour: [background[0]!, background[1]!, background[2]!] };
+    return { color: [background[0]!, background[1]!, background[2]!] };
   }
   if (typeof background === 'string' && effect !== 'image') {
-    const colour = cssColour(background);
-    if (!colour) throw new InvalidInputError('OPTION_INVALID', `not a colour: ${background}`);
-    return { colour };
+    const color = cssColor(background);
+    if (!color) throw new InvalidInputError('OPTION_INVALID', `not a colour: ${background}`);
+    return { color };
   }
   try {
     let source: ImageBitmapSource = background as ImageBitmapSource;
@@ -149,7 +160,7 @@ async function decodeBackground(background: VideoBackground, effect: VideoEffect
 }
 
 /** Any CSS colour → [r, g, b], through a canvas; null when the canvas does not take it. */
-function cssColour(text: string): Rgb | null {
+function cssColor(text: string): Rgb | null {
   const ctx = new OffscreenCanvas(1, 1).getContext('2d')!;
   // A value the canvas refuses leaves the previous one: two different probes tell a refusal from a match.
   for (const probe of ['#000000', '#ffffff']) {

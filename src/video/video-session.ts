@@ -389,10 +389,10 @@ function sceneEffect(settings: VideoSettings): SceneEffect {
     case 'blur':
       return { kind: 'blur', strength: settings.blur };
     case 'image':
-      return settings.image ? { kind: 'image', image: settings.image } : { kind: 'color', color: settings.colour };
+      return settings.image ? { kind: 'image', image: settings.image } : { kind: 'color', color: settings.color };
     case 'cutout':
       return { kind: 'cutout' };
     default:
-      return { kind: 'color', color: settings.colour };
+      return { kind: 'color', color: settings.color };
   }
 }

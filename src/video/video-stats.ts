@@ -2,6 +2,7 @@
 import type { Fallback, RuntimeBackendName } from '../runtime/segmenter.js';
 import type { FrameReport, VideoPath } from './protocol.js';
 
+/** `VideoEffect.stats`: what the effect did so far, and how it runs now. */
 export interface VideoStats {
   /** Output frames in the last second. */
   fps: number;
@@ -35,7 +36,9 @@ export interface VideoStats {
   fallbacks: readonly Fallback[];
   /** How many times the model's worker died and was replaced while the effect ran. */
   restarts: number;
+  /** Which way frames go (see `VideoPath`); null before the first `process()`. */
   path: VideoPath | null;
+  /** The compositor the frame loop draws with; null before the loop started. */
   compositor: 'webgl2' | 'canvas2d' | null;
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSegmenter, rawFromPayload, type Segmenter } from '../../src/index.js';
-import { INJECT_FAULT } from '../../src/runtime/segmenter.js';
+import { injectFault } from '../../src/runtime/segmenter-internals.js';
 import manifest from '../fixtures/reference/manifest.json';
 import { stringMatching } from '../helpers/matchers.js';
 
@@ -53,7 +53,7 @@ for (const model of models) {
 test('a WebGPU failure while running moves the call to wasm', async () => {
   const seg = await createSegmenter({ model: '/test/fixtures/models/tiny-legacy/', backends: ['webgpu', 'wasm'] });
   const expected = await seg.segment(await bytesOf(files[0]!));
-  await seg[INJECT_FAULT]('run');
+  await injectFault(seg, 'run');
   expect(await seg.segment(await bytesOf(files[0]!))).toEqual(expected);
   expect(seg.backend).toBe('wasm');
   expect(seg.fallbacks).toEqual([{ backend: 'webgpu', code: 'BACKEND_FAILED', message: stringMatching(/webgpu backend failed/) }]);

@@ -2,12 +2,12 @@
 // moves to WASM on the same output track, the frames in between drawn with the last good mask.
 import { expect, test } from 'vitest';
 import { createVideoEffect, type VideoMask } from '../../src/index.js';
-import { INJECT_FAULT } from '../../src/runtime/segmenter.js';
+import { injectFault } from '../../src/runtime/segmenter-internals.js';
 import { canvasTrack, until } from '../browser/video-helpers.js';
 import { stringMatching } from '../helpers/matchers.js';
 
 test('a WebGPU failure mid-call moves the effect to WASM; the output track keeps flowing, and stats say so', async () => {
-  const fx = await createVideoEffect({ model: '/test/fixtures/models/tiny-legacy/', effect: 'colour', backends: ['webgpu', 'wasm'] });
+  const fx = await createVideoEffect({ model: '/test/fixtures/models/tiny-legacy/', effect: 'color', backends: ['webgpu', 'wasm'] });
   const live = canvasTrack();
   const masks: VideoMask[] = [];
   fx.onMask = (mask) => masks.push(mask);
@@ -16,7 +16,7 @@ test('a WebGPU failure mid-call moves the effect to WASM; the output track keeps
     const output = fx.process(live.track);
     await until(() => fx.stats.frames >= 2, 'two output frames on webgpu');
     const gpuMask = masks.at(-1)!;
-    await fx.segmenter[INJECT_FAULT]('run');
+    await injectFault(fx.segmenter, 'run');
     await until(
       () => fx.stats.backend === 'wasm',
       () => `the move to wasm (stats: ${JSON.stringify(fx.stats)})`,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { commands } from 'vitest/browser';
 import { BackendError, createSegmenter, EdgesegAbortError, PlatformClient, rawFromPayload, type Segmenter } from '../../src/index.js';
-import { INJECT_FAULT } from '../../src/runtime/segmenter.js';
+import { injectFault } from '../../src/runtime/segmenter-internals.js';
 import manifest from '../fixtures/reference/manifest.json';
 import { anyNumber, stringContaining, stringMatching } from '../helpers/matchers.js';
 import { codeOf, rejection } from '../helpers/rejection.js';
@@ -79,7 +79,7 @@ describe('backend choice and fallback', () => {
       await commands.scriptTestServer('POST /infer/shapes/2', [{ json: expected }]);
       const seg = await open({ model: MODEL, backends: ['wasm', 'hosted'], platform, hosted: { project: 'shapes', version: 2 } });
       expect(seg.backend).toBe('wasm');
-      await seg[INJECT_FAULT]('run');
+      await injectFault(seg, 'run');
       let source: Uint8Array | ImageData = await bytesOf();
       if (kind === 'ImageData') {
         const bitmap = await createImageBitmap(new Blob([source as BlobPart]));
@@ -102,7 +102,7 @@ describe('worker lifecycle, aborts, concurrency', () => {
   test('a worker that died between calls is replaced on the next call', async () => {
     const seg = await open({ model: MODEL, backends: ['wasm'] });
     const before = await seg.segment(await bytesOf());
-    await seg[INJECT_FAULT]('crash');
+    await injectFault(seg, 'crash');
     expect(await seg.segment(await bytesOf())).toEqual(before);
     expect(seg.workerRestarts).toBe(1);
     expect(seg.backend).toBe('wasm');
@@ -112,7 +112,7 @@ describe('worker lifecycle, aborts, concurrency', () => {
     test(`a worker that dies during a call (${fault}): that call rejects with WORKER_CRASHED, the queued ones run on a fresh worker`, async () => {
       const seg = await open({ model: MODEL, backends: ['wasm'] });
       const expected = await seg.segment(await bytesOf());
-      await seg[INJECT_FAULT](fault);
+      await injectFault(seg, fault);
       const [a, b, c] = [await bytesOf(), await bytesOf(), await bytesOf()];
       const t0 = performance.now();
       const [first, ...queued] = await Promise.allSettled([seg.segment(a), seg.segment(b), seg.segmentRaw(c)]);
@@ -138,13 +138,13 @@ describe('worker lifecycle, aborts, concurrency', () => {
     const seg = await open({ model: MODEL, backends: ['wasm'] });
     const blob = new Blob([await bytesOf()], { type: 'image/png' });
     const expected = await seg.segment(blob);
-    await seg[INJECT_FAULT]('block-in-run');
+    await injectFault(seg, 'block-in-run');
     const t0 = performance.now();
     // The test hook makes the watch give up after 2 s of silence instead of 30 s.
     expect(await seg.segment(blob)).toEqual(expected);
     expect(performance.now() - t0).toBeGreaterThan(2000);
     expect(seg.workerRestarts).toBe(1);
-    await seg[INJECT_FAULT]('block-in-run');
+    await injectFault(seg, 'block-in-run');
     const error = await rejection(seg.segment(await bytesOf()));
     expect(error).toBeInstanceOf(BackendError);
     expect(error).toMatchObject({ code: 'WORKER_CRASHED', backend: 'wasm', message: stringMatching(/stuck: it answered nothing for 2 s/) });
@@ -157,8 +157,8 @@ describe('worker lifecycle, aborts, concurrency', () => {
     const seg = await open({ model: MODEL, backends: ['wasm'] });
     const expected = await seg.segment(await bytesOf());
     // This worker dies before the next call; the one started in its place blocks while it loads.
-    await seg[INJECT_FAULT]('block-in-load');
-    await seg[INJECT_FAULT]('crash');
+    await injectFault(seg, 'block-in-load');
+    await injectFault(seg, 'crash');
     const t0 = performance.now();
     expect(await seg.segment(await bytesOf())).toEqual(expected);
     expect(performance.now() - t0).toBeGreaterThan(2000);
@@ -169,7 +169,7 @@ describe('worker lifecycle, aborts, concurrency', () => {
   test('dispose() during a call that never ends settles it, and the queued ones, with DISPOSED', async () => {
     const seg = await createSegmenter({ model: MODEL, backends: ['wasm'] });
     await seg.segment(await bytesOf());
-    await seg[INJECT_FAULT]('hang-in-run');
+    await injectFault(seg, 'hang-in-run');
     const [one, two] = [await bytesOf(), await bytesOf()];
     const running = rejection(seg.segment(one));
     const queued = rejection(seg.segment(two));

@@ -3,7 +3,7 @@
 // frame's exact mask, its flicker to the raw masks', and its errors, frames and close() are checked.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createSegmenter, createVideoEffect, type Segmenter, type VideoEffect, type VideoEffectOptions } from '../../src/index.js';
-import { INJECT_FAULT } from '../../src/runtime/segmenter.js';
+import { injectFault } from '../../src/runtime/segmenter-internals.js';
 import { crashLoopWorker } from '../../src/video/video-internals.js';
 import { canvasTrack, centreOf, expectedPath, until } from './video-helpers.js';
 
@@ -178,7 +178,7 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
   });
 
   test('smoothed and refined: flicker at most half the raw masks’, agreement with each frame’s exact mask ≥ 98%, every frame closed', async () => {
-    const fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+    const fx = await createVideoEffect({ effect: 'color', background: '#00ff00', backends: ['wasm'] });
     try {
       const { masks, written } = await runScene(fx, scene);
       const rawFlicker = flicker(exact, scene);
@@ -234,7 +234,7 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
     fx: VideoEffect,
     phases = [{ frames: 2 * FRAMES, every: 40 }],
   ): Promise<{ shown: { k: number; mask: Uint8Array }[]; mostOpen: number; sent: number; waits: boolean[] }> {
-    await fx.segmenter[INJECT_FAULT]('slow-runs');
+    await injectFault(fx.segmenter, 'slow-runs');
     const read = new OffscreenCanvas(W, H).getContext('2d', { willReadFrequently: true })!;
     const shown: { k: number; mask: Uint8Array }[] = [];
     const { writer, reading } = await generatorInto(fx, (frame) => {
@@ -262,7 +262,7 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
   const agreements = (shown: { k: number; mask: Uint8Array }[]) => shown.map(({ k, mask }) => agreement(mask, exact[k % FRAMES]!));
 
   test('frames faster than the model: those it did not take are shown on the masks before them, in order', async () => {
-    const fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'], waitForMask: true });
+    const fx = await createVideoEffect({ effect: 'color', background: '#00ff00', backends: ['wasm'], waitForMask: true });
     try {
       const { shown, mostOpen, sent, waits } = await burst(fx);
       const stats = fx.stats;
@@ -296,7 +296,7 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
   });
 
   test('waitForMask: false: with the model slower than the frames, every frame is shown at once on the newest masks', async () => {
-    const fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'], waitForMask: false });
+    const fx = await createVideoEffect({ effect: 'color', background: '#00ff00', backends: ['wasm'], waitForMask: false });
     const made: number[] = [];
     fx.onMask = ({ timestamp }) => made.push(timestamp);
     try {
@@ -329,7 +329,7 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
   });
 
   test("waitForMask 'auto' (the default): frames stop waiting while the model is slower than them, and wait again once it keeps pace", async () => {
-    const fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+    const fx = await createVideoEffect({ effect: 'color', background: '#00ff00', backends: ['wasm'] });
     try {
       expect(fx.stats.waitsForMask).toBe(true);
       // A frame every 40 ms to a model that takes 150 ms and more, then a frame every 400 ms.
@@ -353,9 +353,9 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
   });
 
   test("waitForMask 'auto' with a camera slower than its frame rate says (low light): frames find the camera slower and wait for their own mask again, none counted dropped", async () => {
-    const fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+    const fx = await createVideoEffect({ effect: 'color', background: '#00ff00', backends: ['wasm'] });
     try {
-      await fx.segmenter[INJECT_FAULT]('slow-runs');
+      await injectFault(fx.segmenter, 'slow-runs');
       // The track says 60 frames/s, as a camera's driver does in low light while it gives far fewer.
       let shown = 0;
       const { writer, reading } = await generatorInto(fx, () => shown++, 60);
@@ -390,7 +390,7 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
   });
 
   test('the fast path (no smoothing) agrees with the exact path on ≥ 99% of pixels of every frame', async () => {
-    const fx = await createVideoEffect({ effect: 'colour', background: [0, 255, 0], smoothing: 0, backends: ['wasm'] });
+    const fx = await createVideoEffect({ effect: 'color', background: [0, 255, 0], smoothing: 0, backends: ['wasm'] });
     try {
       const { masks } = await runScene(fx, scene);
       const agree = masks.map((m, k) => agreement(m, exact[k]!));
@@ -412,7 +412,7 @@ async function onCanvasTrack(
   body: (fx: VideoEffect, live: ReturnType<typeof canvasTrack>) => Promise<void>,
   every?: number,
 ): Promise<void> {
-  const fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'], ...options });
+  const fx = await createVideoEffect({ effect: 'color', background: '#00ff00', backends: ['wasm'], ...options });
   const live = canvasTrack(every);
   try {
     await body(fx, live);
@@ -428,7 +428,7 @@ async function onCanvasTrack(
 describe('createVideoEffect in this engine: a canvas track in, the effect out; bad input; close()', { timeout: 240_000 }, () => {
   let fx: VideoEffect;
   beforeAll(async () => {
-    fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'], ...WAITING });
+    fx = await createVideoEffect({ effect: 'color', background: '#00ff00', backends: ['wasm'], ...WAITING });
   });
   afterAll(async () => {
     await fx?.close();
@@ -451,7 +451,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
       await expectGreen(output);
       expect(fx.stats.path).toBe(PATH);
       // The model fails on a frame (as a lost device would): the output keeps flowing on the last good mask, and stats say so.
-      await fx.segmenter[INJECT_FAULT]('run');
+      await injectFault(fx.segmenter, 'run');
       const before = fx.stats.frames;
       await until(() => fx.stats.reused >= 1 && fx.stats.frames >= before + 2, 'frames after a failed run');
       expect(output.readyState).toBe('live');
@@ -482,7 +482,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
       expect(latest.stats.path).toBe(PATH);
       await expectGreen(output);
       // A failed run is told by a frame after it (the frame it was for was shown on the masks before).
-      await latest.segmenter[INJECT_FAULT]('run');
+      await injectFault(latest.segmenter, 'run');
       const before = latest.stats.frames;
       await until(() => latest.stats.reused >= 1 && latest.stats.frames >= before + 2, 'frames after a failed run');
       expect(output.readyState).toBe('live');
@@ -496,7 +496,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
       expect(auto.stats.waitsForMask).toBe(true);
       await until(() => auto.stats.frames >= 3, 'three output frames');
       // Each run now takes 150 ms more: several frames come while it runs.
-      await auto.segmenter[INJECT_FAULT]('slow-runs');
+      await injectFault(auto.segmenter, 'slow-runs');
       await until(
         () => !auto.stats.waitsForMask,
         () => `frames to stop waiting (stats: ${JSON.stringify(auto.stats)})`,
@@ -518,7 +518,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
     await onCanvasTrack(
       {},
       async (auto, live) => {
-        await auto.segmenter[INJECT_FAULT]('slow-runs');
+        await injectFault(auto.segmenter, 'slow-runs');
         const output = auto.process(live.track);
         // Judged on 60 frames/s, frames stop waiting; measured, the camera is slow enough to wait for.
         let stopped = false;
@@ -551,7 +551,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
   });
 
   test.runIf(HAS_GENERATOR)('the WebGL2 compositor in the worker (forced; a software GL here) draws the same effect', async () => {
-    const gl = await createVideoEffect({ effect: 'colour', background: [0, 255, 0], compositor: 'webgl2', backends: ['wasm'], ...WAITING });
+    const gl = await createVideoEffect({ effect: 'color', background: [0, 255, 0], compositor: 'webgl2', backends: ['wasm'], ...WAITING });
     const live = canvasTrack();
     try {
       const output = gl.process(live.track);
@@ -572,13 +572,13 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
 
   for (const fault of ['crash-in-run', 'error-in-run'] as const) {
     test(`the model's worker dies mid-call (${fault}): a fresh worker takes over, and the same output track keeps the effect`, async () => {
-      const crashing = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'], ...WAITING });
+      const crashing = await createVideoEffect({ effect: 'color', background: '#00ff00', backends: ['wasm'], ...WAITING });
       const live = canvasTrack();
       try {
         const output = crashing.process(live.track);
         await until(() => crashing.stats.frames >= 2, 'two output frames');
         expect(crashing.stats.restarts).toBe(0);
-        await crashing.segmenter[INJECT_FAULT](fault);
+        await injectFault(crashing.segmenter, fault);
         await until(() => crashing.stats.restarts === 1, 'the worker to be replaced');
         const frames = crashing.stats.frames;
         await until(() => crashing.stats.frames >= frames + 3, 'frames from the new worker');
@@ -599,7 +599,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
   test.runIf(SPEC_PATH)(
     "Safari's path: the track goes to the loop's worker as a copy; the caller's stop() ends the output; the next track gets a new output at once",
     async () => {
-      const spec = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'], ...WAITING });
+      const spec = await createVideoEffect({ effect: 'color', background: '#00ff00', backends: ['wasm'], ...WAITING });
       const [first, second] = [canvasTrack(), canvasTrack()];
       try {
         const output = spec.process(first.track);
@@ -632,7 +632,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
   );
 
   test("the frame loop's own worker dies mid-call: a fresh one takes over the same output (on Safari's path, whose generator it held, the output ends with WORKER_CRASHED)", async () => {
-    const fx2 = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'], ...WAITING });
+    const fx2 = await createVideoEffect({ effect: 'color', background: '#00ff00', backends: ['wasm'], ...WAITING });
     const errors: Error[] = [];
     fx2.onError = (error) => errors.push(error);
     const [live, other] = [canvasTrack(), canvasTrack()];
@@ -702,7 +702,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
     video.requestVideoFrameCallback(onFrame);
     await video.play();
     const masks: { timestamp: number; person: boolean }[] = [];
-    const fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'], ...WAITING });
+    const fx = await createVideoEffect({ effect: 'color', background: '#00ff00', backends: ['wasm'], ...WAITING });
     fx.onMask = ({ classIds, timestamp }) => {
       const subject = classIds.reduce((sum, id) => sum + (id === 0 ? 0 : 1), 0) / classIds.length;
       // A person fills a good part of the frame; no one, almost none of it.

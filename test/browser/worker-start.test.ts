@@ -4,7 +4,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { commands } from 'vitest/browser';
 import { createSegmenter, InvalidInputError, type Segmenter } from '../../src/index.js';
-import { INJECT_FAULT } from '../../src/runtime/segmenter.js';
+import { injectFault } from '../../src/runtime/segmenter-internals.js';
 import { PING_TIMEOUT_MS, WorkerBackend } from '../../src/runtime/worker-backend.js';
 import manifest from '../fixtures/reference/manifest.json';
 import { bytesOf, expectSamePayload } from './same-payload.js';
@@ -93,7 +93,7 @@ test('a live worker is never taken for crashed: calls in a row, bytes that canno
   expect(seg.workerRestarts).toBe(0);
   expectSamePayload(IMAGE, first, await nodePayload());
   // And a worker that really died is still found and replaced.
-  await seg[INJECT_FAULT]('crash');
+  await injectFault(seg, 'crash');
   expect(await seg.segment(await bytesOf(IMAGE), { confidence: 50 })).toEqual(first);
   expect(seg.workerRestarts).toBe(1);
 });

@@ -19,12 +19,15 @@ export interface PlatformErrorOptions {
   status?: number;
   /** The request's method and URL, API key masked. */
   method?: string;
+  /** The request's URL, API key masked. */
   url?: string;
   /** The platform's error type (`GraphMethodException`, `ValidationError`, …) and hint, when it said. */
   type?: string;
+  /** The platform's hint, when it gave one. */
   hint?: string;
   /** The answer's body as received (parsed JSON, or text), for callers that need more. */
   body?: unknown;
+  /** What caused it (a network error, an abort), as `Error.cause`. */
   cause?: unknown;
 }
 

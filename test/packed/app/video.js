@@ -26,7 +26,7 @@ const until = async (check, ms = 90_000) => {
 };
 
 async function run() {
-  const fx = await createVideoEffect({ effect: 'colour', background: '#00ff00', backends: ['wasm'] });
+  const fx = await createVideoEffect({ effect: 'color', background: '#00ff00', backends: ['wasm'] });
   try {
     const input = canvasTrack();
     const output = fx.process(input);
