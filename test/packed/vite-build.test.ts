@@ -141,8 +141,8 @@ describe("the same app on edgeseg/wasm: WebGPU's runtime left out", () => {
     expect(total(OUT_DIR) - total(WASM_OUT)).toBeGreaterThan(ORT_FILE_NAMES['webgpu-jspi'].bytes);
   });
 
-  test("the page segments with two WASM threads: the command line's payload", async () => {
-    const result = await runPage(`${wasmSite.url}/?threads=2`);
+  test("with the default backends, the page tries no WebGPU and segments with two WASM threads: the command line's payload", async () => {
+    const result = await runPage(`${wasmSite.url}/?backends=default&threads=2`);
     expectCliPayload(result, cliPayload);
     expect(result).toMatchObject({ isolated: true, backend: 'wasm', numThreads: 2, fallbacks: [] });
   });

@@ -23,7 +23,8 @@ async function segmentOnce(options) {
 
 async function run() {
   const options = {};
-  if (query.has('backends')) options.backends = query.get('backends').split(',');
+  // backends=default: the entry's own default order.
+  if (query.has('backends')) options.backends = query.get('backends') === 'default' ? undefined : query.get('backends').split(',');
   if (query.has('threads')) options.numThreads = Number(query.get('threads'));
   if (query.has('runtimeUrl')) options.runtimeUrl = query.get('runtimeUrl');
   if (query.has('workerUrl')) options.workerUrl = query.get('workerUrl');
