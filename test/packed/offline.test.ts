@@ -1,12 +1,13 @@
 // An app that worked once works with the network off: the packed edgeseg in a Vite app whose vite.config.js
 // is the one docs/apps.md's "Offline" section gives (vite-plugin-pwa, Workbox's precache told to take
 // .mjs, .wasm and .onnx files and files over 2 MiB), built and served with COOP/COEP. Loaded once, the
-// host stopped and Chromium offline, reloaded: the command line's payload, on two threads.
+// host stopped and Chromium offline, reloaded: the command line's payload, on WASM (two threads) and on
+// WebGPU (SwiftShader), whose runtime files are others.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, CHROMIUM_WEBGPU_ARGS } from '../chromium.js';
 import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
 import { ROOT } from '../helpers/paths.js';
 import { importFromApp, packedApp } from './bundler-apps.js';
@@ -38,10 +39,14 @@ async function pageResult(page: Page): Promise<PageResult> {
   };
 }
 
+/** The backends tried: WASM on two threads, and WebGPU on Chromium's SwiftShader adapter (other runtime files). */
+const CASES = [
+  { name: 'WASM, two threads', query: 'threads=2', args: CHROMIUM_ARGS, expected: { backend: 'wasm', numThreads: 2 } },
+  { name: 'WebGPU (SwiftShader)', query: 'backends=webgpu', args: CHROMIUM_WEBGPU_ARGS, expected: { backend: 'webgpu' } },
+];
+
 describe('an app with the documented service worker (vite-plugin-pwa)', () => {
   let appDir: string;
-  let site: StaticServer;
-  let browser: Browser;
   beforeAll(async () => {
     const { files, copy } = packedApp();
     appDir = makeToolApp({
@@ -58,37 +63,45 @@ describe('an app with the documented service worker (vite-plugin-pwa)', () => {
       logLevel: 'warn',
       build: { outDir: 'out', emptyOutDir: true },
     });
-    site = await startStaticServer(join(appDir, 'out'), { isolate: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   });
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
+  afterAll(() => {
     if (appDir) rmSync(appDir, { recursive: true, force: true });
   });
 
-  test("loaded once, then reloaded with the host stopped and the browser offline: the command line's payload, on two threads", async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${site.url}/?threads=2`);
-    expectCliPayload(await pageResult(page), cliPayload);
-    // The service worker has precached the build once it is activated (its install step fetches every file).
-    const state = await page.evaluate(async () => {
-      const worker = (await navigator.serviceWorker.ready).active!;
-      if (worker.state !== 'activated') await new Promise((resolve) => worker.addEventListener('statechange', resolve));
-      return worker.state;
-    });
-    expect(state).toBe('activated');
+  test.each(CASES)(
+    "$name: loaded once, then reloaded with the host stopped and the browser offline: the command line's payload",
+    async ({ query, args, expected }) => {
+      // A host of its own (a new origin: a new service worker) and a browser with the case's flags.
+      const site: StaticServer = await startStaticServer(join(appDir, 'out'), { isolate: true });
+      const browser: Browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args });
+      try {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        await page.goto(`${site.url}/?${query}`);
+        const online = await pageResult(page);
+        expectCliPayload(online, cliPayload);
+        expect(online).toMatchObject(expected);
+        // The service worker has precached the build once it is activated (its install step fetches every file).
+        const state = await page.evaluate(async () => {
+          const worker = (await navigator.serviceWorker.ready).active!;
+          if (worker.state !== 'activated') await new Promise((resolve) => worker.addEventListener('statechange', resolve));
+          return worker.state;
+        });
+        expect(state).toBe('activated');
 
-    await site.close();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-    await page.reload();
-    const offline = await pageResult(page);
-    expectCliPayload(offline, cliPayload);
-    expect(offline).toMatchObject({ isolated: true, backend: 'wasm', numThreads: 2, fallbacks: [] });
-    expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-    await context.close();
-  });
+        await site.close();
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Network.enable');
+        await cdp.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+        await page.reload();
+        const offline = await pageResult(page);
+        expectCliPayload(offline, cliPayload);
+        expect(offline).toMatchObject({ isolated: true, fallbacks: [], ...expected });
+        expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+      } finally {
+        await browser.close();
+        await site.close();
+      }
+    },
+  );
 });
