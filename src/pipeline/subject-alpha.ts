@@ -6,6 +6,9 @@ import { VirtualUpsampledLogits } from './onnx-linear-resize.js';
 import { subjectGrid } from './subject-probability.js';
 import type { Logits, PixelImage, PostprocessOptions, PreprocessMeta } from './types.js';
 
+/** Probability bytes this close to 0 or 255 are taken as 0 or 255 (an alpha off by at most this much). */
+const SURE = 3;
+
 /**
  * The subject's alpha (0–255) at the image's size: 255 where the model is sure the pixel is not
  * background, 0 where it is sure it is, and in between along the edge, which follows the image's colours.
@@ -19,6 +22,15 @@ export function subjectAlpha(image: PixelImage, logits: Logits, meta: Preprocess
   // every backend refines the same grid.
   const plain = logits.upsample ? new VirtualUpsampledLogits(logits, logits.upsample.height, logits.upsample.width).materialise() : logits;
   const grid = subjectGrid(plain, options.classCount, options.backgroundClassId, options.confidence);
+  // Within SURE levels of either end is the end: a network's near-certain cells differ in their last
+  // bits. Snapped, a cutout's background is wholly transparent (not alpha 1 or 2 all over), and they make
+  // the flat blocks that the refinement passes over (most of a photo).
+  const { probability } = grid;
+  for (let i = 0; i < probability.length; i++) {
+    const v = probability[i]!;
+    if (v <= SURE) probability[i] = 0;
+    else if (v >= 255 - SURE) probability[i] = 255;
+  }
   const map = gridMap(meta, grid.width, grid.height);
   const low = imageAtGrid(image, map, grid.width, grid.height);
   const { width, height } = image;

@@ -65,6 +65,15 @@ describe('subjectAlpha', () => {
     for (let p = 0; p < W * H; p++) if (!band[p]) expect(alpha[p]).toBe(scene.coverage[p]! > 0.5 ? 255 : 0);
   });
 
+  test('near-certain cells count as certain: within 3 levels of 0 or 255, the alpha is 0 or 255 exactly', () => {
+    const image = { data: new Uint8Array(8 * 4 * 3).fill(90), width: 8, height: 4, channels: 3 as const };
+    // σ(x) · 255: −4.5 → 2.8, 4.5 → 252.2, −3 → 12.1.
+    const logits = (x: number) => ({ data: new Float32Array(4 * 4).fill(x), channels: 1, width: 4, height: 4 });
+    expect(new Set(subjectAlpha(image, logits(-4.5), meta(8, 4, 4, 4), post))).toEqual(new Set([0]));
+    expect(new Set(subjectAlpha(image, logits(4.5), meta(8, 4, 4, 4), post))).toEqual(new Set([255]));
+    expect(new Set(subjectAlpha(image, logits(-3), meta(8, 4, 4, 4), post))).toEqual(new Set([12]));
+  });
+
   test('a static crop: pixels outside it are 0', () => {
     const image = { data: new Uint8Array(8 * 4 * 3).fill(90), width: 8, height: 4, channels: 3 as const };
     const logits = { data: new Float32Array(4 * 4).fill(9), channels: 1, width: 4, height: 4 };
