@@ -35,5 +35,8 @@ test('against the local platform: a version through the ort route, and the hoste
   const raw = await hosted.segmentRaw(await bytesOf());
   expect([raw.width, raw.height]).toEqual([300, 200]);
   expect(raw.classIds).toEqual(rawFromPayload(reference).classIds);
+  // The route answers with class ids only: the soft alpha asked for is their mask's (0 on background, id 0 here).
+  const { alpha } = await hosted.segmentRaw(await bytesOf(), { alpha: true });
+  expect(alpha).toEqual(raw.classIds.map((id) => (id === 0 ? 0 : 255)));
   await hosted.dispose();
 });
