@@ -9,6 +9,7 @@
 //   npm run bench -- --engines-only  # the engines section alone (bench/out/engines.{json,md})
 //   npm run bench -- --first-visit-only  # the first-visit section alone (bench/out/first-visit.{json,md});
 //                              # --first-visit-runs N page loads per case (3 by default)
+//                              # --edgeseg-tarball FILE measures that packed edgeseg instead of this tree
 //   npm run bench:webgpu       # the WebGPU section alone (and the hosted route's masks it is compared
 //                              # with); bench/out/webgpu.{json,md}. Add -- --webgpu-all for every model and
 //                              # image on a software adapter too
