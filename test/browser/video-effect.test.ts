@@ -731,8 +731,7 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
         masks.every(({ timestamp }, i) => i === 0 || timestamp >= masks[i - 1]!.timestamp),
         JSON.stringify(masks),
       ).toBe(true);
-      // Chromium stamps a track's frames on one clock (VideoFrame.timestamp, rVFC's mediaTime). WebKit's
-      // VideoFrame.timestamp (Safari's path) and its <video>'s mediaTime differ by a constant; Firefox's
+      // Chromium stamps a track's frames on one clock (VideoFrame.timestamp, rVFC's mediaTime). Firefox's
       // mediaTime counts from when each <video> began (two elements' differ by a constant, to the µs
       // rounding), and puts a <video>'s first frame at 0: that one is left out.
       const stamped = masks.filter(({ timestamp }) => timestamp > 0);
