@@ -5,7 +5,7 @@
 // has no JSPI) ships gzip-compressed, so that no file is over 25 MiB (Cloudflare's limit).
 import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { constants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -68,17 +68,26 @@ const ortDist = dirname(createRequire(import.meta.url).resolve('onnxruntime-web/
 const { ORT_FILE_NAMES } = await import('../dist/src/runtime/ort-file-names.js');
 mkdirSync(out, { recursive: true });
 for (const { module, binary, gzip, bytes } of Object.values(ORT_FILE_NAMES)) {
-  writeFileSync(
-    join(out, module),
-    withGlobalExports(readFileSync(join(ortDist, module), 'utf8').replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n'), module),
-  );
   const source = join(ortDist, gzip ? binary.replace(/\.gz$/, '') : binary);
+  let code = withGlobalExports(readFileSync(join(ortDist, module), 'utf8').replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n'), module);
+  // The module names its binary beside itself, by a name edgeseg ships compressed (and hands over as
+  // bytes): it names the compressed file instead, which a bundler that re-bundles the module (Parcel)
+  // then finds, as the one edgeseg's entry names.
+  if (gzip) code = renameBinary(code, basename(source), binary);
+  writeFileSync(join(out, module), code);
   // The runtime checks a binary's size (RUNTIME_FILE_INVALID): the sizes it knows must be this version's.
   if (statSync(source).size !== bytes)
     throw new Error(`build-browser: ${source} is ${statSync(source).size} bytes; src/runtime/ort-file-names.ts says ${bytes}`);
   // gzip's header carries no name and no time here: the same input gives the same bytes on every build.
   if (gzip) writeFileSync(join(out, binary), gzipSync(readFileSync(source), { level: constants.Z_BEST_COMPRESSION }));
   else copyFileSync(source, join(out, binary));
+}
+
+/** `code` with each `new URL("<name>", import.meta.url)` naming `shipped` instead. */
+function renameBinary(code, name, shipped) {
+  const literal = `new URL(${JSON.stringify(name)},import.meta.url)`;
+  if (!code.includes(literal)) throw new Error(`build-browser: the module no longer names ${name} as ${literal}`);
+  return code.replaceAll(literal, `new URL(${JSON.stringify(shipped)},import.meta.url)`);
 }
 
 /**
