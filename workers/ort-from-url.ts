@@ -1,6 +1,6 @@
 // Imports onnxruntime-web's self-contained ES module from a URL and points it at its WASM binary.
 import { BackendError } from '../src/errors/index.js';
-import { checkRuntimeFile, readRuntimeBinary } from '../src/runtime/runtime-file-check.js';
+import { checkRuntimeFile, moduleProblem, readRuntimeBinary } from '../src/runtime/runtime-file-check.js';
 import type { LocalBackendName, OrtFiles } from '../src/runtime/protocol.js';
 
 /** Where edgeseg's copy of onnxruntime-web's module also puts its exports (scripts/build-browser.mjs). */
@@ -30,7 +30,7 @@ async function importAndPoint(files: OrtFiles, backend: LocalBackendName): Promi
     // The comments keep bundlers from resolving a URL that only exists at run time.
     ort = (await import(/* @vite-ignore */ /* webpackIgnore: true */ files.module)) as OrtEnv;
   } catch (cause) {
-    throw (await checkRuntimeFile(files.module, "onnxruntime-web's ES module", backend, { fix: files.fix })) ?? cause;
+    throw await moduleProblem(files.module, backend, files.fix, cause);
   }
   // A bundler that re-bundled the module as an app entry (Parcel) serves a file that loads and exports
   // nothing; edgeseg's copy of the module also hands its exports to this global (scripts/build-browser.mjs).

@@ -88,6 +88,18 @@ export async function checkRuntimeFile(
 }
 
 /**
+ * Why onnxruntime-web's module at `url` failed to import (`cause`): missing (an error status, an HTML
+ * page), or there but not a module that loads (cut short, or rewritten).
+ */
+export async function moduleProblem(url: string, backend: BackendName, fix: string | undefined, cause: unknown): Promise<BackendError> {
+  const kind = "onnxruntime-web's ES module";
+  const missing = await checkRuntimeFile(url, kind, backend, { fix });
+  if (missing) return missing;
+  const why = (cause as Error)?.message ?? String(cause);
+  return errorsFor(url, kind, backend, fix).invalid(`did not load as an ES module (${why}): cut short, or rewritten?`, cause);
+}
+
+/**
  * The WASM binary of `files`, read by the worker itself where edgeseg ships it gzip-compressed: inflated
  * when its bytes are gzip (a host that sent it with `Content-Encoding: gzip` has had the browser inflate
  * it already), and checked (WASM, and the size shipped). Errors say which file and what to do; a file

@@ -45,6 +45,11 @@ beforeAll(async () => {
     cpSync(join(site, 'edgeseg', 'ort.wasm.bundle.min.mjs'), join(site, folder, 'ort.wasm.bundle.min.mjs'));
     writeFileSync(join(site, folder, 'ort-wasm-simd-threaded.wasm'), binary);
   }
+  // WASM's module cut short.
+  mkdirSync(join(site, 'cut-module'));
+  const module = readFileSync(join(site, 'edgeseg', 'ort.wasm.bundle.min.mjs'));
+  writeFileSync(join(site, 'cut-module', 'ort.wasm.bundle.min.mjs'), module.subarray(0, module.length >> 1));
+  cpSync(join(site, 'edgeseg', 'ort-wasm-simd-threaded.wasm'), join(site, 'cut-module', 'ort-wasm-simd-threaded.wasm'));
   // A static host set up for single-page apps: a path it lacks answers index.html.
   isolated = await startStaticServer(site, { isolate: true, spaFallback: true });
   plain = await startStaticServer(site, { spaFallback: true });
@@ -152,5 +157,14 @@ describe('edgeseg without a bundler', () => {
         expectCliPayload(result, cliPayload);
       },
     );
+
+    test("wasmPaths whose module is cut short: RUNTIME_FILE_INVALID naming the module and the engine's reason", async () => {
+      const result = await page(isolated, 'wasmPaths=/cut-module/');
+      const message = result.error?.message ?? '';
+      const prefix = `wasm: [RUNTIME_FILE_INVALID] onnxruntime-web's ES module at ${isolated.url}/cut-module/ort.wasm.bundle.min.mjs did not load as an ES module (`;
+      expect(message, JSON.stringify({ ...result, payload: undefined })).toContain(prefix);
+      expect(message.slice(message.indexOf(prefix))).toMatch(/\): cut short, or rewritten\?; serve it byte for byte as edgeseg ships it/);
+      expectCliPayload(result, cliPayload);
+    });
   });
 });
