@@ -117,8 +117,16 @@ export class FrameInput {
   }
 }
 
-/** A 2D context of this size, the given one when it fits. */
-export function canvas2d(ctx: OffscreenCanvasRenderingContext2D | null, width: number, height: number): OffscreenCanvasRenderingContext2D {
+/**
+ * A 2D context of this size, the given one when it fits. `willReadFrequently` (the default) keeps its pixels
+ * in memory, for canvases read back on the CPU; false lets the browser keep them on the GPU.
+ */
+export function canvas2d(
+  ctx: OffscreenCanvasRenderingContext2D | null,
+  width: number,
+  height: number,
+  willReadFrequently = true,
+): OffscreenCanvasRenderingContext2D {
   if (ctx && ctx.canvas.width === width && ctx.canvas.height === height) return ctx;
-  return new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })!;
+  return new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently })!;
 }

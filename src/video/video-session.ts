@@ -24,7 +24,7 @@ export class VideoSession {
   #compositor: Compositor | null = null;
   readonly #plain: OffscreenCanvasRenderingContext2D;
   #guide: OffscreenCanvasRenderingContext2D | null = null;
-  /** RGB copies of camera frames, each taken until its frame is written or dropped (see #copy). */
+  /** RGB copies of camera frames (on the CPU or the GPU, as the compositor reads them), each taken until its frame is written or dropped (see #copy). */
   readonly #pool: OffscreenCanvasRenderingContext2D[] = [];
   #overlay: OffscreenCanvasRenderingContext2D | null = null;
   #overlayImage: ImageData | null = null;
@@ -217,19 +217,20 @@ export class VideoSession {
   }
 
   /**
-   * What a taken frame is drawn from from now on (once a copy, its copy). On the CPU every draw of a camera
-   * frame converts all its pixels from YUV, even a small one, so where the compositor draws from copies
-   * (canvas 2D) the frame is converted once into an RGB copy of its own, from the pool, and the model's
-   * input, the guide and the compositor draw from that. The camera's frame is closed then: a camera lends
-   * few frames, and one the page holds holds back its next ones (Chromium's capture gave 30 frames/s, not
-   * 60, with two held 50 ms). A GPU compositor takes the frame as it is (a copy on the CPU would cost it a
-   * read-back). Bitmaps (the `main-thread` path) are not copied.
+   * What a taken frame is drawn from from now on (once a copy, its copy). A camera lends few frames, and one
+   * the page holds holds back its next ones (Chromium's capture gave 30 frames/s, not 60, with two held
+   * 50 ms), so each frame kept is converted once into an RGB copy of its own, from the pool, and closed;
+   * the model's input, the guide and the compositor draw from the copy. Canvas 2D reads its frames on the
+   * CPU, where every draw of a camera frame converts all its pixels from YUV, even a small one: its copies
+   * are kept in memory. The WebGL2 compositor uploads its frame as a texture: its copies are canvases the
+   * browser may keep on the GPU (a GPU copy, which replaces the one it made of each camera frame before
+   * uploading it), so nothing is read back. Bitmaps (the `main-thread` path) are not copied.
    */
   #copy(taken: Taken): FrameCopy {
     const { frame, width, height } = taken;
-    if (taken.source !== frame || frame instanceof ImageBitmap || this.#compositorFor(this.#settings).kind !== 'canvas2d')
-      return taken.source;
-    const ctx = canvas2d(this.#pool.pop() ?? null, width, height);
+    if (taken.source !== frame || frame instanceof ImageBitmap) return taken.source;
+    const onCpu = this.#compositorFor(this.#settings).kind === 'canvas2d';
+    const ctx = canvas2d(this.#pool.pop() ?? null, width, height, onCpu);
     ctx.drawImage(frame, 0, 0, width, height);
     this.#close(frame);
     [taken.source, taken.copy] = [ctx.canvas, ctx];

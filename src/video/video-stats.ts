@@ -24,10 +24,9 @@ export interface VideoStats {
   /** Whether frames wait for their own mask now (`waitForMask`; with `'auto'`, it follows the pace of the model and the frame loop). */
   waitsForMask: boolean;
   /**
-   * Input frames held open in the worker at the last report: 0 between frames where the worker draws from
-   * copies (the canvas 2D compositor: each frame is closed once copied), else at most 4 while the effect
-   * runs (one being written, a carried one waiting for it, one at the model, one waiting for the model);
-   * and 0 once it is closed (every frame read was closed).
+   * Input frames held open in the worker at the last report: 0 between frames on the `worker` path with
+   * either compositor (each frame it keeps is copied, on the CPU for canvas 2D and on the GPU for WebGL2,
+   * and closed at once), and 0 once the effect is closed (every frame read was closed).
    */
   openFrames: number;
   /** The backend that runs the model now. */

@@ -117,6 +117,7 @@ export class WebglCompositor implements Compositor {
   /**
    * Video goes through a 2D canvas first: Chromium's texImage2D of a camera VideoFrame (or video element)
    * took 14 ms a frame on a software GL (SwiftShader), drawing it into a 2D canvas and uploading that 3 ms.
+   * The live loop hands it its own copies of camera frames, canvases already, which go straight in.
    */
   #uploadable(frame: FrameSource, width: number, height: number): TexImageSource {
     const video =
