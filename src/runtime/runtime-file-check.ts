@@ -34,8 +34,18 @@ function errorsFor(url: string, kind: RuntimeFileKind, backend: BackendName, fix
   return {
     missing: (what: string, cause?: unknown) => error('RUNTIME_FILE_MISSING', what, todo, cause),
     invalid: (what: string, cause?: unknown) => error('RUNTIME_FILE_INVALID', what, AS_SHIPPED, cause),
+    // A fetch that did not get an answer says nothing about where the files are: not the bundler's fix.
+    unreachable: (cause: unknown) => error('RUNTIME_FILE_MISSING', `could not be fetched (${OFFLINE_WHY()})`, UNREACHABLE_FIX, cause),
   };
 }
+
+/** Why a fetch got no answer, as far as the page can tell. */
+const OFFLINE_WHY = () =>
+  globalThis.navigator?.onLine === false
+    ? 'the browser is offline'
+    : 'no answer: the network is down, the host unreachable, or the answer refused for CORS';
+const UNREACHABLE_FIX =
+  'try again once the host answers; an app that must start offline keeps these files in a service worker\'s cache (edgeseg\'s docs/apps.md, "Offline")';
 
 const HTML_PAGE = 'answered an HTML page (often a single-page-app fallback for a path the host lacks)';
 
@@ -64,12 +74,12 @@ export async function checkRuntimeFile(
   backend: BackendName,
   { fix, signal, bytes }: CheckOptions = {},
 ): Promise<BackendError | null> {
-  const { missing, invalid } = errorsFor(url, kind, backend, fix);
+  const { missing, invalid, unreachable } = errorsFor(url, kind, backend, fix);
   let response: Response;
   try {
     response = await fetch(url, { ...(signal ? { signal } : {}) });
   } catch (cause) {
-    return missing('could not be fetched', cause);
+    return unreachable(cause);
   }
   try {
     if (!response.ok) return missing(`answered ${response.status}`);
@@ -107,13 +117,13 @@ export async function moduleProblem(url: string, backend: BackendName, fix: stri
  */
 export async function readRuntimeBinary(files: OrtFiles, backend: BackendName, signal?: AbortSignal): Promise<Uint8Array> {
   const url = files.binary;
-  const { missing, invalid } = errorsFor(url, "onnxruntime-web's WASM binary", backend, files.fix);
+  const { missing, invalid, unreachable } = errorsFor(url, "onnxruntime-web's WASM binary", backend, files.fix);
   let response: Response;
   let bytes: Uint8Array;
   try {
     response = await fetch(url, { ...(signal ? { signal } : {}) });
   } catch (cause) {
-    throw missing('could not be fetched', cause);
+    throw unreachable(cause);
   }
   if (!response.ok) {
     void response.body?.cancel().catch(() => undefined);

@@ -130,3 +130,28 @@ describe('the gzip-compressed binary that the worker reads and inflates', () => 
     expect(error.message).toBe(`onnxruntime-web's WASM binary at ${base}${path} ${what}; ${FIX}`);
   });
 });
+
+describe('a file that gets no answer at all (offline, a host that is down)', () => {
+  let closed: string;
+  beforeAll(async () => {
+    // A port that was listened on and is closed again: the fetch is refused, as when the host is down.
+    const gone = createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    closed = `http://127.0.0.1:${(gone.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => gone.close(() => resolve()));
+  });
+
+  test.each([
+    ['onnxruntime-web fetched it', () => checkRuntimeFile(`${closed}/ort.wasm`, "onnxruntime-web's WASM binary", 'wasm', { fix: FIX })],
+    [
+      'the worker fetches it',
+      () => failure(readRuntimeBinary({ module: `${closed}/ort.mjs`, binary: `${closed}/x.wasm.gz`, gzip: true, fix: FIX }, 'webgpu')),
+    ],
+  ])('%s: RUNTIME_FILE_MISSING that says no answer came, and the offline recipe, not the bundler step', async (_, run) => {
+    const error = await run();
+    expect(error?.code).toBe('RUNTIME_FILE_MISSING');
+    expect(error?.message).toContain('could not be fetched (no answer: the network is down, the host unreachable');
+    expect(error?.message).toContain('"Offline"');
+    expect(error?.message).not.toContain(FIX);
+  });
+});
