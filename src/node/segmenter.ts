@@ -92,10 +92,10 @@ export interface NodeSegmenter {
   segment(source: NodeImageSource, options?: SegmentOptions): Promise<SegmentationPayload>;
   /** The class ids without a PNG; with `alpha: true`, the subject's soft alpha too. */
   segmentRaw(source: NodeImageSource, options: SegmentOptions & { alpha: true }): Promise<RawSegmentation & { alpha: Uint8Array }>;
+  /** The class ids without a PNG. */
   segmentRaw(source: NodeImageSource, options?: SegmentOptions): Promise<RawSegmentation>;
   /** The payload, the class ids, the decoded pixels and the time of each stage in milliseconds. */
   segmentDetailed(source: NodeImageSource, options?: SegmentOptions): Promise<DetailedSegmentation>;
-  /** The class ids without a PNG. */
   /**
    * Each source's payload (or its error), yielded in the order of the sources as soon as it and the ones
    * before it are done, with up to `concurrency` sources in flight or waiting to be taken; `sources` is

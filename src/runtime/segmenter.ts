@@ -200,7 +200,6 @@ export class Segmenter {
   /** How many times a dead worker was replaced. */
   get workerRestarts(): number {
     return this.#restarts;
-  /** Class ids without PNG encoding: `{ classIds, width, height, class_map }`. */
   }
 
   /** The hosted route's payload: `{ segmentation_mask, class_map, image }`. */
@@ -210,6 +209,7 @@ export class Segmenter {
 
   /** Class ids without PNG encoding: `{ classIds, width, height, class_map }`; with `alpha: true`, the subject's soft alpha too. */
   segmentRaw(source: ImageSource, options: SegmentCallOptions & { alpha: true }): Promise<RawSegmentation & { alpha: Uint8Array }>;
+  /** Class ids without PNG encoding: `{ classIds, width, height, class_map }`. */
   segmentRaw(source: ImageSource, options?: SegmentCallOptions): Promise<RawSegmentation>;
   segmentRaw(source: ImageSource, options: SegmentCallOptions = {}): Promise<RawSegmentation> {
     const alpha = options.alpha === true;
