@@ -3,21 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { checkOnnxModel, parseModelPackage } from '../../../src/model/index.js';
+import { parseModelPackage } from '../../../src/model/index.js';
 import { readPackageDir } from '../../../src/node/index.js';
 import { INDEX_HTML } from '../../fixtures/hostile-host.js';
 import { ROOT, TINY } from '../../helpers/paths.js';
+import { modelCheckVerdict as messageOf } from '../../helpers/model-check.js';
 
 const tiny = readFileSync(join(TINY('tiny-legacy'), 'weights.onnx'));
-const messageOf = (bytes: Uint8Array) => {
-  try {
-    checkOnnxModel(bytes);
-    return 'accepted';
-  } catch (e) {
-    expect((e as { code: string }).code).toBe('MODEL_LOAD_FAILED');
-    return (e as Error).message;
-  }
-};
 
 describe('checkOnnxModel', () => {
   test.each([
