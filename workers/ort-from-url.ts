@@ -45,6 +45,7 @@ async function importAndPoint(files: OrtFiles, backend: LocalBackendName): Promi
   // compressed one is handed over as bytes (onnxruntime-web then compiles them without streaming).
   if (binary) ort.env.wasm.wasmBinary = await binary;
   else ort.env.wasm.wasmPaths = { wasm: files.binary };
+  performance.mark('edgeseg:ort-imported');
   return ort;
 }
 

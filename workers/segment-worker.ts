@@ -37,6 +37,7 @@ import type {
 } from '../src/runtime/protocol.js';
 
 installErrorTransfer();
+performance.mark('edgeseg:worker-started');
 
 let loaded: LoadedModel<SessionRunner> | null = null;
 let files: { key: string; files: PackageFiles } | null = null;
@@ -120,18 +121,22 @@ const api: WorkerApi = {
   },
 
   async load(request: LoadRequest, onProgress) {
+    // User Timing marks (edgeseg:…) say where a start spends its time, in the worker's performance timeline.
+    performance.mark('edgeseg:load');
     playLoadFault();
     // The runtime's wasm compiles while the package arrives (WebGPU's: its module loads, and a
     // compressed binary downloads and inflates; onnxruntime-web compiles it once the GPU device is set).
     if (request.backend === 'wasm') void wasmRuntime(request.numThreads, request.ort).catch(() => undefined);
     else if (request.ort) void importOrt(request.backend, request.ort).catch(() => undefined);
     const pkg = await packageFiles(request.model, request.cache, onProgress);
+    performance.mark('edgeseg:model-read');
     let adapter: string | undefined;
     const next = await loadModel(pkg, async (weights, spec) => {
       const created = await createRunner(request.backend, weights, request.numThreads, spec.preprocess, request.ort);
       adapter = created.adapter;
       return created.runner;
     });
+    performance.mark('edgeseg:session-created');
     if (loaded) await loaded.runner.dispose();
     loaded = next;
     inputBuffer = undefined;

@@ -34,6 +34,7 @@ export function wasmRuntime(numThreads: number, files: OrtFiles | undefined): Pr
     try {
       const session = await m.InferenceSession.create(WARM_UP_MODEL, { executionProviders: ['wasm'] });
       await session.release();
+      performance.mark('edgeseg:ort-wasm-ready');
     } catch {
       const missing = await binaryProblem(files, 'wasm');
       if (missing) throw missing;

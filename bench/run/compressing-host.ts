@@ -32,6 +32,8 @@ export interface WireEntry {
   encoding: 'br' | 'gzip' | 'identity';
   /** When the request came, ms after the first request since the last `take()` (the page's own). */
   at: number;
+  /** When the answer was handed to the network (its last byte written), on the same clock. */
+  done?: number;
 }
 
 export interface CompressingHost {
@@ -73,10 +75,12 @@ export async function startCompressingHost(root: string, tls: { cert: string; ke
   }
   let log: WireEntry[] = [];
   let start = 0;
-  const record = (entry: Omit<WireEntry, 'at'>) => {
+  const record = (entry: Omit<WireEntry, 'at' | 'done'>, res: { once(event: 'finish', listener: () => void): unknown }) => {
     const now = performance.now();
     if (!log.length) start = now;
-    log.push({ ...entry, at: now - start });
+    const logged: WireEntry = { ...entry, at: now - start };
+    log.push(logged);
+    res.once('finish', () => (logged.done = performance.now() - start));
   };
   const server = createHttpsServer(tls, (req, res) => {
     res.setHeader('cross-origin-opener-policy', 'same-origin');
@@ -87,12 +91,12 @@ export async function startCompressingHost(root: string, tls: { cert: string; ke
     const path = normalize(join(root, pathname.endsWith('/') ? `${pathname}index.html` : pathname));
     const file = path.startsWith(root + sep) ? files.get(path) : undefined;
     if (!file) {
-      record({ path: pathname, status: 404, bytes: 0, size: 0, encoding: 'identity' });
+      record({ path: pathname, status: 404, bytes: 0, size: 0, encoding: 'identity' }, res);
       return void res.writeHead(404).end();
     }
     const headers: Record<string, string | number> = { 'content-type': file.type, etag: file.etag, 'cache-control': 'no-cache' };
     if (req.headers['if-none-match'] === file.etag) {
-      record({ path: pathname, status: 304, bytes: 0, size: file.body.length, encoding: 'identity' });
+      record({ path: pathname, status: 304, bytes: 0, size: file.body.length, encoding: 'identity' }, res);
       return void res.writeHead(304, headers).end();
     }
     const accepts = String(req.headers['accept-encoding'] ?? '');
@@ -110,7 +114,7 @@ export async function startCompressingHost(root: string, tls: { cert: string; ke
     }
     if (encoding !== 'identity') headers['content-encoding'] = encoding;
     headers['content-length'] = body.length;
-    record({ path: pathname, status: 200, bytes: body.length, size: file.body.length, encoding });
+    record({ path: pathname, status: 200, bytes: body.length, size: file.body.length, encoding }, res);
     res.writeHead(200, headers).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

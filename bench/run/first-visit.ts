@@ -9,7 +9,7 @@ import { copyFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Page, type Worker } from 'playwright-core';
 import { build } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../test/chromium.js';
 import { ensureBuilt } from '../../test/helpers/built-cli.js';
@@ -57,6 +57,8 @@ export interface FirstVisitCase {
   ready: { first: number; second: number };
   /** edgeseg: its first call's stages on a first visit (medians, ms). */
   stages?: Record<string, number>;
+  /** edgeseg: when its worker passed each step of its start (its `edgeseg:` marks; medians, ms since the navigation). */
+  marks?: { first: Record<string, number>; second: Record<string, number> };
   /** The first run's answers, first visit and second. */
   wire: { first: WireEntry[]; second: WireEntry[] };
   /** Share of pixels on which this runtime's mask equals edgeseg's (first visit, first run). */
@@ -116,7 +118,7 @@ function edgesegTarball(work: string): string {
  * built by Vite with no option for edgeseg. The people model comes from the package's subpath import
  * where it has one, else as the app's own static files (public/model/).
  */
-async function edgesegSite(work: string, image: string): Promise<{ dir: string; modelImport: string }> {
+export async function edgesegSite(work: string, image: string): Promise<{ dir: string; modelImport: string }> {
   const app = join(ROOT, 'bench', 'first-visit', 'edgeseg');
   const appDir = makeToolApp({
     name: 'first-visit',
@@ -170,6 +172,8 @@ async function visit(host: CompressingHost, url: string, profile: string, link: 
   });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
+    const workers: Worker[] = [];
+    page.on('worker', (w) => workers.push(w));
     if (link.bits) {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
@@ -185,10 +189,27 @@ async function visit(host: CompressingHost, url: string, profile: string, link: 
     await page.waitForFunction(() => 'firstMask' in window, null, { timeout: VISIT_TIMEOUT_MS, polling: 20 });
     const outcome = await page.evaluate(() => (window as unknown as { firstMask: FirstVisitOutcome }).firstMask);
     if ('error' in outcome) throw new Error(`${url}: ${outcome.error}`);
-    return { outcome, wire: host.take() };
+    return { outcome, marks: await workerMarks(page, workers), wire: host.take() };
   } finally {
     await context.close();
   }
+}
+
+/**
+ * edgeseg's worker's `edgeseg:` User Timing marks (workers/segment-worker.ts), in ms since the page's
+ * navigation. Only edgeseg's worker is asked: onnxruntime-web's thread workers sit blocked and never answer.
+ */
+async function workerMarks(page: Page, workers: Worker[]): Promise<Record<string, number>> {
+  const origin = await page.evaluate(() => performance.timeOrigin);
+  const marks: Record<string, number> = {};
+  for (const worker of workers.filter((w) => w.url().includes('segment-worker'))) {
+    const seen = await worker.evaluate(() => ({
+      origin: performance.timeOrigin,
+      marks: performance.getEntriesByType('mark').map((m) => [m.name, m.startTime] as const),
+    }));
+    for (const [name, at] of seen.marks) if (name.startsWith('edgeseg:')) marks[name.slice('edgeseg:'.length)] = seen.origin - origin + at;
+  }
+  return marks;
 }
 
 const agreement = (a: FirstMask, b: FirstMask) => {
@@ -227,6 +248,7 @@ export async function firstVisitSection(): Promise<FirstVisitResults> {
         Runtime,
         { first: FirstMask[]; second: FirstMask[] }
       >;
+      const marks = { first: [] as Record<string, number>[], second: [] as Record<string, number>[] };
       const firstRun = {} as Record<Runtime, { first: WireEntry[]; second: WireEntry[] }>;
       for (let run = 0; run < VISITS; run++) {
         // The runtimes in a turning order, so that a busy moment of the machine does not always fall on one.
@@ -238,10 +260,13 @@ export async function firstVisitSection(): Promise<FirstVisitResults> {
           await rm(profile, { recursive: true, force: true });
           outcomes[r].first.push(first.outcome);
           outcomes[r].second.push(second.outcome);
+          if (r === 'edgeseg') [marks.first, marks.second].forEach((list, i) => list.push([first, second][i]!.marks));
           if (run === 0) firstRun[r] = { first: first.wire, second: second.wire };
         }
       }
       const median = (values: number[]) => summarize(values).median;
+      const medianMarks = (list: Record<string, number>[]) =>
+        Object.fromEntries(Object.keys(list[0] ?? {}).map((k) => [k, median(list.map((m) => m[k]!).filter((v) => v !== undefined))]));
       for (const r of RUNTIMES) {
         const { first, second } = outcomes[r];
         const stages = first[0]!.stages;
@@ -252,6 +277,7 @@ export async function firstVisitSection(): Promise<FirstVisitResults> {
           second: summarize(second.map((o) => o.ms)),
           ready: { first: median(first.map((o) => o.ready)), second: median(second.map((o) => o.ready)) },
           ...(stages ? { stages: Object.fromEntries(Object.keys(stages).map((k) => [k, median(first.map((o) => o.stages![k]!))])) } : {}),
+          ...(r === 'edgeseg' ? { marks: { first: medianMarks(marks.first), second: medianMarks(marks.second) } } : {}),
           wire: firstRun[r],
           agreement: agreement(first[0]!, outcomes.edgeseg.first[0]!),
         };
@@ -357,6 +383,41 @@ export function firstVisitReport(res: FirstVisitResults): string {
       }),
     ),
   );
+  out.push(
+    `\nSecond visit, request by request (the first run's, at ${slow}): when the host got each request and when it had written its answer, ms after the page's own request (the host's clock; the browser sees each answer the link's latency later):\n`,
+  );
+  out.push(
+    table(
+      ['runtime', 'file', 'answer', 'asked at', 'answered at'],
+      RUNTIMES.flatMap((r) =>
+        byCase(r, slow).wire.second.map((e) => [
+          LABELS[r],
+          fileName(e.path),
+          String(e.status),
+          ms(e.at),
+          e.done === undefined ? '' : ms(e.done),
+        ]),
+      ),
+    ),
+  );
+  const seen = byCase('edgeseg', slow).marks?.second ?? {};
+  const steps = ['worker-started', 'load', 'ort-imported', 'model-read', 'ort-wasm-ready', 'session-created'].filter((k) => k in seen);
+  if (steps.length) {
+    out.push(
+      "\nedgeseg's worker, step by step (its `edgeseg:` User Timing marks; medians, ms since the navigation): the worker's script ran (`worker-started`), the page's load request came (`load`), onnxruntime-web's module was imported (`ort-imported`), the model's files were read (`model-read`, from Cache Storage on a second visit), onnxruntime-web's WASM was fetched, compiled, instantiated and set up with its threads (`ort-wasm-ready`), the model's session was made (`session-created`):\n",
+    );
+    out.push(
+      table(
+        ['link', 'visit', ...steps],
+        LINKS.flatMap(({ name }) => {
+          const m = byCase('edgeseg', name).marks;
+          return m
+            ? (['first', 'second'] as const).map((v) => [name, v, ...steps.map((k) => (m[v][k] === undefined ? '' : ms(m[v][k])))])
+            : [];
+        }),
+      ),
+    );
+  }
   out.push(
     '\nSecond visit: every file is revalidated (the host sends ETag and `Cache-Control: no-cache`, as Cloudflare Pages and Netlify do by default) and answered 304; edgeseg reads its model from Cache Storage without asking. The loopback row has no emulation: its time is the CPU part of a visit (parse, compile, initialise, run).',
   );
