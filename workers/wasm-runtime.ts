@@ -2,6 +2,7 @@
 // runtime's 14 MB wasm is fetched and compiled while the model package downloads (or is read from the
 // cache), instead of after it.
 import type { OrtModule } from '../src/ort/ort-session.js';
+import { prefetchBinary } from './binary-prefetch.js';
 import { binaryProblem, rebundled } from './ort-from-url.js';
 import { importOrt } from './ort-import.js';
 import type { OrtFiles } from '../src/runtime/protocol.js';
@@ -24,22 +25,29 @@ let started: Promise<OrtWasm> | null = null;
  * missing (RUNTIME_FILE_MISSING); else the real session's creation reports it, with the model's context.
  */
 export function wasmRuntime(numThreads: number, files: OrtFiles | undefined): Promise<OrtWasm> {
-  started ??= importOrt('wasm', files).then(async (module) => {
-    const m = module as OrtWasm;
-    // Explicit: onnxruntime-web otherwise guesses, and silently drops to one thread without isolation. A
-    // re-bundled module (Parcel) had its import.meta.url fixed at build time, so its threads cannot start:
-    // one thread, which the load result reports.
-    m.env.wasm.numThreads = rebundled(m) ? 1 : numThreads;
-    m.env.wasm.proxy = false;
+  started ??= (async () => {
+    // onnxruntime-web starts as soon as its module is here: its binary is asked for now, beside the module
+    // (WebGPU's start waits for the model and the GPU device, and may not come: its binary is not fetched early).
+    const stopPrefetch = files && !files.gzip ? prefetchBinary(files.binary) : undefined;
     try {
-      const session = await m.InferenceSession.create(WARM_UP_MODEL, { executionProviders: ['wasm'] });
-      await session.release();
-      performance.mark('edgeseg:ort-wasm-ready');
-    } catch {
-      const missing = await binaryProblem(files, 'wasm');
-      if (missing) throw missing;
+      const m = (await importOrt('wasm', files)) as OrtWasm;
+      // Explicit: onnxruntime-web otherwise guesses, and silently drops to one thread without isolation. A
+      // re-bundled module (Parcel) had its import.meta.url fixed at build time, so its threads cannot start:
+      // one thread, which the load result reports.
+      m.env.wasm.numThreads = rebundled(m) ? 1 : numThreads;
+      m.env.wasm.proxy = false;
+      try {
+        const session = await m.InferenceSession.create(WARM_UP_MODEL, { executionProviders: ['wasm'] });
+        await session.release();
+        performance.mark('edgeseg:ort-wasm-ready');
+      } catch {
+        const missing = await binaryProblem(files, 'wasm');
+        if (missing) throw missing;
+      }
+      return m;
+    } finally {
+      stopPrefetch?.();
     }
-    return m;
-  });
+  })();
   return started;
 }
