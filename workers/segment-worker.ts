@@ -78,13 +78,13 @@ async function createRunner(
 ): Promise<{ runner: SessionRunner; adapter?: string }> {
   // WebGPU keeps the full graph: its logits stay on the GPU, where the Resize costs little.
   if (backend === 'webgpu') return createWebgpuRunner(weights, numThreads, ort);
-  const runtime = await wasmRuntime(numThreads, ort);
   const options = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' } as const;
   // A trailing bilinear Resize to the input size is left to postprocessing, which computes the
   // upsampled values only where it needs them (see src/model/onnx-trailing-resize.ts). Not with a
   // centre crop, whose negative padding pads the full-size logits (postprocessing would have to
-  // materialise them anyway).
+  // materialise them anyway). Cut before waiting for the runtime, which is often still starting.
   const cut = preprocess.resize.mode === 'center-crop' ? null : cutTrailingResize(weights);
+  const runtime = await wasmRuntime(numThreads, ort);
   if (!cut) return { runner: await sessionRunner('wasm', runtime, weights, options) };
   const runner = await sessionRunner('wasm', runtime, cut.weights, options);
   return { runner: withTrailingResize(runner, cut) };
