@@ -110,6 +110,7 @@ export {
   type VideoEffectSettings,
   type VideoBackground,
   type VideoStats,
+  type VideoStages,
   type VideoMask,
   type VideoPath,
   type VideoEffectName,

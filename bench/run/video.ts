@@ -1,6 +1,7 @@
 // The video section: createVideoEffect's blur on fake 640×480 and 1280×720 cameras at 60 frames/s (`--video-fps N`),
 // against the same blur built as a LiteRT.js user builds it on the main thread, side by side in one run.
 import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../test/chromium.js';
@@ -28,6 +29,12 @@ const modeOf = (key: Mode) => MODES.find((m) => m.key === key)!;
 /** Seconds measured per case (`--video-seconds N`), after a warm-up. */
 const SECONDS = flag('video-seconds') ?? (quick ? 3 : 5);
 const WARMUP_SECONDS = 3;
+/** edgeseg's WASM threads (`--video-threads N`); by default none asked, so the effect picks its own, as an app that names none. */
+const EDGESEG_THREADS = flag('video-threads');
+const edgesegThreadsText = () =>
+  EDGESEG_THREADS === undefined
+    ? `its default WASM threads (half the cores: ${Math.max(1, Math.floor(availableParallelism() / 2))} here)`
+    : `${EDGESEG_THREADS} WASM threads`;
 const FRAMES = 12;
 
 /**
@@ -86,7 +93,7 @@ export async function videoSection(origin: string): Promise<VideoRow[]> {
   const m = PEOPLE_MODELS[0]!;
   const tflite = url(join(ROOT, 'node_modules', '@mediapipe', 'selfie_segmentation', m.tflite));
   line(
-    `\nVideo: createVideoEffect (blur, people model on WASM, ${THREADS} threads) vs LiteRT.js on the main thread, camera at ${VIDEO_FPS} frames/s, ${SECONDS} s per case`,
+    `\nVideo: createVideoEffect (blur, people model on WASM, ${edgesegThreadsText()}) vs LiteRT.js on the main thread (${THREADS} threads), camera at ${VIDEO_FPS} frames/s, ${SECONDS} s per case`,
   );
   const rows: VideoRow[] = [];
   for (const size of PEOPLE_SIZES) {
@@ -107,7 +114,7 @@ export async function videoSection(origin: string): Promise<VideoRow[]> {
         seconds: SECONDS,
         warmup: WARMUP_SECONDS,
         fps: VIDEO_FPS,
-        ...(which === 'peer' ? {} : { waitForMask: modeOf(which).waitForMask }),
+        ...(which === 'peer' ? {} : { waitForMask: modeOf(which).waitForMask, edgesegThreads: EDGESEG_THREADS }),
       };
       const result = await page.evaluate(
         ([fn, c]) => (window as unknown as { videoBench: Record<string, (c: unknown) => Promise<VideoResult>> }).videoBench[fn]!(c),
@@ -125,12 +132,17 @@ export async function videoSection(origin: string): Promise<VideoRow[]> {
   return rows;
 }
 
+const STAGE_NAMES = ['copy', 'prepare', 'guide', 'model', 'run', 'grid', 'refine', 'composite', 'write'] as const;
+
+const stageText = (stages: Record<string, number> | undefined) =>
+  stages ? Object.entries(stages).map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(', ') : '';
+
 const describe = (r: VideoResult) =>
-  `${r.fps.toFixed(1)} frames/s, latency p50 ${r.latency.p50.toFixed(0)} / p95 ${r.latency.p95.toFixed(0)} ms, main thread ${r.mainMsPerFrame.toFixed(2)} ms/frame${r.waitsForMask === undefined ? '' : `, frames ${r.waitsForMask ? 'waited' : 'did not wait'} for their mask at the end`}`;
+  `${r.fps.toFixed(1)} frames/s, ${r.maskFps.toFixed(1)} new masks/s, mask age p50 ${r.maskAge.p50.toFixed(0)} ms${r.stages ? ` (stages, ms: ${stageText(r.stages)})` : ''}, latency p50 ${r.latency.p50.toFixed(0)} / p95 ${r.latency.p95.toFixed(0)} ms, main thread ${r.mainMsPerFrame.toFixed(2)} ms/frame${r.waitsForMask === undefined ? '' : `, frames ${r.waitsForMask ? 'waited' : 'did not wait'} for their mask at the end`}`;
 
 export function videoReport(rows: VideoRow[]): string {
   const out = [
-    `\n### Video: createVideoEffect against a LiteRT.js main-thread blur; fake camera at ${VIDEO_FPS} frames/s, ${SECONDS} s per case after ${WARMUP_SECONDS} s of warm-up, ${THREADS} WASM threads both\n`,
+    `\n### Video: createVideoEffect against a LiteRT.js main-thread blur; fake camera at ${VIDEO_FPS} frames/s, ${SECONDS} s per case after ${WARMUP_SECONDS} s of warm-up; edgeseg ${edgesegThreadsText()}, the peer ${THREADS} WASM threads\n`,
   ];
   out.push(
     table(
@@ -139,6 +151,7 @@ export function videoReport(rows: VideoRow[]): string {
         'runs',
         'output frames/s',
         'new masks/s',
+        'mask age p50 / p95, ms',
         'latency p50 / p95, ms',
         'main thread, ms/frame',
         'long tasks, ms/frame',
@@ -152,6 +165,7 @@ export function videoReport(rows: VideoRow[]): string {
             k === 'peer' ? 'LiteRT.js on the page' : `edgeseg (${v.path}, ${v.compositor}, ${modeOf(k).label})`,
             v.fps.toFixed(1),
             v.maskFps.toFixed(1),
+            `${v.maskAge.p50.toFixed(0)} / ${v.maskAge.p95.toFixed(0)}`,
             `${v.latency.p50.toFixed(0)} / ${v.latency.p95.toFixed(0)}`,
             v.mainMsPerFrame.toFixed(2),
             v.longTaskMsPerFrame.toFixed(1),
@@ -164,18 +178,31 @@ export function videoReport(rows: VideoRow[]): string {
   out.push('\nRatios, edgeseg ÷ peer:\n');
   out.push(
     table(
-      ['camera', 'edgeseg', 'frames/s', 'latency p50', 'latency p95', 'main thread ms/frame'],
+      ['camera', 'edgeseg', 'frames/s', 'new masks/s', 'latency p50', 'latency p95', 'main thread ms/frame'],
       rows.flatMap((r) =>
         MODES.map(({ key: k, label }) => [
           r.size,
           label,
           (r[k].fps / r.peer.fps).toFixed(2),
+          (r[k].maskFps / r.peer.maskFps).toFixed(2),
           (r[k].latency.p50 / r.peer.latency.p50).toFixed(2),
           (r[k].latency.p95 / r.peer.latency.p95).toFixed(2),
           (r[k].mainMsPerFrame / r.peer.mainMsPerFrame).toFixed(3),
         ]),
       ),
     ),
+  );
+  out.push(
+    '\nWhere a frame’s time goes in edgeseg’s workers (`stats.stages`: medians of the last 120 frames that had each stage, ms; the model’s stages from frames with fresh masks):\n',
+  );
+  out.push(
+    table(
+      ['camera', 'edgeseg', ...STAGE_NAMES],
+      rows.flatMap((r) => MODES.map(({ key: k, label }) => [r.size, label, ...STAGE_NAMES.map((n) => (r[k].stages?.[n] ?? 0).toFixed(1))])),
+    ),
+  );
+  out.push(
+    '\nMask age: how much older than the frame shown the frame its mask was made from is (the peer: 0, each frame it shows has its own mask, and the frames it has no time for are not shown). Stages: `copy` the camera frame into an RGB copy, `prepare` the network input, `guide` the frame at the refinement’s size, `model` the round trip to the model’s worker, of which `run` is the network and `grid` its output to class ids and probability; `refine` temporal smoothing and edge refinement (in the loop’s worker, while the model takes the next frame); `composite` the blur, `write` the frame to the output track.',
   );
   out.push(
     '\nMain thread: edgeseg, the time in the page’s message listeners (comlink’s per-frame report; the browser’s own relay of each frame to the track generator is not in it); the peer, each frame’s work from the video callback to the composited canvas (LiteRT.js runs on the page). Latency: edgeseg, the worker’s frame read → frame written; the peer, the video callback → canvas composited.',
@@ -185,6 +212,14 @@ export function videoReport(rows: VideoRow[]): string {
 
 /** The targets, for each of edgeseg's runs. */
 export function videoTargets(rows: VideoRow[]): void {
+  for (const r of rows) {
+    const ratio = r.edgeseg.maskFps / r.peer.maskFps;
+    judge(
+      `video: new masks/s ≥ 1.0 × the peer's at ${r.size} (as it comes)`,
+      `${ratio.toFixed(2)}× (${r.edgeseg.maskFps.toFixed(1)} vs ${r.peer.maskFps.toFixed(1)})`,
+      ratio >= 1,
+    );
+  }
   for (const { key: k, label } of MODES) {
     const mode = k === 'edgeseg' ? '' : ` (${label})`;
     for (const r of rows) {
@@ -238,7 +273,7 @@ export async function videoOnly(): Promise<void> {
     line(`\n${md}`);
     await writeFile(
       join(OUT, 'video.json'),
-      JSON.stringify({ date: new Date().toISOString(), threads: THREADS, seconds: SECONDS, cameraFps: VIDEO_FPS, rows, verdicts }, null, 1),
+      JSON.stringify({ date: new Date().toISOString(), threads: THREADS, edgesegThreads: EDGESEG_THREADS ?? null, seconds: SECONDS, cameraFps: VIDEO_FPS, rows, verdicts }, null, 1),
     );
     await writeFile(join(OUT, 'video.md'), md);
   } finally {

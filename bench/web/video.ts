@@ -20,6 +20,8 @@ export interface VideoCase {
   fps: number;
   /** edgeseg: createVideoEffect's `waitForMask`. */
   waitForMask?: boolean | 'auto';
+  /** edgeseg: createVideoEffect's `numThreads` (absent: the default the effect picks). */
+  edgesegThreads?: number;
 }
 
 export interface VideoResult {
@@ -30,6 +32,10 @@ export interface VideoResult {
   /** New masks the output showed per second (the model's runs that reached it; the peer's: one a frame). */
   maskFps: number;
   latency: { p50: number; p95: number };
+  /** How much older than the frame shown the frame its mask came from, ms (the peer: 0, each frame has its own). */
+  maskAge: { p50: number; p95: number };
+  /** edgeseg: where a frame's time goes in the workers (`stats.stages`, medians, ms). */
+  stages?: Record<string, number>;
   /** The page's own per-frame work, ms per output frame. */
   mainMsPerFrame: number;
   /** Long tasks (over 50 ms) on the page, ms per output frame. */
@@ -154,7 +160,7 @@ const api = {
       effect: 'blur',
       model: c.model,
       backends: ['wasm'],
-      numThreads: c.threads,
+      ...(c.edgesegThreads === undefined ? {} : { numThreads: c.edgesegThreads }),
       waitForMask: c.waitForMask,
     });
     const track = await camera(c.fps);
@@ -184,6 +190,8 @@ const api = {
       fps: frames / seconds,
       maskFps: (stats.masks - masks0) / seconds,
       latency: stats.latency,
+      maskAge: stats.maskAge,
+      stages: { ...stats.stages },
       mainMsPerFrame: (listenerMs - listener0) / Math.max(1, frames),
       longTaskMsPerFrame: (longTaskMs - long0) / Math.max(1, frames),
       frames,
@@ -270,6 +278,7 @@ const api = {
       fps: n / seconds,
       maskFps: n / seconds,
       latency: quantiles(latencies),
+      maskAge: { p50: 0, p95: 0 },
       mainMsPerFrame: (busyMs - busy0) / Math.max(1, n),
       longTaskMsPerFrame: (longTaskMs - long0) / Math.max(1, n),
       frames: n,

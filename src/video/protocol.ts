@@ -113,6 +113,40 @@ export interface FrameReport {
   waiting: boolean;
   /** Why the model failed on this frame (with `reused`). */
   failure?: SerializedError;
+  /** How much older than this frame the frame its masks were made from is, ms (0: its own masks). */
+  maskAge?: number;
+  /** Where this frame's time went, ms; the model's stages only on a frame that showed fresh masks. */
+  stages?: Partial<VideoStages>;
+}
+
+/**
+ * Where a frame's time goes in the workers, ms (`VideoStats.stages`: medians over the last 120 frames
+ * that had the stage). `copy`: the camera frame into a copy of its own; `prepare`: the network input
+ * (drawn and read back); `guide`: the small frame that refinement follows; `model`: the round trip to the
+ * model, of which the model's worker spends `run` in the network and `grid` turning its output into class
+ * ids and probability; `refine`: temporal smoothing and edge refinement, in the frame loop's thread once
+ * the model has the next frame; `composite`: drawing the effect; `write`: handing the frame to the output
+ * track.
+ */
+export interface VideoStages {
+  /** The camera frame drawn into an RGB copy of its own (and closed). */
+  copy: number;
+  /** The network input drawn from the frame and read back as the tensor. */
+  prepare: number;
+  /** The frame drawn at the coverage's size, which smoothing and refinement follow. */
+  guide: number;
+  /** The round trip to the model's worker (`run` and `grid` in it). */
+  model: number;
+  /** The network, in the model's worker. */
+  run: number;
+  /** The network's output to class ids and the subject's probability, in the model's worker. */
+  grid: number;
+  /** Temporal smoothing and edge refinement, in the frame loop's worker once the model has the next frame. */
+  refine: number;
+  /** The effect drawn. */
+  composite: number;
+  /** The frame handed to the output track. */
+  write: number;
 }
 
 /** What the page knows of a frame it sends as a bitmap (the `main-thread` path). */

@@ -9,13 +9,13 @@ import { GeneratorPath, pageHasGenerator } from './generator-path.js';
 import type { InputPath, PathContext } from './input-path.js';
 import { LoopSupervisor, modelWorkerOf } from './loop-supervisor.js';
 import { MainThreadPath } from './main-thread-path.js';
-import type { FrameReport, VideoEffectName, VideoMask, VideoPath, VideoSettings } from './protocol.js';
+import type { FrameReport, VideoEffectName, VideoMask, VideoPath, VideoSettings, VideoStages } from './protocol.js';
 import { registerVideoInternals } from './video-internals.js';
 import { parseVideoOptions, resolveSettings, type VideoEffectOptions, type VideoEffectSettings } from './video-options.js';
 import { VideoStatsRecorder, type VideoStats } from './video-stats.js';
 import { WorkerTrackPath } from './worker-track-path.js';
 
-export type { VideoEffectName, VideoMask, VideoPath, VideoStats };
+export type { VideoEffectName, VideoMask, VideoPath, VideoStages, VideoStats };
 export type { DeprecatedVideoEffectName, VideoBackground, VideoEffectOptions, VideoEffectSettings } from './video-options.js';
 
 /** Told when the effect stops on an error (its output track has ended). */

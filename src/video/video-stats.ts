@@ -1,6 +1,6 @@
 // What createVideoEffect's stats count, from the reports of the frame loop.
 import type { Fallback, RuntimeBackendName } from '../runtime/segmenter.js';
-import type { FrameReport, VideoPath } from './protocol.js';
+import type { FrameReport, VideoPath, VideoStages } from './protocol.js';
 
 /** `VideoEffect.stats`: what the effect did so far, and how it runs now. */
 export interface VideoStats {
@@ -8,6 +8,11 @@ export interface VideoStats {
   fps: number;
   /** Frame in → frame out, ms, over the last 120 frames. */
   latency: { p50: number; p95: number };
+  /**
+   * How much older than the frame shown the frame its mask was made from is, ms, over the last 120
+   * frames: 0 where each frame waits for its own mask; a moving edge lags by this (plus the latency).
+   */
+  maskAge: { p50: number; p95: number };
   /** Frames closed unprocessed because the pipeline was busy. */
   dropped: number;
   /** Frames written. */
@@ -39,6 +44,12 @@ export interface VideoStats {
   path: VideoPath | null;
   /** The compositor the frame loop draws with; null before the loop started. */
   compositor: 'webgl2' | 'canvas2d' | null;
+  /**
+   * Where a frame's time goes, ms: each stage's median over the last 120 frames that had it (0 before
+   * any had; the model's stages come with fresh masks only). See `VideoStages`; the `main-thread` path
+   * has no `copy` or `write`.
+   */
+  stages: VideoStages;
 }
 
 /** The counts behind `VideoEffect.stats`, kept from the loop's reports. */
@@ -55,6 +66,8 @@ export class VideoStatsRecorder {
   /** When each frame of the last second was written (ms), and the latency of the last 120. */
   readonly #shown: number[] = [];
   readonly #latencies: number[] = [];
+  readonly #maskAges: number[] = [];
+  readonly #stages = Object.fromEntries(STAGES.map((k) => [k, [] as number[]])) as Record<keyof VideoStages, number[]>;
 
   constructor(waitsForMask: boolean) {
     this.#waitsForMask = waitsForMask;
@@ -74,8 +87,12 @@ export class VideoStatsRecorder {
     // Kept to the last second here too, not only when stats are read: an app may never read them.
     this.#trim(now);
     this.#shown.push(now);
-    this.#latencies.push(report.latency);
-    if (this.#latencies.length > 120) this.#latencies.shift();
+    keepLast(this.#latencies, report.latency);
+    keepLast(this.#maskAges, report.maskAge ?? 0);
+    for (const k of STAGES) {
+      const ms = report.stages?.[k];
+      if (ms !== undefined) keepLast(this.#stages[k], ms);
+    }
     return true;
   }
 
@@ -97,11 +114,10 @@ export class VideoStatsRecorder {
     compositor: 'webgl2' | 'canvas2d' | null;
   }): VideoStats {
     this.#trim(performance.now());
-    const sorted = [...this.#latencies].sort((a, b) => a - b);
-    const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : 0);
     return {
       fps: this.#shown.length,
-      latency: { p50: at(0.5), p95: at(0.95) },
+      latency: { p50: quantile(this.#latencies, 0.5), p95: quantile(this.#latencies, 0.95) },
+      maskAge: { p50: quantile(this.#maskAges, 0.5), p95: quantile(this.#maskAges, 0.95) },
       dropped: this.#dropped + this.#skipped,
       frames: this.#frames,
       reused: this.#reused,
@@ -114,10 +130,25 @@ export class VideoStatsRecorder {
       restarts: now.restarts,
       path: now.path,
       compositor: now.compositor,
+      stages: Object.fromEntries(STAGES.map((k) => [k, quantile(this.#stages[k], 0.5)])) as unknown as VideoStages,
     };
   }
 
   #trim(now: number): void {
     while (this.#shown.length && this.#shown[0]! <= now - 1000) this.#shown.shift();
   }
+}
+
+const STAGES = ['copy', 'prepare', 'guide', 'model', 'run', 'grid', 'refine', 'composite', 'write'] as const satisfies readonly (keyof VideoStages)[];
+
+/** Keeps the last 120 samples. */
+function keepLast(samples: number[], value: number): void {
+  samples.push(value);
+  if (samples.length > 120) samples.shift();
+}
+
+/** The `q` quantile of `samples` (0 where there are none). */
+function quantile(samples: readonly number[], q: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : 0;
 }
