@@ -79,9 +79,8 @@ export async function subjectGridFromDevice(
 export class FrameInput {
   #input: OffscreenCanvasRenderingContext2D | null = null;
   #whole: OffscreenCanvasRenderingContext2D | null = null;
-  /** Two input buffers, taken in turn: a frame's input is still the model's while the next one is drawn. */
-  #tensors: (Float32Array | undefined)[] = [undefined, undefined];
-  #turn = 0;
+  /** Input buffers the model is done with (see `release`): a frame's input is still the model's while the next ones are drawn. */
+  readonly #free: Float32Array[] = [];
   /** The input's RGBA pixels of the last frame (the network's view of it). */
   pixels: ImageData | null = null;
 
@@ -92,10 +91,7 @@ export class FrameInput {
     spec: PreprocessSpec,
   ): { tensor: Float32Array; meta: PreprocessMeta } {
     const { width: W, height: H } = spec.resize;
-    this.#turn ^= 1;
-    // A buffer sent to another worker comes back detached (length 0): a new one replaces it.
-    if (this.#tensors[this.#turn]?.length !== 3 * W * H) this.#tensors[this.#turn] = new Float32Array(3 * W * H);
-    const tensor = this.#tensors[this.#turn]!;
+    const tensor = this.#free.pop() ?? new Float32Array(3 * W * H);
     const plan = inputPlan(width, height, spec);
     if (spec.contrast !== null || spec.resize.mode === 'center-crop') {
       this.#whole = canvas2d(this.#whole, width, height);
@@ -114,6 +110,14 @@ export class FrameInput {
     const image = ctx.getImageData(0, 0, W, H);
     this.pixels = image;
     return { tensor: tensorFromRgba(image.data, W * H, plan.tables, plan.order, spec.grayscale, tensor), meta };
+  }
+
+  /**
+   * The model is done with a frame's input: its buffer is drawn into again. One sent to another worker is
+   * detached (length 0), and one of another size is let go; an input never given back is left to the GC.
+   */
+  release(tensor: Float32Array, spec: PreprocessSpec): void {
+    if (tensor.length === 3 * spec.resize.width * spec.resize.height && this.#free.length < 4) this.#free.push(tensor);
   }
 }
 

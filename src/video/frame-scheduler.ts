@@ -14,8 +14,11 @@ export interface Shown<M> {
   failure?: unknown;
 }
 
-/** What the scheduler calls; `F` is a frame as the path has it, `I` a network input, `M` a model run's result, `R` a written frame's report. */
-export interface SchedulerHooks<F extends object, I, M, R> {
+/**
+ * What the scheduler calls; `F` is a frame as the path has it, `I` a network input, `P` what the model
+ * gives back, `M` the masks made of it (`finish`), `R` a written frame's report.
+ */
+export interface SchedulerHooks<F extends object, I, M, R, P = M> {
   /** The clock, ms. */
   now(): number;
   /** The frame waits for its own mask and may be held meanwhile: anything it must not hold (a camera's buffer) is let go now. */
@@ -23,7 +26,12 @@ export interface SchedulerHooks<F extends object, I, M, R> {
   /** The frame's network input, drawn now (the model takes it later, and the frame may be released first). */
   prepare(frame: F): I;
   /** One model run; the scheduler makes one at a time. */
-  model(input: I): Promise<M>;
+  model(input: I): Promise<P>;
+  /**
+   * The masks, from what the model gave back: called once the model has the next input (where one waits),
+   * so that it runs meanwhile; in the order of the runs.
+   */
+  finish(made: P, input: I): M;
   /** Whether masks made from another frame can be shown on this one (the same size). */
   fits(masks: M, frame: F): boolean;
   /** Composites the frame with `shown` and writes it; its report, or undefined where nothing was written. */
@@ -66,24 +74,32 @@ const noop = () => undefined;
  *   replaces before its turn is **dropped**. Frames are never queued.
  * - **Not waiting**: each frame is written at once on the newest masks, and goes to the model too when it
  *   is free (its masks are for the frames after it); only a frame with no masks of its size yet waits.
- *   One frame at a time: the next is taken once this one is written.
+ *   One frame at a time: the next is taken once this one is written. The model is never left idle for
+ *   want of a frame: the last frame that comes before the model is due back (its round trip as measured,
+ *   against the camera's interval) has its input drawn then, and the model takes that input the moment it
+ *   is back (a newer frame's replaces it). The frame itself is written and released at once.
  * - **A change of way** (`waitForMask: 'auto'`) starts once the frames in flight are written and the
  *   model is back; the held frame is carried. The two ways never overlap.
  * - **A failed run**: the frame is shown on the last good masks, with the failure (while frames do not
  *   wait, the next frame shown reports it); with no good masks yet, the loop fails.
  * - **In order**: each frame's write follows the one before it; every frame offered is released once.
  */
-export class FrameScheduler<F extends object, I, M, R> {
-  readonly #hooks: SchedulerHooks<F, I, M, R>;
+export class FrameScheduler<F extends object, I, M, R, P = M> {
+  readonly #hooks: SchedulerHooks<F, I, M, R, P>;
   readonly #mode: boolean | 'auto';
   readonly #countGaps: boolean;
   /** The pace of the camera, the model and the loop; a path feeds it what compositing costs (`composite`). */
   readonly pace: MaskPace;
   #waiting: boolean;
-  /** The model's run in flight (settled, never rejecting); null while the model is free. */
+  /** The model's run in flight (settles, never rejecting, once its masks are made); null once the model is back. */
   #modelCall: Promise<void> | null = null;
   /** The newest frame that came while the model was busy: the model takes it next. */
   #held: F | null = null;
+  /** Not waiting: the input of the last frame before the model is due back; the model takes it next. */
+  #queued: I | null = null;
+  /** When the model's run in flight began (ms), and how long the model takes to give back (a moving average, ms). */
+  #runStarted = 0;
+  #modelMs = 0;
   /** A frame shown on the masks before it once the frame ahead of it is written (at most one waits). */
   #carried: F | null = null;
   /** The last frame's output (settles once it is written, or dropped, and released). */
@@ -106,7 +122,7 @@ export class FrameScheduler<F extends object, I, M, R> {
   #error: { error: unknown } | null = null;
   #stopped = false;
 
-  constructor(hooks: SchedulerHooks<F, I, M, R>, options: SchedulerOptions) {
+  constructor(hooks: SchedulerHooks<F, I, M, R, P>, options: SchedulerOptions) {
     this.#hooks = hooks;
     this.#mode = options.waitForMask;
     this.pace = options.pace;
@@ -166,7 +182,7 @@ export class FrameScheduler<F extends object, I, M, R> {
   /** The source ended: the held frame is released (not shown), and what is in work finishes. */
   async end(): Promise<void> {
     if (this.#held) this.#discard(this.#held);
-    this.#held = null;
+    [this.#held, this.#queued] = [null, null];
     await this.#pending;
   }
 
@@ -181,7 +197,7 @@ export class FrameScheduler<F extends object, I, M, R> {
         // The frames in flight are written first, so that the two ways never overlap; the frame waiting
         // for the model is shown on the masks before it.
         if (this.#held) this.#carry(this.#held);
-        this.#held = null;
+        [this.#held, this.#queued] = [null, null];
         await Promise.all([this.#written, this.#modelCall]);
       }
       if (this.ending) {
@@ -243,28 +259,53 @@ export class FrameScheduler<F extends object, I, M, R> {
    * failure (none yet: the run rejects). When it is back, the held frame goes to the model, before anything
    * waiting on this run (the model runs while this frame is composited).
    */
-  #run(frame: F): Promise<Outcome<M>> {
-    const outcome = this.#outcome(frame).finally(() => {
-      this.#modelCall = null;
-      const next = this.#held;
-      this.#held = null;
-      if (next) {
-        if (this.ending) this.#discard(next);
-        else this.#begin(next);
-      }
-    });
-    this.#modelCall = outcome.then(noop, noop);
+  #run(frame: F | { input: I }): Promise<Outcome<M>> {
+    let settle!: () => void;
+    // Settles once this run's masks are made (or it failed), whatever ran on the model after it.
+    const call = new Promise<void>((resolve) => (settle = resolve));
+    this.#modelCall = call;
+    const outcome = this.#outcome(frame, () => this.#modelBack(call));
+    void outcome.then(settle, settle);
     return outcome;
   }
 
-  async #outcome(frame: F): Promise<Outcome<M>> {
-    // The loop's own work on the frame, from its keeping (a copy) to its input drawn.
-    const t0 = this.#hooks.now() - (this.#keepMs.get(frame) ?? 0);
-    const input = this.#hooks.prepare(frame);
-    const t1 = this.#hooks.now();
-    this.pace.input(t1 - t0);
+  /** The model gave back (or failed): the held frame, or the queued input, goes to it now. */
+  #modelBack(call: Promise<void>): void {
+    if (this.#modelCall === call) this.#modelCall = null;
+    const next = this.#held;
+    const queued = this.#queued;
+    [this.#held, this.#queued] = [null, null];
+    if (next) {
+      if (this.ending) this.#discard(next);
+      else this.#begin(next);
+    } else if (queued !== null && !this.ending && !this.#waiting) this.#reportLater(this.#run({ input: queued }));
+  }
+
+  /**
+   * The run on `frame` (or on an input drawn already): its input drawn now, then the model's result; once
+   * the model is back (`back`: the next frame goes to it) its masks are made. A failure gives the last good
+   * masks with it (none yet: the run rejects).
+   */
+  async #outcome(frame: F | { input: I }, back: () => void): Promise<Outcome<M>> {
+    let input: I;
     try {
-      const masks = await this.#hooks.model(input);
+      input = 'input' in frame ? frame.input : this.#prepare(frame);
+    } catch (error) {
+      back();
+      throw error;
+    }
+    const t1 = (this.#runStarted = this.#hooks.now());
+    try {
+      let made: P;
+      try {
+        made = await this.#hooks.model(input);
+      } finally {
+        const ms = this.#hooks.now() - t1;
+        this.#modelMs = this.#modelMs === 0 ? ms : this.#modelMs + (ms - this.#modelMs) / 8;
+        back();
+      }
+      const masks = this.#hooks.finish(made, input);
+      // The round trip as the loop waits for it: the model's, and the masks made of its result.
       this.pace.trip(this.#hooks.now() - t1);
       this.#last = masks;
       return { masks };
@@ -273,6 +314,32 @@ export class FrameScheduler<F extends object, I, M, R> {
       if (this.#last === null) throw error;
       return { masks: this.#last, failure: error };
     }
+  }
+
+  /** The frame's network input, drawn now; the loop's own work on it (from its keeping, a copy) told to the pace. */
+  #prepare(frame: F): I {
+    const t0 = this.#hooks.now() - (this.#keepMs.get(frame) ?? 0);
+    const input = this.#hooks.prepare(frame);
+    this.pace.input(this.#hooks.now() - t0);
+    return input;
+  }
+
+  /**
+   * Not waiting, the model busy: whether this frame is the last to come before the model is due back (the
+   * next one would come after it), so that its input is drawn for the model's next run. While the model's
+   * time is not known yet (the warm-up runs), every frame is (the newest replaces the last).
+   */
+  #lastBeforeModel(): boolean {
+    const interval = this.pace.interval;
+    if (this.pace.roundTrip <= 0 || interval <= 0) return true;
+    return this.#runStarted + this.#modelMs - this.#hooks.now() < interval;
+  }
+
+  /** Not waiting: a run's failure is reported by the next frame shown (its frame was shown already). */
+  #reportLater(run: Promise<Outcome<M>>): void {
+    void run.then((result) => {
+      if (result.failure !== undefined) this.#unreported ??= { error: result.failure };
+    }, noop);
   }
 
   /**
@@ -285,9 +352,8 @@ export class FrameScheduler<F extends object, I, M, R> {
       const last = this.#last !== null && this.#hooks.fits(this.#last, frame) ? this.#last : null;
       if (last !== null) {
         // This frame's own failure is reported by a frame after it.
-        void own?.then((result) => {
-          if (result.failure !== undefined) this.#unreported ??= { error: result.failure };
-        }, noop);
+        if (own) this.#reportLater(own);
+        else if (this.#lastBeforeModel()) this.#queued = this.#prepare(frame);
         const unreported = this.#unreported;
         this.#unreported = null;
         return { masks: last, carried: true, ...(unreported ? { failure: unreported.error } : {}) };

@@ -62,6 +62,11 @@ export class MaskPace {
     return Math.max(this.#camera, this.#frees >= 8 ? this.#free : 0) || this.#arrival;
   }
 
+  /** The model's round trip as measured (a moving average, ms); 0 before the warm-up runs are past. */
+  get roundTrip(): number {
+    return this.#trip;
+  }
+
   /** A model round trip took `ms`. */
   trip(ms: number): void {
     if (++this.#trips > 2) this.#trip = average(this.#trip, ms);

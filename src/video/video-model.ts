@@ -1,7 +1,8 @@
-// The model's half of the live-video loop: a frame's network input → the subject grid, smoothed over time
-// and refined against the frame into the compositor's coverage. It runs where the model runs: in the
-// loop's own thread (`localVideoModel`), or in the model's worker, served to a loop in another worker
+// The model's half of the live-video loop: a frame's network input → the subject grid, then smoothed over
+// time and refined against the frame into the compositor's coverage. The grid is made where the model runs:
+// in the loop's own thread (`localVideoModel`), or in the model's worker, served to a loop in another worker
 // (`serveVideoModel` / `remoteVideoModel`) so that the next frame is at the model while one is composited.
+// The coverage is made in the loop's thread, so that the model's worker takes the next frame meanwhile.
 import { expose, releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import { BackendError } from '../errors/index.js';
 import { Ending } from '../runtime/ending.js';
@@ -36,75 +37,113 @@ export interface MaskRequest {
 export interface FrameMasks {
   grid: SubjectGrid;
   coverage: Uint8Array | null;
+  /** Where the frame's masks took their time, ms. */
+  timings: ModelTimings;
 }
 
-/** The model as the loop needs it: its spec, and a frame's masks. */
+/** A frame's masks' time, ms: the network and its output to the grid (in the model's worker), smoothing and refinement (in the loop's). */
+export interface ModelTimings {
+  run: number;
+  grid: number;
+  refine: number;
+}
+
+/**
+ * The model as the loop needs it: its spec; a frame's grid from the network (where the model runs, one
+ * run at a time); and its masks from the grid, made in the loop's thread (smoothed over time: in the
+ * order of the frames), while the model takes the next frame.
+ */
 export interface VideoModel {
   spec: ModelSpec;
-  masks(request: MaskRequest): Promise<FrameMasks>;
+  grid(request: MaskRequest): Promise<FrameGrid>;
+  masks(grid: FrameGrid, request: MaskRequest): FrameMasks;
   /** Lets go of the model: a request still awaited rejects (its worker may have died and never answer). */
   close?(): void;
 }
 
-/**
- * The model in this thread. Each result is new (the loop composites one frame while the next one's masks
- * are made); the smoothing state carries from frame to frame.
- */
-export function localVideoModel(spec: ModelSpec, run: RunModel): VideoModel {
-  const smoother = new TemporalSmoother();
-  // One frame at a time: a session runs one input at once, and the smoothing takes frames in order.
+/** One frame's grid, and the time the model's thread spent on it. */
+export interface FrameGrid {
+  grid: SubjectGrid;
+  timings: Pick<ModelTimings, 'run' | 'grid'>;
+}
+
+/** A frame's grid from the network: one run at a time, in order. */
+function gridMaker(spec: ModelSpec, run: RunModel): (request: GridRequest) => Promise<FrameGrid> {
+  // One frame at a time: a session runs one input at once.
   let queue: Promise<unknown> = Promise.resolve();
-  return {
-    spec,
-    masks(request) {
-      const result = queue.then(() => masksOf(request));
-      queue = result.catch(() => undefined);
-      return result;
-    },
+  return (request) => {
+    const result = queue.then(() => gridOf(request));
+    queue = result.catch(() => undefined);
+    return result;
   };
 
-  async function masksOf({ tensor, meta, confidence, smoothing, guide }: MaskRequest): Promise<FrameMasks> {
+  async function gridOf({ tensor, meta, confidence }: GridRequest): Promise<FrameGrid> {
+    const t0 = performance.now();
     const logits = await run({ data: tensor, dims: [1, 3, meta.inputHeight, meta.inputWidth] });
+    const t1 = performance.now();
     const [classes, background] = [spec.classNames.length, spec.backgroundClassId];
     const grid =
       'classIds' in logits
         ? await subjectGridFromDevice(logits, meta, classes, background, confidence)
         : subjectGrid(logits, classes, background, confidence);
-    if (!guide) return { grid, coverage: null };
+    return { grid, timings: { run: t1 - t0, grid: performance.now() - t1 } };
+  }
+}
+
+/**
+ * A frame's coverage from its grid: smoothed over time and refined against the frame. It runs in the
+ * frame loop's thread, so that the model's worker is free for the next frame meanwhile; the smoothing
+ * state carries from frame to frame (frames come in order: the loop makes one model call at a time).
+ */
+function coverageMaker(): (grid: FrameGrid, request: MaskRequest) => FrameMasks {
+  const smoother = new TemporalSmoother();
+  return ({ grid, timings }, { meta, smoothing, guide }) => {
+    if (!guide) return { grid, coverage: null, timings: { ...timings, refine: 0 } };
+    const t0 = performance.now();
     const map = gridMap(meta, grid.width, grid.height);
     const low = guideAtGrid(guide, map, grid.width, grid.height);
     const smoothed = smoother.smooth(grid.probability, low, grid.width, grid.height, smoothing);
     const probability = { probability: smoothed, width: grid.width, height: grid.height };
     const coverage = refineCoverage(probability, map, low, guide.data, guide.width, guide.height, guide.frameWidth, guide.frameHeight);
-    return { grid, coverage };
-  }
+    return { grid, coverage, timings: { ...timings, refine: performance.now() - t0 } };
+  };
 }
 
-type MaskService = Pick<VideoModel, 'masks'>;
+/** What the model's worker needs of a frame: its input, and the confidence for its class ids. */
+type GridRequest = Pick<MaskRequest, 'tensor' | 'meta' | 'confidence'>;
 
-/** Serves `run` to a loop in another worker, over `port`; the masks are transferred, not copied. */
+/** The model in this thread (the loop runs in the model's worker). Each result is new. */
+export function localVideoModel(spec: ModelSpec, run: RunModel): VideoModel {
+  return { spec, grid: gridMaker(spec, run), masks: coverageMaker() };
+}
+
+interface GridService {
+  grid(request: GridRequest): Promise<FrameGrid>;
+}
+
+/** Serves `run` to a loop in another worker, over `port`: each frame's grid, transferred, not copied. */
 export function serveVideoModel(spec: ModelSpec, run: RunModel, port: MessagePort): void {
-  const model = localVideoModel(spec, run);
-  const service: MaskService = {
-    async masks(request) {
-      const result = await model.masks(request);
-      const buffers = [result.grid.probability.buffer, result.grid.classIds.buffer, ...(result.coverage ? [result.coverage.buffer] : [])];
-      return transfer(result, buffers);
+  const grids = gridMaker(spec, run);
+  const service: GridService = {
+    async grid(request) {
+      const result = await grids(request);
+      return transfer(result, [result.grid.probability.buffer, result.grid.classIds.buffer]);
     },
   };
   expose(service, port);
 }
 
-/** The model of another worker, served there by `serveVideoModel`. */
+/**
+ * The model of another worker, served there by `serveVideoModel`: the grid comes from there, the coverage
+ * is made here (while the model's worker runs the next frame).
+ */
 export function remoteVideoModel(spec: ModelSpec, port: MessagePort): VideoModel {
-  const remote: Remote<MaskService> = wrap<MaskService>(port);
+  const remote: Remote<GridService> = wrap<GridService>(port);
   const released = new Ending();
   return {
     spec,
-    masks: (request) => {
-      const buffers = [request.tensor.buffer, ...(request.guide ? [request.guide.data.buffer] : [])];
-      return released.guard(remote.masks(transfer(request, buffers)));
-    },
+    grid: ({ tensor, meta, confidence }) => released.guard(remote.grid(transfer({ tensor, meta, confidence }, [tensor.buffer]))),
+    masks: coverageMaker(),
     close() {
       released.end(new BackendError('DISPOSED', 'the video loop stopped'));
       remote[releaseProxy]();

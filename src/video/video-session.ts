@@ -13,8 +13,8 @@ import { maskFactor, parseHexColor } from './effect.js';
 import { canvas2d, FrameInput, gridMap, type LiveFrame, type SubjectGrid } from './fast-path.js';
 import { FrameScheduler, type SchedulerHooks, type Shown } from './frame-scheduler.js';
 import { MaskPace } from './mask-pace.js';
-import type { BitmapFrameMeta, FrameReport, VideoEvents, VideoSettings, VideoStarted, VideoStartRequest } from './protocol.js';
-import type { FrameMasks, MaskRequest, VideoModel } from './video-model.js';
+import type { BitmapFrameMeta, FrameReport, VideoEvents, VideoSettings, VideoStages, VideoStarted, VideoStartRequest } from './protocol.js';
+import type { FrameGrid, FrameMasks, MaskRequest, VideoModel } from './video-model.js';
 
 export class VideoSession {
   readonly #model: VideoModel;
@@ -32,7 +32,7 @@ export class VideoSession {
   /** The masks last sent to onMask. */
   #maskSent: FrameMasks | null = null;
   /** What happens to each frame (made when the loop starts). */
-  #scheduler: FrameScheduler<Taken, ModelInput, Made, Written> | null = null;
+  #scheduler: FrameScheduler<Taken, ModelInput, Made, Written, ModelResult> | null = null;
   /** Frames read from the input and not closed yet (a leak check: it is 0 between frames). */
   #open = 0;
   readonly #closed = new WeakSet<VideoFrame>();
@@ -91,6 +91,7 @@ export class VideoSession {
       timestamp,
       width,
       height,
+      stages: {},
       deliver,
     };
     void scheduler.offer(taken, timestamp, skipped);
@@ -112,16 +113,29 @@ export class VideoSession {
   }
 
   #schedule(
-    hooks: Pick<SchedulerHooks<Taken, ModelInput, Made, Written>, 'keep' | 'write' | 'release' | 'done' | 'dropped' | 'failed'>,
+    hooks: Pick<SchedulerHooks<Taken, ModelInput, Made, Written, ModelResult>, 'keep' | 'write' | 'release' | 'done' | 'dropped' | 'failed'>,
     pace: MaskPace,
     countGaps: boolean,
-  ): FrameScheduler<Taken, ModelInput, Made, Written> {
-    const scheduler = new FrameScheduler<Taken, ModelInput, Made, Written>(
+  ): FrameScheduler<Taken, ModelInput, Made, Written, ModelResult> {
+    const scheduler = new FrameScheduler<Taken, ModelInput, Made, Written, ModelResult>(
       {
         ...hooks,
         now: () => performance.now(),
         prepare: (taken) => this.#prepare(taken),
-        model: async ({ request, timestamp }) => ({ masks: await this.#model.masks(request), meta: request.meta, timestamp }),
+        model: async ({ request }) => {
+          const t0 = performance.now();
+          try {
+            return { grid: await this.#model.grid(request), roundTrip: performance.now() - t0 };
+          } finally {
+            this.#input.release(request.tensor, this.#model.spec.preprocess);
+          }
+        },
+        finish: ({ grid, roundTrip }, { request, timestamp }) => ({
+          masks: this.#model.masks(grid, request),
+          meta: request.meta,
+          timestamp,
+          roundTrip,
+        }),
         fits: (made, { width, height }) => made.meta.originalWidth === width && made.meta.originalHeight === height,
       },
       { waitForMask: this.#settings.waitForMask, pace, countGaps },
@@ -170,7 +184,7 @@ export class VideoSession {
   async #run(
     reader: ReadableStreamDefaultReader<VideoFrame>,
     writer: WritableStreamDefaultWriter<VideoFrame>,
-    scheduler: FrameScheduler<Taken, ModelInput, Made, Written>,
+    scheduler: FrameScheduler<Taken, ModelInput, Made, Written, ModelResult>,
   ): Promise<void> {
     try {
       for (;;) {
@@ -178,7 +192,7 @@ export class VideoSession {
         if (done) break;
         this.#open++;
         const [width, height] = frameSize(frame);
-        const taken: Taken = { frame, source: frame, copy: null, read: performance.now(), timestamp: frame.timestamp, width, height };
+        const taken: Taken = { frame, source: frame, copy: null, read: performance.now(), timestamp: frame.timestamp, width, height, stages: {} };
         if (!(await scheduler.offer(taken, frame.timestamp))) break;
       }
     } catch (error) {
@@ -197,6 +211,7 @@ export class VideoSession {
     const { timestamp } = taken;
     const { canvas, report } = this.#composite(taken, shown);
     // Alpha only for the cutout: an opaque frame stays opaque for encoders and peer connections.
+    const t0 = performance.now();
     const out = new VideoFrame(canvas, { timestamp, alpha: this.#settings.effect === 'cutout' ? 'keep' : 'discard' });
     try {
       await writer.write(out);
@@ -204,6 +219,7 @@ export class VideoSession {
       // The generator's sink took it; a relay's port has sent its copy by now (a no-op when closed).
       out.close();
     }
+    report.stages!.write = performance.now() - t0;
     report.latency = performance.now() - taken.read;
     return { report };
   }
@@ -230,9 +246,11 @@ export class VideoSession {
     const { frame, width, height } = taken;
     if (taken.source !== frame || frame instanceof ImageBitmap) return taken.source;
     const onCpu = this.#compositorFor(this.#settings).kind === 'canvas2d';
+    const t0 = performance.now();
     const ctx = canvas2d(this.#pool.pop() ?? null, width, height, onCpu);
     ctx.drawImage(frame, 0, 0, width, height);
     this.#close(frame);
+    taken.stages.copy = performance.now() - t0;
     [taken.source, taken.copy] = [ctx.canvas, ctx];
     return ctx.canvas;
   }
@@ -252,9 +270,12 @@ export class VideoSession {
     const source = this.#copy(taken);
     const { width, height, timestamp } = taken;
     const settings = this.#settings;
+    const t0 = performance.now();
     const { tensor, meta } = this.#input.prepare(source, width, height, this.#model.spec.preprocess);
+    const t1 = performance.now();
     const plain = settings.effect === 'none' || settings.effect === 'overlay';
     const guide = plain ? null : this.#guideOf(source, width, height);
+    [taken.stages.prepare, taken.stages.guide] = [t1 - t0, performance.now() - t1];
     return { request: { tensor, meta, confidence: settings.confidence, smoothing: settings.smoothing, guide }, timestamp };
   }
 
@@ -269,13 +290,14 @@ export class VideoSession {
 
   /** Draws a taken frame (its pixels: its `source`) with the effect, from the masks it is shown with. */
   #composite(
-    { timestamp, width, height, source }: Taken,
-    { masks: { masks, meta, timestamp: made }, failure, carried }: Shown<Made>,
+    { timestamp, width, height, source, stages }: Taken,
+    { masks: { masks, meta, timestamp: made, roundTrip }, failure, carried }: Shown<Made>,
   ): { canvas: OffscreenCanvas; report: FrameReport } {
     const settings = this.#settings;
     const scheduler = this.#scheduler!;
     const { grid, coverage } = masks;
-    const report: FrameReport = { dropped: scheduler.dropped, waiting: scheduler.waiting };
+    // How much older than this frame the one its masks were made from is (µs → ms).
+    const report: FrameReport = { dropped: scheduler.dropped, waiting: scheduler.waiting, stages, maskAge: Math.max(0, timestamp - made) / 1000 };
     // The page moves the effect to the next backend, as a failed call is moved (the model's worker stays).
     if (failure !== undefined) [report.reused, report.failure] = [true, serializeError(failure)];
     if (carried) report.carried = true;
@@ -285,6 +307,7 @@ export class VideoSession {
     if (settings.masks && (!carried || fresh)) {
       report.mask = { classIds: grid.classIds.slice(), width: grid.width, height: grid.height, timestamp: carried ? made : timestamp };
     }
+    if (fresh) Object.assign(stages, { model: roundTrip, ...masks.timings });
     if (fresh) report.fresh = true;
     this.#maskSent = masks;
     const t0 = performance.now();
@@ -297,8 +320,9 @@ export class VideoSession {
       compositor.render(source, { coverage, width, height }, sceneEffect(settings));
       canvas = compositor.canvas as OffscreenCanvas;
     }
+    stages.composite = performance.now() - t0;
     // What a frame on its own masks costs this loop (waitForMask 'auto').
-    if (fresh) scheduler.pace.composite(performance.now() - t0);
+    if (fresh) scheduler.pace.composite(stages.composite);
     return { canvas, report };
   }
 
@@ -357,6 +381,8 @@ interface Taken {
   timestamp: number;
   width: number;
   height: number;
+  /** Where its time went so far (see `VideoStages`). */
+  stages: Partial<VideoStages>;
   /** The `main-thread` path: the page's call, answered with the composited frame (null: not shown). */
   deliver?: { resolve(shown: { bitmap: ImageBitmap; report: FrameReport } | null): void; reject(error: unknown): void };
 }
@@ -373,11 +399,19 @@ interface Written {
   bitmap?: ImageBitmap;
 }
 
+/** What the model gave back: the frame's grid, and the round trip to it (ms). */
+interface ModelResult {
+  grid: FrameGrid;
+  roundTrip: number;
+}
+
 /** A model run's result: the masks, the preprocessing they came through, and the timestamp of the frame they were made from. */
 interface Made {
   masks: FrameMasks;
   meta: PreprocessMeta;
   timestamp: number;
+  /** The round trip to the model, ms (its masks made after it). */
+  roundTrip: number;
 }
 
 const noop = () => undefined;

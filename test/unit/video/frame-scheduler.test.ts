@@ -76,6 +76,10 @@ function rig(options: RigOptions = {}) {
     inFlight: 0,
     mostInFlight: 0,
     kept: [] as number[],
+    /** Each run's masks as they were made, and the frame at the model then (null: none). */
+    finished: [] as { from: number; atModel: number | null }[],
+    /** Frames whose network input was drawn, in order. */
+    prepared: [] as number[],
     failed: [] as string[],
     /** Writes begun and not finished, and the most at once. */
     writing: 0,
@@ -88,7 +92,10 @@ function rig(options: RigOptions = {}) {
     {
       now: () => clock.now,
       keep: (frame) => log.kept.push(frame.id),
-      prepare: (frame) => ({ ...frame }),
+      prepare: (frame) => {
+        log.prepared.push(frame.id);
+        return { ...frame };
+      },
       model: (input) => {
         log.modelled.push(input.id);
         log.mostInFlight = Math.max(log.mostInFlight, ++log.inFlight);
@@ -101,6 +108,10 @@ function rig(options: RigOptions = {}) {
           if (timed) clock.at(clock.now + modelMs(input.id), answer);
           else answers.push({ id: input.id, answer });
         });
+      },
+      finish: (masks) => {
+        log.finished.push({ from: masks.from, atModel: log.inFlight ? log.modelled.at(-1)! : null });
+        return masks;
       },
       fits: (masks, frame) => masks.width === frame.width,
       write: (frame, shown: Shown<Masks>) => {
@@ -308,7 +319,7 @@ describe('FrameScheduler: frames that wait for their own mask', () => {
 });
 
 describe('FrameScheduler: frames that do not wait for their mask (waitForMask: false)', () => {
-  test('each frame is written at once on the newest masks; the model takes a frame whenever it is free', async () => {
+  test('each frame is written at once on the newest masks; the model takes the newest input the moment it is back', async () => {
     const { clock, log, camera, scheduler, expectAllReleased } = rig({ waitForMask: false, modelMs: () => 100 });
     // A frame every 30 ms from 30 ms, runs of 100 ms.
     camera(every(12, 30));
@@ -321,13 +332,53 @@ describe('FrameScheduler: frames that do not wait for their mask (waitForMask: f
     expect(ids(log.written)).toEqual([1, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     // Every later frame is written as it comes.
     for (const w of log.written.slice(2)) expect(w.at).toBe(w.id * 30);
-    // The model took a frame whenever it was free, and its masks are used from when they are back.
-    expect(log.modelled).toEqual([1, 4, 8, 12]);
-    expect(log.written.filter((w) => w.id >= 5).map((w) => w.masks)).toEqual([1, 1, 1, 4, 4, 4, 4, 8]);
+    // The round trip is not known yet (the first two are the warm-up): each frame that comes while the
+    // model is busy has its input drawn, the newest replacing the last, and the model takes it as soon as
+    // it is back (7 at 230, not 8 at 240); 11 came at 330 just before the run on 7 was back.
+    expect(log.modelled).toEqual([1, 4, 7, 11]);
+    expect(log.written.filter((w) => w.id >= 5).map((w) => w.masks)).toEqual([1, 1, 1, 4, 4, 4, 4, 7]);
     expect(log.written.slice(1).every((w) => w.carried)).toBe(true);
     expect(log.kept).toEqual([]);
     expect(log.mostInFlight).toBe(1);
     expectAllReleased(12 - 2);
+  });
+
+  test('once the round trip is known, only the last frame before the model is due back has its input drawn', async () => {
+    // A 60 frames/s camera, runs of 40 ms: a run spans two to three frame intervals.
+    const { clock, log, camera, scheduler, expectAllReleased } = rig({ waitForMask: false, pace: new MaskPace(60), modelMs: () => 40 });
+    const { discarded } = camera(every(120, 1000 / 60));
+    await clock.run();
+    await scheduler.end();
+    // Past the warm-up, the model is never idle: each run begins as the last one is back, on a frame that
+    // came less than a frame interval before (its input drawn then).
+    const runs = log.modelled.slice(5);
+    expect(runs.length).toBeGreaterThan(40);
+    const prepared = log.prepared.slice(log.prepared.indexOf(runs[0]!));
+    // Inputs drawn for frames a newer one replaced are few: where a frame comes just as the run is due.
+    expect(runs.every((id) => prepared.includes(id))).toBe(true);
+    expect(prepared.length - runs.length).toBeLessThanOrEqual(runs.length / 4);
+    // 2 s of 40 ms runs back to back: about 50 runs (not one run every third frame, 40).
+    expect(log.modelled.length).toBeGreaterThanOrEqual(47);
+    // A frame is shown on masks made from a frame at most about 6 intervals before it: up to one interval
+    // its input waited, the run (2.4 intervals), and the next run before newer masks come.
+    const after = log.written.filter((w) => w.id > 20);
+    expect(after.every((w) => w.carried && w.id - w.masks <= 6)).toBe(true);
+    expect(log.kept).toEqual([]);
+    expect(log.mostInFlight).toBe(1);
+    expectAllReleased(120 - discarded.length);
+  });
+
+  test("a run's masks are made once the model has the next input, so that it runs meanwhile", async () => {
+    const { clock, log, camera, scheduler } = rig({ waitForMask: false, pace: new MaskPace(60), modelMs: () => 40 });
+    camera(every(60, 1000 / 60));
+    await clock.run();
+    await scheduler.end();
+    // Past the warm-up, every run's masks were made with the next run already at the model.
+    const later = log.finished.slice(5, -1);
+    expect(later.length).toBeGreaterThan(15);
+    for (const { from, atModel } of later) expect(atModel).toBeGreaterThan(from);
+    // Masks in the order of the runs.
+    expect(log.finished.map((f) => f.from)).toEqual(log.modelled.slice(0, log.finished.length));
   });
 
   test('a failed run is reported by the next frame shown, not the one it was for', async () => {
