@@ -71,7 +71,8 @@ const noop = () => undefined;
  *   once the frame before it is written. One that comes while the model is busy waits in a one-frame slot
  *   (`held`); when a newer one takes the slot, the older one is **carried**: shown on the masks of the
  *   frame before it, once that one is written, instead of dropped. A carried frame that a newer one
- *   replaces before its turn is **dropped**. Frames are never queued.
+ *   replaces before its turn is **dropped**. Frames are never queued. The held frame that is the last to
+ *   come before the model is due back has its input drawn as it comes, so that the model takes it at once.
  * - **Not waiting**: each frame is written at once on the newest masks, and goes to the model too when it
  *   is free (its masks are for the frames after it); only a frame with no masks of its size yet waits.
  *   One frame at a time: the next is taken once this one is written. The model is never left idle for
@@ -95,7 +96,10 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
   #modelCall: Promise<void> | null = null;
   /** The newest frame that came while the model was busy: the model takes it next. */
   #held: F | null = null;
-  /** Not waiting: the input of the last frame before the model is due back; the model takes it next. */
+  /**
+   * The input of the last frame before the model is due back, drawn as it came, so that the model takes it
+   * the moment it is back: the held frame's while frames wait, else a frame's already written.
+   */
   #queued: I | null = null;
   /** When the model's run in flight began (ms), and how long the model takes to give back (a moving average, ms). */
   #runStarted = 0;
@@ -220,6 +224,7 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
         // The frame the model takes next is the newest; the one it replaces is shown on the last masks.
         if (this.#held) this.#carry(this.#held);
         this.#held = frame;
+        this.#queued = this.#lastBeforeModel() ? this.#prepare(frame) : null;
       }
       return true;
     } catch (error) {
@@ -241,9 +246,9 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
     return true;
   }
 
-  /** Waiting: the frame to the model, written on its masks once the frame before it is written. */
-  #begin(frame: F): void {
-    const outcome = this.#run(frame);
+  /** Waiting: the frame to the model (its input, where drawn already), written on its masks once the frame before it is written. */
+  #begin(frame: F, input: I | null = null): void {
+    const outcome = this.#run(input === null ? frame : { input });
     const before = this.#written;
     this.#output(
       frame,
@@ -277,7 +282,7 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
     [this.#held, this.#queued] = [null, null];
     if (next) {
       if (this.ending) this.#discard(next);
-      else this.#begin(next);
+      else this.#begin(next, queued);
     } else if (queued !== null && !this.ending && !this.#waiting) this.#reportLater(this.#run({ input: queued }));
   }
 
@@ -325,8 +330,8 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
   }
 
   /**
-   * Not waiting, the model busy: whether this frame is the last to come before the model is due back (the
-   * next one would come after it), so that its input is drawn for the model's next run. While the model's
+   * The model busy: whether this frame is the last to come before the model is due back (the next one
+   * would come after it), so that its input is drawn for the model's next run. While the model's
    * time is not known yet (the warm-up runs), every frame is (the newest replaces the last).
    */
   #lastBeforeModel(): boolean {

@@ -73,6 +73,8 @@ function rig(options: RigOptions = {}) {
     done: [] as { id: number; written: boolean; error?: string }[],
     /** Frames at the model, in the order it took them, and how many runs were in flight at most. */
     modelled: [] as number[],
+    /** When the model took each. */
+    modelledAt: [] as number[],
     inFlight: 0,
     mostInFlight: 0,
     kept: [] as number[],
@@ -80,6 +82,7 @@ function rig(options: RigOptions = {}) {
     finished: [] as { from: number; atModel: number | null }[],
     /** Frames whose network input was drawn, in order. */
     prepared: [] as number[],
+    preparedAt: new Map<number, number>(),
     failed: [] as string[],
     /** Writes begun and not finished, and the most at once. */
     writing: 0,
@@ -94,10 +97,12 @@ function rig(options: RigOptions = {}) {
       keep: (frame) => log.kept.push(frame.id),
       prepare: (frame) => {
         log.prepared.push(frame.id);
+        log.preparedAt.set(frame.id, clock.now);
         return { ...frame };
       },
       model: (input) => {
         log.modelled.push(input.id);
+        log.modelledAt.push(clock.now);
         log.mostInFlight = Math.max(log.mostInFlight, ++log.inFlight);
         return new Promise<Masks>((resolve, reject) => {
           const answer = () => {
@@ -315,6 +320,28 @@ describe('FrameScheduler: frames that wait for their own mask', () => {
     // Frame 3 never came to the loop (it stopped taking frames at 2).
     expect(log.modelled).toEqual([1]);
     expectAllReleased(2);
+  });
+});
+
+describe('FrameScheduler: the input drawn before the model is back', () => {
+  test('waiting: the held frame that is last before the model is due back has its input drawn as it comes; the model takes it the moment it is back', async () => {
+    // A 60 frames/s camera, runs of 22 ms: a frame is held during every run.
+    const { clock, log, camera, scheduler } = rig({ waitForMask: true, pace: new MaskPace(60), modelMs: () => 22 });
+    camera(every(90, 1000 / 60));
+    await clock.run();
+    await scheduler.end();
+    // Past the warm-up, each run begins as the one before it is back: the model is never idle.
+    const starts = log.modelledAt.slice(5);
+    expect(starts.length).toBeGreaterThan(30);
+    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeCloseTo(22, 6);
+    // Its input was drawn when the frame came, less than a frame interval before the model was back
+    // (where a frame came just as the model was back, it went to it at once).
+    const early = log.modelled.slice(5).map((id, i) => starts[i]! - log.preparedAt.get(id)!);
+    expect(early.every((ms) => ms >= 0 && ms < 1000 / 60)).toBe(true);
+    expect(early.filter((ms) => ms > 0).length).toBeGreaterThan(0.8 * early.length);
+    // Each frame the model took was written on its own masks; the others carried.
+    expect(log.written.filter((w) => !w.carried).every((w) => w.masks === w.id)).toBe(true);
+    expect(log.written.filter((w) => !w.carried).map((w) => w.id)).toEqual(log.modelled);
   });
 });
 
