@@ -118,7 +118,7 @@ function edgesegTarball(work: string): string {
  * built by Vite with no option for edgeseg. The people model comes from the package's subpath import
  * where it has one, else as the app's own static files (public/model/).
  */
-export async function edgesegSite(work: string, image: string): Promise<{ dir: string; modelImport: string }> {
+async function edgesegSite(work: string, image: string): Promise<{ dir: string; modelImport: string }> {
   const app = join(ROOT, 'bench', 'first-visit', 'edgeseg');
   const appDir = makeToolApp({
     name: 'first-visit',
