@@ -4,11 +4,12 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './paths.js';
 
-/** Builds the library (tsc and the browser build) when dist/ is missing either or is older than any source file. */
+/** Builds the library (tsc and the browser build) when dist/ is missing either or is older than any source file (src/, and the workers' own under workers/). */
 export function ensureBuilt(): void {
   const built = join(ROOT, 'dist', 'src', 'cli', 'cli.js');
   const browser = join(ROOT, 'dist', 'browser', 'edgeseg.js');
-  if (existsSync(built) && existsSync(browser) && newest(join(ROOT, 'src')) <= statSync(built).mtimeMs) return;
+  const source = Math.max(newest(join(ROOT, 'src')), newest(join(ROOT, 'workers')));
+  if (existsSync(built) && existsSync(browser) && source <= Math.min(statSync(built).mtimeMs, statSync(browser).mtimeMs)) return;
   execFileSync('npm', ['run', 'build:lib'], { cwd: ROOT, stdio: 'ignore' });
 }
 
