@@ -135,7 +135,11 @@ export async function videoSection(origin: string): Promise<VideoRow[]> {
 const STAGE_NAMES = ['copy', 'prepare', 'guide', 'model', 'run', 'grid', 'refine', 'composite', 'write'] as const;
 
 const stageText = (stages: Record<string, number> | undefined) =>
-  stages ? Object.entries(stages).map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(', ') : '';
+  stages
+    ? Object.entries(stages)
+        .map(([k, ms]) => `${k} ${ms.toFixed(1)}`)
+        .join(', ')
+    : '';
 
 const describe = (r: VideoResult) =>
   `${r.fps.toFixed(1)} frames/s, ${r.maskFps.toFixed(1)} new masks/s, mask age p50 ${r.maskAge.p50.toFixed(0)} ms${r.stages ? ` (stages, ms: ${stageText(r.stages)})` : ''}, latency p50 ${r.latency.p50.toFixed(0)} / p95 ${r.latency.p95.toFixed(0)} ms, main thread ${r.mainMsPerFrame.toFixed(2)} ms/frame${r.waitsForMask === undefined ? '' : `, frames ${r.waitsForMask ? 'waited' : 'did not wait'} for their mask at the end`}`;
@@ -273,7 +277,19 @@ export async function videoOnly(): Promise<void> {
     line(`\n${md}`);
     await writeFile(
       join(OUT, 'video.json'),
-      JSON.stringify({ date: new Date().toISOString(), threads: THREADS, edgesegThreads: EDGESEG_THREADS ?? null, seconds: SECONDS, cameraFps: VIDEO_FPS, rows, verdicts }, null, 1),
+      JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          threads: THREADS,
+          edgesegThreads: EDGESEG_THREADS ?? null,
+          seconds: SECONDS,
+          cameraFps: VIDEO_FPS,
+          rows,
+          verdicts,
+        },
+        null,
+        1,
+      ),
     );
     await writeFile(join(OUT, 'video.md'), md);
   } finally {

@@ -113,7 +113,10 @@ export class VideoSession {
   }
 
   #schedule(
-    hooks: Pick<SchedulerHooks<Taken, ModelInput, Made, Written, ModelResult>, 'keep' | 'write' | 'release' | 'done' | 'dropped' | 'failed'>,
+    hooks: Pick<
+      SchedulerHooks<Taken, ModelInput, Made, Written, ModelResult>,
+      'keep' | 'write' | 'release' | 'done' | 'dropped' | 'failed'
+    >,
     pace: MaskPace,
     countGaps: boolean,
   ): FrameScheduler<Taken, ModelInput, Made, Written, ModelResult> {
@@ -192,7 +195,16 @@ export class VideoSession {
         if (done) break;
         this.#open++;
         const [width, height] = frameSize(frame);
-        const taken: Taken = { frame, source: frame, copy: null, read: performance.now(), timestamp: frame.timestamp, width, height, stages: {} };
+        const taken: Taken = {
+          frame,
+          source: frame,
+          copy: null,
+          read: performance.now(),
+          timestamp: frame.timestamp,
+          width,
+          height,
+          stages: {},
+        };
         if (!(await scheduler.offer(taken, frame.timestamp))) break;
       }
     } catch (error) {
@@ -297,7 +309,12 @@ export class VideoSession {
     const scheduler = this.#scheduler!;
     const { grid, coverage } = masks;
     // How much older than this frame the one its masks were made from is (µs → ms).
-    const report: FrameReport = { dropped: scheduler.dropped, waiting: scheduler.waiting, stages, maskAge: Math.max(0, timestamp - made) / 1000 };
+    const report: FrameReport = {
+      dropped: scheduler.dropped,
+      waiting: scheduler.waiting,
+      stages,
+      maskAge: Math.max(0, timestamp - made) / 1000,
+    };
     // The page moves the effect to the next backend, as a failed call is moved (the model's worker stays).
     if (failure !== undefined) [report.reused, report.failure] = [true, serializeError(failure)];
     if (carried) report.carried = true;

@@ -139,7 +139,17 @@ export class VideoStatsRecorder {
   }
 }
 
-const STAGES = ['copy', 'prepare', 'guide', 'model', 'run', 'grid', 'refine', 'composite', 'write'] as const satisfies readonly (keyof VideoStages)[];
+const STAGES = [
+  'copy',
+  'prepare',
+  'guide',
+  'model',
+  'run',
+  'grid',
+  'refine',
+  'composite',
+  'write',
+] as const satisfies readonly (keyof VideoStages)[];
 
 /** Keeps the last 120 samples. */
 function keepLast(samples: number[], value: number): void {
