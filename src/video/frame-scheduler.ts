@@ -223,8 +223,10 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
       else {
         // The frame the model takes next is the newest; the one it replaces is shown on the last masks.
         if (this.#held) this.#carry(this.#held);
-        this.#held = frame;
-        this.#queued = this.#lastBeforeModel() ? this.#prepare(frame) : null;
+        [this.#held, this.#queued] = [null, null];
+        // Drawn before the frame is held: one whose input fails is released here (below), not held.
+        const input = this.#lastBeforeModel() ? this.#prepare(frame) : null;
+        [this.#held, this.#queued] = [frame, input];
       }
       return true;
     } catch (error) {

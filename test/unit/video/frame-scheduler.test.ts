@@ -57,6 +57,8 @@ interface RigOptions {
   modelMs?: (id: number) => number;
   /** Which frames' runs fail. */
   fails?: (id: number) => boolean;
+  /** Which frames' inputs fail to be drawn. */
+  prepareFails?: (id: number) => boolean;
   /** How long writing a frame takes (ms). Default 0. */
   writeMs?: number;
   /** Whether the model runs are answered by the clock (else by `answer`). Default true. */
@@ -96,6 +98,7 @@ function rig(options: RigOptions = {}) {
       now: () => clock.now,
       keep: (frame) => log.kept.push(frame.id),
       prepare: (frame) => {
+        if (options.prepareFails?.(frame.id)) throw new Error(`input ${frame.id} failed`);
         log.prepared.push(frame.id);
         log.preparedAt.set(frame.id, clock.now);
         return { ...frame };
@@ -324,6 +327,23 @@ describe('FrameScheduler: frames that wait for their own mask', () => {
 });
 
 describe('FrameScheduler: the input drawn before the model is back', () => {
+  test('waiting: a frame whose input fails as it comes fails the loop, and is released and done once (never held)', async () => {
+    const { clock, log, camera, scheduler, expectAllReleased } = rig({
+      waitForMask: true,
+      modelMs: () => 30,
+      prepareFails: (id) => id === 2,
+    });
+    // Frame 2 comes while the model runs on frame 1: its input is drawn as it comes, and fails.
+    const { ended } = camera([0, 10, 50]);
+    await clock.run();
+    await ended;
+    await scheduler.end();
+    expect(log.failed).toEqual(['input 2 failed']);
+    expect(log.done.filter((d) => d.id === 2)).toEqual([{ id: 2, written: false, error: 'input 2 failed' }]);
+    expect(log.modelled).toEqual([1]);
+    expectAllReleased(2);
+  });
+
   test('waiting: the held frame that is last before the model is due back has its input drawn as it comes; the model takes it the moment it is back', async () => {
     // A 60 frames/s camera, runs of 22 ms: a frame is held during every run.
     const { clock, log, camera, scheduler } = rig({ waitForMask: true, pace: new MaskPace(60), modelMs: () => 22 });
