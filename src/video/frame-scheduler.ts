@@ -3,7 +3,7 @@
 // waiting for their own mask. Pure: the model, the writer, the frame's release and the clock are injected,
 // so every path (the page's track processor, the track in a worker, the main thread's frames) runs the
 // same rules, and Node tests them with fake frames and a fake clock.
-import { MaskPace } from './mask-pace.js';
+import { average, MaskPace } from './mask-pace.js';
 
 /** What a frame is shown with: its own masks, or (`carried`) the newest ones made from an earlier frame. */
 export interface Shown<M> {
@@ -28,10 +28,10 @@ export interface SchedulerHooks<F extends object, I, M, R, P = M> {
   /** One model run; the scheduler makes one at a time. */
   model(input: I): Promise<P>;
   /**
-   * The masks, from what the model gave back: called once the model has the next input (where one waits),
-   * so that it runs meanwhile; in the order of the runs.
+   * The masks, from what the model gave back (in `modelMs`): called once the model has the next input
+   * (where one waits), so that it runs meanwhile; in the order of the runs.
    */
-  finish(made: P, input: I): M;
+  finish(made: P, input: I, modelMs: number): M;
   /** Whether masks made from another frame can be shown on this one (the same size). */
   fits(masks: M, frame: F): boolean;
   /** Composites the frame with `shown` and writes it; its report, or undefined where nothing was written. */
@@ -101,9 +101,13 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
    * the moment it is back: the held frame's while frames wait, else a frame's already written.
    */
   #queued: I | null = null;
-  /** When the model's run in flight began (ms), and how long the model takes to give back (a moving average, ms). */
+  /**
+   * When the model's run in flight began (ms), and how long the model takes to give back (a moving
+   * average, ms; 0 until the first two runs, the model's warm-up, are past) over how many runs.
+   */
   #runStarted = 0;
   #modelMs = 0;
+  #runs = 0;
   /** A frame shown on the masks before it once the frame ahead of it is written (at most one waits). */
   #carried: F | null = null;
   /** The last frame's output (settles once it is written, or dropped, and released). */
@@ -304,14 +308,15 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
     const t1 = (this.#runStarted = this.#hooks.now());
     try {
       let made: P;
+      let modelMs: number;
       try {
         made = await this.#hooks.model(input);
       } finally {
-        const ms = this.#hooks.now() - t1;
-        this.#modelMs = this.#modelMs === 0 ? ms : this.#modelMs + (ms - this.#modelMs) / 8;
+        modelMs = this.#hooks.now() - t1;
+        if (++this.#runs > 2) this.#modelMs = average(this.#modelMs, modelMs);
         back();
       }
-      const masks = this.#hooks.finish(made, input);
+      const masks = this.#hooks.finish(made, input, modelMs);
       // The round trip as the loop waits for it: the model's, and the masks made of its result.
       this.pace.trip(this.#hooks.now() - t1);
       this.#last = masks;
@@ -338,7 +343,7 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
    */
   #lastBeforeModel(): boolean {
     const interval = this.pace.interval;
-    if (this.pace.roundTrip <= 0 || interval <= 0) return true;
+    if (this.#modelMs <= 0 || interval <= 0) return true;
     return this.#runStarted + this.#modelMs - this.#hooks.now() < interval;
   }
 

@@ -62,11 +62,6 @@ export class MaskPace {
     return Math.max(this.#camera, this.#frees >= 8 ? this.#free : 0) || this.#arrival;
   }
 
-  /** The model's round trip as measured (a moving average, ms); 0 before the warm-up runs are past. */
-  get roundTrip(): number {
-    return this.#trip;
-  }
-
   /** A model round trip took `ms`. */
   trip(ms: number): void {
     if (++this.#trips > 2) this.#trip = average(this.#trip, ms);
@@ -94,4 +89,5 @@ export class MaskPace {
   }
 }
 
-const average = (mean: number, sample: number) => (mean === 0 ? sample : mean + (sample - mean) / 8);
+/** A moving average over about 8 samples (the first sample starts it). */
+export const average = (mean: number, sample: number) => (mean === 0 ? sample : mean + (sample - mean) / 8);

@@ -32,7 +32,7 @@ export class VideoSession {
   /** The masks last sent to onMask. */
   #maskSent: FrameMasks | null = null;
   /** What happens to each frame (made when the loop starts). */
-  #scheduler: FrameScheduler<Taken, ModelInput, Made, Written, ModelResult> | null = null;
+  #scheduler: FrameScheduler<Taken, ModelInput, Made, Written, FrameGrid> | null = null;
   /** Frames read from the input and not closed yet (a leak check: it is 0 between frames). */
   #open = 0;
   readonly #closed = new WeakSet<VideoFrame>();
@@ -113,27 +113,23 @@ export class VideoSession {
   }
 
   #schedule(
-    hooks: Pick<
-      SchedulerHooks<Taken, ModelInput, Made, Written, ModelResult>,
-      'keep' | 'write' | 'release' | 'done' | 'dropped' | 'failed'
-    >,
+    hooks: Pick<SchedulerHooks<Taken, ModelInput, Made, Written, FrameGrid>, 'keep' | 'write' | 'release' | 'done' | 'dropped' | 'failed'>,
     pace: MaskPace,
     countGaps: boolean,
-  ): FrameScheduler<Taken, ModelInput, Made, Written, ModelResult> {
-    const scheduler = new FrameScheduler<Taken, ModelInput, Made, Written, ModelResult>(
+  ): FrameScheduler<Taken, ModelInput, Made, Written, FrameGrid> {
+    const scheduler = new FrameScheduler<Taken, ModelInput, Made, Written, FrameGrid>(
       {
         ...hooks,
         now: () => performance.now(),
         prepare: (taken) => this.#prepare(taken),
         model: async ({ request }) => {
-          const t0 = performance.now();
           try {
-            return { grid: await this.#model.grid(request), roundTrip: performance.now() - t0 };
+            return await this.#model.grid(request);
           } finally {
             this.#input.release(request.tensor, this.#model.spec.preprocess);
           }
         },
-        finish: ({ grid, roundTrip }, { request, timestamp }) => ({
+        finish: (grid, { request, timestamp }, roundTrip) => ({
           masks: this.#model.masks(grid, request),
           meta: request.meta,
           timestamp,
@@ -187,7 +183,7 @@ export class VideoSession {
   async #run(
     reader: ReadableStreamDefaultReader<VideoFrame>,
     writer: WritableStreamDefaultWriter<VideoFrame>,
-    scheduler: FrameScheduler<Taken, ModelInput, Made, Written, ModelResult>,
+    scheduler: FrameScheduler<Taken, ModelInput, Made, Written, FrameGrid>,
   ): Promise<void> {
     try {
       for (;;) {
@@ -324,8 +320,10 @@ export class VideoSession {
     if (settings.masks && (!carried || fresh)) {
       report.mask = { classIds: grid.classIds.slice(), width: grid.width, height: grid.height, timestamp: carried ? made : timestamp };
     }
-    if (fresh) Object.assign(stages, { model: roundTrip, ...masks.timings });
-    if (fresh) report.fresh = true;
+    if (fresh) {
+      report.fresh = true;
+      Object.assign(stages, { model: roundTrip, ...masks.timings });
+    }
     this.#maskSent = masks;
     const t0 = performance.now();
     let canvas: OffscreenCanvas;
@@ -414,12 +412,6 @@ interface ModelInput {
 interface Written {
   report: FrameReport;
   bitmap?: ImageBitmap;
-}
-
-/** What the model gave back: the frame's grid, and the round trip to it (ms). */
-interface ModelResult {
-  grid: FrameGrid;
-  roundTrip: number;
 }
 
 /** A model run's result: the masks, the preprocessing they came through, and the timestamp of the frame they were made from. */
