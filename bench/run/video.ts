@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../test/chromium.js';
 import { ROOT } from '../paths.js';
+import { STAGES } from '../../src/video/video-stats.js';
 import { table } from '../stats.js';
 import { quick, flag, THREADS, OUT, line, VIDEO_FPS } from './options.js';
 import { judge, url, benchServer, verdicts } from './harness.js';
@@ -132,8 +133,6 @@ export async function videoSection(origin: string): Promise<VideoRow[]> {
   return rows;
 }
 
-const STAGE_NAMES = ['copy', 'prepare', 'guide', 'model', 'run', 'grid', 'refine', 'composite', 'write'] as const;
-
 const stageText = (stages: Record<string, number> | undefined) =>
   stages
     ? Object.entries(stages)
@@ -201,8 +200,8 @@ export function videoReport(rows: VideoRow[]): string {
   );
   out.push(
     table(
-      ['camera', 'edgeseg', ...STAGE_NAMES],
-      rows.flatMap((r) => MODES.map(({ key: k, label }) => [r.size, label, ...STAGE_NAMES.map((n) => (r[k].stages?.[n] ?? 0).toFixed(1))])),
+      ['camera', 'edgeseg', ...STAGES],
+      rows.flatMap((r) => MODES.map(({ key: k, label }) => [r.size, label, ...STAGES.map((n) => (r[k].stages?.[n] ?? 0).toFixed(1))])),
     ),
   );
   out.push(

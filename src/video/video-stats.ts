@@ -139,7 +139,8 @@ export class VideoStatsRecorder {
   }
 }
 
-const STAGES = [
+/** The stages of `VideoStages`, in the order a frame goes through them. */
+export const STAGES = [
   'copy',
   'prepare',
   'guide',
