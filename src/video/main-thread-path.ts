@@ -103,8 +103,9 @@ export class MainThreadPath implements InputPath {
       this.#skipped = this.#inFlight >= 2 && this.#started ? this.#skipped + 1 : 0;
       return;
     }
-    // The frame's own timestamp, in VideoFrame.timestamp's units (µs): its media time.
-    const timestamp = Math.round((metadata?.mediaTime ?? video.currentTime) * 1e6);
+    // The frame's own timestamp, in VideoFrame.timestamp's units (µs): its media time. WebKitGTK's <video>
+    // of a track gives every frame a mediaTime of 0 while its currentTime runs: a 0 is taken as none.
+    const timestamp = Math.round((metadata?.mediaTime || video.currentTime) * 1e6);
     const meta = { timestamp, skipped: this.#skipped };
     this.#skipped = 0;
     this.#inFlight++;

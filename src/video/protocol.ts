@@ -87,9 +87,11 @@ export interface VideoMask {
   height: number;
   /**
    * The timestamp of the frame the mask was made from, in VideoFrame.timestamp's units (µs): on the
-   * `worker` path that frame's `VideoFrame.timestamp`; on the `main-thread` path its media time as the
-   * page's <video> showed it (requestVideoFrameCallback's `mediaTime`, else `currentTime`), on the clock of
-   * that element (Firefox's starts at 0 with the first frame shown).
+   * `worker` path that frame's `VideoFrame.timestamp` (where the track gives none, as WebKit's track
+   * processor does not, the time the loop read the frame, on its worker's clock); on the `main-thread` path
+   * its media time as the page's <video> showed it (requestVideoFrameCallback's `mediaTime`, else, or where
+   * that is 0 as in WebKitGTK, `currentTime`), on the clock of that element (Firefox's starts at 0 with the
+   * first frame shown).
    */
   timestamp: number;
 }

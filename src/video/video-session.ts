@@ -191,17 +191,21 @@ export class VideoSession {
         if (done) break;
         this.#open++;
         const [width, height] = frameSize(frame);
+        const read = performance.now();
+        // The frame's own timestamp; where the track gives none (WebKit's track processor stamps every
+        // frame with the lowest 64-bit integer), the time it was read, on this worker's clock, in its units.
+        const timestamp = Number.isSafeInteger(frame.timestamp) ? frame.timestamp : Math.round(read * 1000);
         const taken: Taken = {
           frame,
           source: frame,
           copy: null,
-          read: performance.now(),
-          timestamp: frame.timestamp,
+          read,
+          timestamp,
           width,
           height,
           stages: {},
         };
-        if (!(await scheduler.offer(taken, frame.timestamp))) break;
+        if (!(await scheduler.offer(taken, timestamp))) break;
       }
     } catch (error) {
       scheduler.fail(error);

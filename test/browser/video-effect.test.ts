@@ -16,8 +16,22 @@ const media = globalThis as unknown as {
   MediaStreamTrackProcessor?: new (init: { track: MediaStreamTrack }) => { readable: ReadableStream<VideoFrame> };
 };
 const HAS_GENERATOR = typeof media.MediaStreamTrackGenerator === 'function';
-/** The gaps between the frames of the timestamp test's track, ms: uneven, none twice in a row. */
-const GAPS = [110, 190, 140, 230, 160, 120, 210];
+/** What a frame of the timestamp test's track shows: a person on its left or right half, or no one. */
+type Shown = 'left' | 'right' | 'none';
+/**
+ * The frames of the timestamp test's track, seeded: each one's gap after the frame before (ms, uneven:
+ * 110–400) and what it shows (never the same as the frame before), with no period.
+ */
+function frameSequence(): () => { gap: number; shown: Shown } {
+  let s = 2024;
+  const uniform = () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+  let last: Shown = 'none';
+  return () => {
+    const others = (['left', 'right', 'none'] as const).filter((shown) => shown !== last);
+    last = others[uniform() < 0.5 ? 0 : 1]!;
+    return { gap: 110 + Math.floor(uniform() * 291), shown: last };
+  };
+}
 const IS_WEBKIT = /AppleWebKit/.test(navigator.userAgent) && !/Chrome/.test(navigator.userAgent);
 const PATH = await expectedPath();
 // Safari 18's path: the page has no generator, its workers have one.
@@ -673,92 +687,132 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
     }
   });
 
-  // Not in WebKitGTK: there the test's own reading of the frames does not hold still enough to check
-  // against (on the main-thread path its <video> of this track stopped calling back after two frames; on
-  // Safari's path VideoFrame.timestamp and the <video>'s mediaTime were not a constant apart).
-  test.skipIf(IS_WEBKIT)(
-    "each mask carries its own frame's timestamp (VideoFrame.timestamp's µs, the media time on the main-thread path): a mask lines up with its frame",
-    async () => {
-      // A track whose frames are, in turn, a person (with a red marker in a corner) and no one (blue), a
-      // frame every 110–230 ms. The test's own <video> of the same track reads each frame's marker and media
-      // time; each mask must be a person's exactly where its timestamp is a person frame's.
-      const person = await createImageBitmap(await (await fetch('/models/people/samples/images/grace_hopper.jpg')).blob());
-      const canvas = document.createElement('canvas');
-      [canvas.width, canvas.height] = [320, 240];
-      const ctx = canvas.getContext('2d')!;
-      let [n, running] = [0, true];
-      const draw = () => {
-        if (!running) return;
-        const withPerson = n++ % 2 === 0;
-        ctx.fillStyle = '#5a6ea0';
-        ctx.fillRect(0, 0, 320, 240);
-        if (withPerson) ctx.drawImage(person, 80, 0, 160, 240);
-        ctx.fillStyle = withPerson ? '#ff0000' : '#0000ff';
-        ctx.fillRect(0, 0, 12, 12);
-        // Uneven gaps, so that one offset only lines the masks' timestamps up with the frames' (below).
-        setTimeout(draw, GAPS[n % GAPS.length]);
-      };
-      draw();
-      const track = canvas.captureStream().getVideoTracks()[0]!;
-      const frames = new Map<number, boolean>();
-      const video = document.createElement('video');
+  // In every engine the masks' timestamps are checked against the times the test drew the frames at; outside
+  // WebKitGTK also against the test's own <video> of the same track. Not there: WebKitGTK's
+  // requestVideoFrameCallback gives every frame of a track a mediaTime of 0. Its <video> of a canvas track
+  // with no frame rate stopped calling back after two frames (the main-thread path's too): there the track
+  // says 30 frames/s (a frame is still taken only when the canvas changed).
+  test("each mask carries its own frame's timestamp (VideoFrame.timestamp's µs, the media time on the main-thread path): a mask lines up with its frame", async () => {
+    // A track whose frames show a person on their left half (with a red marker in a corner), on their right
+    // half (green) or no one (blue), never the same twice in a row, a frame every 110–400 ms. The test notes
+    // when it drew each frame (and, outside WebKitGTK, its own <video> of the same track reads each frame's
+    // marker and media time); each mask must show what the frame at its timestamp showed.
+    const person = await createImageBitmap(await (await fetch('/models/people/samples/images/grace_hopper.jpg')).blob());
+    const canvas = document.createElement('canvas');
+    [canvas.width, canvas.height] = [320, 240];
+    const ctx = canvas.getContext('2d')!;
+    const next = frameSequence();
+    const drawn: { at: number; shown: Shown }[] = [];
+    let running = true;
+    const draw = () => {
+      if (!running) return;
+      const { gap, shown } = next();
+      ctx.fillStyle = '#5a6ea0';
+      ctx.fillRect(0, 0, 320, 240);
+      if (shown !== 'none') ctx.drawImage(person, shown === 'left' ? 0 : 160, 0, 160, 240);
+      ctx.fillStyle = { left: '#ff0000', right: '#00ff00', none: '#0000ff' }[shown];
+      ctx.fillRect(0, 0, 12, 12);
+      drawn.push({ at: Math.round(performance.now() * 1000), shown });
+      // Uneven gaps, so that one offset only lines the masks' timestamps up with the frames' (below).
+      setTimeout(draw, gap);
+    };
+    draw();
+    const track = canvas.captureStream(IS_WEBKIT ? 30 : undefined).getVideoTracks()[0]!;
+    const frames = new Map<number, Shown>();
+    const video = document.createElement('video');
+    if (!IS_WEBKIT) {
       video.muted = true;
       video.srcObject = new MediaStream([track]);
       const read = new OffscreenCanvas(320, 240).getContext('2d', { willReadFrequently: true })!;
       const onFrame = (_: number, metadata: VideoFrameCallbackMetadata) => {
         read.drawImage(video, 0, 0, 320, 240);
-        const [r, , b] = read.getImageData(4, 4, 1, 1).data;
-        if (Math.abs(r! - b!) > 100) frames.set(Math.round(metadata.mediaTime * 1e6), r! > b!);
+        const [r, g, b] = [...read.getImageData(4, 4, 1, 1).data] as [number, number, number];
+        const shown =
+          r > 155 && g < 100 && b < 100 ? 'left' : g > 155 && r < 100 && b < 100 ? 'right' : b > 155 && r < 100 && g < 100 ? 'none' : null;
+        if (shown) frames.set(Math.round(metadata.mediaTime * 1e6), shown);
         video.requestVideoFrameCallback(onFrame);
       };
       video.requestVideoFrameCallback(onFrame);
       await video.play();
-      const masks: { timestamp: number; person: boolean }[] = [];
-      const fx = await createVideoEffect({ effect: 'color', background: '#00ff00', backends: ['wasm'], ...WAITING });
-      fx.onMask = ({ classIds, timestamp }) => {
-        const subject = classIds.reduce((sum, id) => sum + (id === 0 ? 0 : 1), 0) / classIds.length;
-        // A person fills a good part of the frame; no one, almost none of it.
-        if (subject > 0.1 || subject < 0.01) masks.push({ timestamp, person: subject > 0.1 });
-      };
-      try {
-        fx.process(track);
-        await until(
-          () => masks.length >= 8,
-          () => `8 masks (${masks.length}; stats: ${JSON.stringify(fx.stats)})`,
-        );
-      } finally {
-        running = false;
-        track.stop();
-        await fx.close();
-        video.srcObject = null;
-      }
-      // In order (a frame the page's <video> calls back twice may be sent twice: the same timestamp).
-      expect(
-        masks.every(({ timestamp }, i) => i === 0 || timestamp >= masks[i - 1]!.timestamp),
-        JSON.stringify(masks),
-      ).toBe(true);
-      // Chromium stamps a track's frames on one clock (VideoFrame.timestamp, rVFC's mediaTime). Firefox's
-      // mediaTime counts from when each <video> began (two elements' differ by a constant, to the µs
-      // rounding), and puts a <video>'s first frame at the start of that clock (0, or near it) wherever the
-      // track's clock is: on the main-thread path the first mask is left out.
-      const stamped = PATH === 'main-thread' ? masks.slice(1) : masks;
-      const times = [...frames.keys()];
-      const frameAt = (t: number) => times.find((time) => Math.abs(time - t) <= 2);
-      const offsets = times.map((t) => stamped[0]!.timestamp - t);
-      const matched = (offset: number) => stamped.filter(({ timestamp }) => frameAt(timestamp - offset) !== undefined);
-      const offset = offsets.reduce((best, o) => (matched(o).length > matched(best).length ? o : best), offsets[0]!);
-      // One alignment only (the gaps are uneven): any other offset leaves a mask on no frame.
-      const aligned = offsets.filter((o) => matched(o).length === stamped.length);
-      expect(aligned.every((o) => Math.abs(o - offset) <= 4)).toBe(true);
-      console.log(`video timestamps (${PATH}): ${stamped.length} masks stamped, offset ${offset} µs from the test's <video>`);
-      expect(stamped.length).toBeGreaterThanOrEqual(PATH === 'worker' ? 8 : 7);
-      expect(matched(offset).length).toBe(stamped.length);
-      if (HAS_GENERATOR) expect(offset).toBe(0);
-      // Each mask lines up with its frame: a person's mask where its frame had the person, none where not.
-      expect(stamped.map(({ timestamp }) => frames.get(frameAt(timestamp - offset)!))).toEqual(stamped.map(({ person }) => person));
-      expect(new Set(stamped.map(({ person }) => person)).size).toBe(2);
-    },
-  );
+    }
+    const masks: { timestamp: number; shown: Shown }[] = [];
+    const fx = await createVideoEffect({ effect: 'color', background: '#00ff00', backends: ['wasm'], ...WAITING });
+    fx.onMask = ({ classIds, width, timestamp }) => {
+      let [subject, x] = [0, 0];
+      for (let i = 0; i < classIds.length; i++) if (classIds[i] !== 0) [subject, x] = [subject + 1, x + (i % width)];
+      // A person fills a good part of the frame (on the half where the subject's columns are); no one, almost none of it.
+      const share = subject / classIds.length;
+      if (share > 0.1) masks.push({ timestamp, shown: x / subject < width / 2 ? 'left' : 'right' });
+      else if (share < 0.01) masks.push({ timestamp, shown: 'none' });
+    };
+    try {
+      fx.process(track);
+      await until(
+        () => masks.length >= 10,
+        () => `10 masks (${masks.length}; stats: ${JSON.stringify(fx.stats)})`,
+      );
+    } finally {
+      running = false;
+      track.stop();
+      await fx.close();
+      video.srcObject = null;
+    }
+    // In order (a frame the page's <video> calls back twice may be sent twice: the same timestamp).
+    expect(
+      masks.every(({ timestamp }, i) => i === 0 || timestamp >= masks[i - 1]!.timestamp),
+      JSON.stringify(masks),
+    ).toBe(true);
+    // Firefox's mediaTime counts from when each <video> began, and puts a <video>'s first frame at the start
+    // of that clock (0, or near it) wherever the track's clock is: on the main-thread path the first mask is
+    // left out.
+    const stamped = PATH === 'main-thread' ? masks.slice(1) : masks;
+    expect(stamped.length).toBeGreaterThanOrEqual(PATH === 'worker' ? 10 : 9);
+    expect(new Set(stamped.map(({ shown }) => shown)).size).toBeGreaterThanOrEqual(2);
+
+    // Against the draws: a frame is stamped when the track takes it (or the loop reads it), a little after
+    // the test drew it, on a clock of the engine's own. For each frame the first mask could be, the offset
+    // that puts it there; an alignment puts every mask on a frame of its kind, the masks' offsets from their
+    // frames' draws one constant to within DRAW_TOLERANCE (the smallest gap is 110 ms). The gaps have no
+    // period: one alignment only. Timestamps all the same, or another frame's, line up with none.
+    const DRAW_TOLERANCE = 50_000;
+    const nearest = (t: number) => drawn.reduce((best, { at }, j) => (Math.abs(at - t) < Math.abs(drawn[best]!.at - t) ? j : best), 0);
+    const lags = (alignment: number[]) => alignment.map((j, i) => stamped[i]!.timestamp - drawn[j]!.at);
+    const spread = (alignment: number[]) => Math.max(...lags(alignment)) - Math.min(...lags(alignment));
+    const placements = drawn.map(({ at }) => stamped.map(({ timestamp }) => nearest(timestamp - stamped[0]!.timestamp + at)));
+    const alignments = [...new Map(placements.map((alignment) => [alignment.join(), alignment])).values()].filter(
+      (alignment) => spread(alignment) <= DRAW_TOLERANCE && alignment.every((j, i) => drawn[j]!.shown === stamped[i]!.shown),
+    );
+    console.log(
+      `video timestamps (${PATH}): ${stamped.length} masks, ${drawn.length} frames drawn; ` +
+        alignments
+          .map(
+            (alignment) =>
+              `frames ${alignment.join(',')}: offsets ${lags(alignment).join(',')} µs from the draws (spread ${spread(alignment)} µs)`,
+          )
+          .join('; '),
+    );
+    expect(alignments.length, JSON.stringify({ masks: stamped, drawn })).toBe(1);
+    const [alignment] = alignments as [number[]];
+    // Each mask lines up with its frame: it shows what its frame showed.
+    expect(alignment.map((j) => drawn[j]!.shown)).toEqual(stamped.map(({ shown }) => shown));
+    if (IS_WEBKIT) return;
+
+    // Against the test's own <video>, to the µs.
+    const times = [...frames.keys()];
+    const frameAt = (t: number) => times.find((time) => Math.abs(time - t) <= 2);
+    const candidates = times.map((t) => stamped[0]!.timestamp - t);
+    const matched = (offset: number) => stamped.filter(({ timestamp }) => frameAt(timestamp - offset) !== undefined);
+    const offset = candidates.reduce((best, o) => (matched(o).length > matched(best).length ? o : best), candidates[0]!);
+    // One alignment only (the gaps are uneven): any other offset leaves a mask on no frame.
+    const aligned = candidates.filter((o) => matched(o).length === stamped.length);
+    expect(aligned.every((o) => Math.abs(o - offset) <= 4)).toBe(true);
+    // Chromium stamps a track's frames on one clock (VideoFrame.timestamp, rVFC's mediaTime); Firefox's
+    // <video> elements' clocks differ by a constant, to the µs rounding.
+    console.log(`video timestamps (${PATH}): offset ${offset} µs from the test's <video>`);
+    expect(matched(offset).length).toBe(stamped.length);
+    if (HAS_GENERATOR) expect(offset).toBe(0);
+    expect(stamped.map(({ timestamp }) => frames.get(frameAt(timestamp - offset)!))).toEqual(stamped.map(({ shown }) => shown));
+  });
 
   test('close() ends the output, stops the loop and frees the worker', async () => {
     const other = await createVideoEffect({ effect: 'blur', backends: ['wasm'], ...WAITING });
