@@ -226,7 +226,10 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
       if (!this.#modelCall) this.#begin(frame);
       else {
         // The frame the model takes next is the newest; the one it replaces is shown on the last masks.
-        if (this.#held) this.#carry(this.#held);
+        if (this.#held) {
+          this.#carry(this.#held);
+          this.pace.carried();
+        }
         [this.#held, this.#queued] = [null, null];
         // Drawn before the frame is held: one whose input fails is released here (below), not held.
         const input = this.#lastBeforeModel() ? this.#prepare(frame) : null;

@@ -10,7 +10,9 @@
  * `interval`) is its frame rate's, or the time between its frames as measured where that is longer (a
  * camera in low light gives fewer frames than it says). All are moving averages
  * over about 8 samples; the first two round trips (the model's warm-up) are not counted, and 10 frames
- * pass between two changes.
+ * pass between two changes. Frames also stop waiting where, measured or not, the pipeline does not keep
+ * pace: a quarter of the frames are carried (shown on an earlier frame's mask, because the model had a
+ * newer frame before it was free), over about the last 32.
  */
 export class MaskPace {
   /** The camera's frame interval (ms) from its frame rate; 0 where unknown. */
@@ -28,6 +30,8 @@ export class MaskPace {
   #composite = 0;
   #since = 0;
   #waiting = true;
+  /** While frames wait: the share of them carried, a moving average over about 32 frames (from the warm-up's end). */
+  #carried = 0;
 
   constructor(frameRate?: number) {
     this.#camera = frameRate && frameRate > 0 ? 1000 / frameRate : 0;
@@ -48,6 +52,12 @@ export class MaskPace {
     }
     [this.#last, this.#lastWaiting] = [now, waiting];
     this.#since++;
+    if (waiting) this.#carried -= this.#carried / CARRIED_WINDOW;
+  }
+
+  /** While frames wait, one was carried: a newer frame took its place at the model. */
+  carried(): void {
+    if (this.#trips > 2) this.#carried += 1 / CARRIED_WINDOW;
   }
 
   /**
@@ -82,12 +92,16 @@ export class MaskPace {
     const interval = this.interval;
     if (this.#since >= 10 && interval > 0 && this.#trip > 0) {
       const period = Math.max(this.#trip, this.#input + this.#composite);
-      const waiting = this.#waiting ? period <= 1.1 * interval : period < 0.9 * interval;
-      if (waiting !== this.#waiting) [this.#waiting, this.#since] = [waiting, 0];
+      const waiting = this.#waiting ? period <= 1.1 * interval && this.#carried <= CARRIED_MAX : period < 0.9 * interval;
+      if (waiting !== this.#waiting) [this.#waiting, this.#since, this.#carried] = [waiting, 0, 0];
     }
     return this.#waiting;
   }
 }
+
+/** The frames over which the carried share is averaged, and the share over which frames stop waiting. */
+const CARRIED_WINDOW = 32;
+const CARRIED_MAX = 0.25;
 
 /** A moving average over about 8 samples (the first sample starts it). */
 export const average = (mean: number, sample: number) => (mean === 0 ? sample : mean + (sample - mean) / 8);

@@ -514,6 +514,23 @@ describe("FrameScheduler with waitForMask 'auto' and MaskPace (the camera's pace
     expect(after.every((w) => w.carried && w.id - w.masks <= 5)).toBe(true);
   });
 
+  test('a camera faster than its track says, so that frames are carried while they wait: they stop waiting, though the round trip is under the interval it says', async () => {
+    // A track that says 60 frames/s and gives 120; runs of 16 ms, under 1.1 of the 16.7 ms it says. Two
+    // frames come during most runs: one is held, the next takes its place (the held one is carried).
+    const { clock, log, camera, scheduler } = rig({ waitForMask: 'auto', pace: new MaskPace(60), modelMs: () => 16 });
+    const { waits } = camera(every(240, 1000 / 120));
+    await clock.run();
+    await scheduler.end();
+    const stop = waits.indexOf(false);
+    expect(stop).toBeGreaterThan(9);
+    expect(stop).toBeLessThan(80);
+    // For good: not waiting, a 16 ms round trip is not under 0.9 of 16.7 ms.
+    expect(waits.slice(stop).every((w) => !w)).toBe(true);
+    // While they waited, over a quarter of the frames were carried.
+    const waited = log.written.filter((w) => w.id <= stop);
+    expect(waited.filter((w) => w.carried).length).toBeGreaterThan(waited.length / 4);
+  });
+
   test('a camera slower than its frame rate says (low light): frames stop waiting, then wait again for good, and none is counted dropped', async () => {
     // A track that says 60 frames/s, a frame every 400 ms, runs of 170 ms.
     const { clock, log, camera, scheduler } = rig({ waitForMask: 'auto', pace: new MaskPace(60), countGaps: true, modelMs: () => 170 });

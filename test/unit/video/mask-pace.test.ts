@@ -152,4 +152,48 @@ describe("waitForMask 'auto' (MaskPace)", () => {
     }
     expect(chosen.indexOf(false)).toBe(9);
   });
+
+  test('frames stop waiting once a quarter of them are carried, where the round trip alone says the model keeps pace', () => {
+    const run = (carriedEvery: number) => {
+      const pace = new MaskPace(60);
+      const chosen: boolean[] = [];
+      // A model that keeps pace on average (16 ms against frames 16.7 ms apart) and the warm-up past.
+      pace.trip(400);
+      pace.trip(400);
+      for (let n = 1; n <= 200; n++) {
+        pace.frame(n * 16.7);
+        if (n % carriedEvery === 0) pace.carried();
+        chosen.push(pace.choose());
+        pace.trip(16);
+      }
+      return chosen;
+    };
+    // One frame in three carried: frames stop waiting, once the average over about 32 frames is past a quarter.
+    const third = run(3);
+    const stop = third.indexOf(false);
+    expect(stop).toBeGreaterThan(9);
+    expect(stop).toBeLessThan(60);
+    // Not waiting, the round trip is not under 0.9 of the interval: they do not wait again.
+    expect(third.slice(stop).every((w) => !w)).toBe(true);
+    // One in ten carried (a camera's jitter): frames go on waiting for their own mask.
+    expect(run(10).every(Boolean)).toBe(true);
+  });
+
+  test("frames carried during the model's warm-up (its first two round trips) are not counted", () => {
+    const pace = new MaskPace(60);
+    // Ten frames carried while the first runs are slow (a fresh session), then none.
+    for (let n = 1; n <= 10; n++) {
+      pace.frame(n * 16.7);
+      pace.carried();
+    }
+    pace.trip(300);
+    pace.trip(300);
+    const chosen: boolean[] = [];
+    for (let n = 11; n <= 60; n++) {
+      pace.frame(n * 16.7);
+      chosen.push(pace.choose());
+      pace.trip(14);
+    }
+    expect(chosen.every(Boolean)).toBe(true);
+  });
 });
