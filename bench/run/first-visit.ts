@@ -57,6 +57,8 @@ export interface FirstVisitCase {
   ready: { first: number; second: number };
   /** edgeseg: its first call's stages on a first visit (medians, ms). */
   stages?: Record<string, number>;
+  /** edgeseg: its first call's stages on a second visit (medians, ms). */
+  stagesSecond?: Record<string, number>;
   /** edgeseg: when its worker passed each step of its start (its `edgeseg:` marks; medians, ms since the navigation). */
   marks?: { first: Record<string, number>; second: Record<string, number> };
   /** The first run's answers, first visit and second. */
@@ -265,6 +267,8 @@ export async function firstVisitSection(): Promise<FirstVisitResults> {
         }
       }
       const median = (values: number[]) => summarize(values).median;
+      const medianStages = (visits: FirstMask[], keys: string[]) =>
+        Object.fromEntries(keys.map((k) => [k, median(visits.map((o) => o.stages![k]!))]));
       const medianMarks = (list: Record<string, number>[]) =>
         Object.fromEntries(Object.keys(list[0] ?? {}).map((k) => [k, median(list.map((m) => m[k]!).filter((v) => v !== undefined))]));
       for (const r of RUNTIMES) {
@@ -276,7 +280,12 @@ export async function firstVisitSection(): Promise<FirstVisitResults> {
           first: summarize(first.map((o) => o.ms)),
           second: summarize(second.map((o) => o.ms)),
           ready: { first: median(first.map((o) => o.ready)), second: median(second.map((o) => o.ready)) },
-          ...(stages ? { stages: Object.fromEntries(Object.keys(stages).map((k) => [k, median(first.map((o) => o.stages![k]!))])) } : {}),
+          ...(stages
+            ? {
+                stages: medianStages(first, Object.keys(stages)),
+                stagesSecond: medianStages(second, Object.keys(stages)),
+              }
+            : {}),
           ...(r === 'edgeseg' ? { marks: { first: medianMarks(marks.first), second: medianMarks(marks.second) } } : {}),
           wire: firstRun[r],
           agreement: agreement(first[0]!, outcomes.edgeseg.first[0]!),
@@ -293,6 +302,15 @@ export async function firstVisitSection(): Promise<FirstVisitResults> {
     await rm(work, { recursive: true, force: true });
   }
 }
+
+/** edgeseg's first call, stage by stage (ms), where measured. */
+const stageList = (stages: Record<string, number> | undefined) =>
+  stages
+    ? ['decode', 'preprocess', 'run', 'postprocess']
+        .filter((k) => stages[k] !== undefined)
+        .map((k) => `${k} ${ms(stages[k]!)}`)
+        .join(', ')
+    : '';
 
 const wireBytes = (wire: WireEntry[]) => wire.reduce((n, e) => n + e.bytes, 0);
 const kb = (bytes: number) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(2)} MB` : `${(bytes / 1e3).toFixed(1)} kB`);
@@ -339,11 +357,11 @@ export function firstVisitReport(res: FirstVisitResults): string {
     ),
   );
   out.push(
-    '\nWhere the time goes (medians, ms since the navigation): when the runtime and the model were ready (edgeseg: `createSegmenter` resolved; LiteRT.js: `loadLiteRt` + `loadAndCompile`; MediaPipe: `ImageSegmenter.createFromOptions`), then the first call on the image (edgeseg: its stages, first visit):\n',
+    '\nWhere the time goes (medians, ms since the navigation): when the runtime and the model were ready (edgeseg: `createSegmenter` resolved; LiteRT.js: `loadLiteRt` + `loadAndCompile`; MediaPipe: `ImageSegmenter.createFromOptions`), then the first call on the image (edgeseg: its stages, first visit and second):\n',
   );
   out.push(
     table(
-      ['link', 'runtime', 'first visit: ready', 'first call', 'second visit: ready', 'first call', 'edgeseg’s first call'],
+      ['link', 'runtime', 'first visit: ready', 'first call', 'second visit: ready', 'first call', 'edgeseg’s first call', 'second visit'],
       res.cases.map((c) => [
         c.link,
         LABELS[c.runtime],
@@ -351,12 +369,8 @@ export function firstVisitReport(res: FirstVisitResults): string {
         ms(c.first.median - c.ready.first),
         ms(c.ready.second),
         ms(c.second.median - c.ready.second),
-        c.stages
-          ? ['decode', 'preprocess', 'run', 'postprocess']
-              .filter((k) => c.stages![k] !== undefined)
-              .map((k) => `${k} ${ms(c.stages![k]!)}`)
-              .join(', ')
-          : '',
+        stageList(c.stages),
+        stageList(c.stagesSecond),
       ]),
     ),
   );
