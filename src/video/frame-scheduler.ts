@@ -3,7 +3,7 @@
 // waiting for their own mask. Pure: the model, the writer, the frame's release and the clock are injected,
 // so every path (the page's track processor, the track in a worker, the main thread's frames) runs the
 // same rules, and Node tests them with fake frames and a fake clock.
-import { average, MaskPace } from './mask-pace.js';
+import { MaskPace, RunAverage } from './mask-pace.js';
 
 /** What a frame is shown with: its own masks, or (`carried`) the newest ones made from an earlier frame. */
 export interface Shown<M> {
@@ -101,13 +101,9 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
    * the moment it is back: the held frame's while frames wait, else a frame's already written.
    */
   #queued: I | null = null;
-  /**
-   * When the model's run in flight began (ms), and how long the model takes to give back (a moving
-   * average, ms; 0 until the first two runs, the model's warm-up, are past) over how many runs.
-   */
+  /** When the model's run in flight began (ms), and how long the model takes to give back. */
   #runStarted = 0;
-  #modelMs = 0;
-  #runs = 0;
+  readonly #modelTime = new RunAverage();
   /** A frame shown on the masks before it once the frame ahead of it is written (at most one waits). */
   #carried: F | null = null;
   /** The last frame's output (settles once it is written, or dropped, and released). */
@@ -316,7 +312,7 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
         made = await this.#hooks.model(input);
       } finally {
         modelMs = this.#hooks.now() - t1;
-        if (++this.#runs > 2) this.#modelMs = average(this.#modelMs, modelMs);
+        this.#modelTime.add(modelMs);
         back();
       }
       const masks = this.#hooks.finish(made, input, modelMs);
@@ -346,8 +342,8 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
    */
   #lastBeforeModel(): boolean {
     const interval = this.pace.interval;
-    if (this.#modelMs <= 0 || interval <= 0) return true;
-    return this.#runStarted + this.#modelMs - this.#hooks.now() < interval;
+    if (this.#modelTime.ms <= 0 || interval <= 0) return true;
+    return this.#runStarted + this.#modelTime.ms - this.#hooks.now() < interval;
   }
 
   /** Not waiting: a run's failure is reported by the next frame shown (its frame was shown already). */

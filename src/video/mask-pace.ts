@@ -24,8 +24,8 @@ export class MaskPace {
   #last: number | null = null;
   /** Whether frames waited when the last one came. */
   #lastWaiting = true;
-  #trip = 0;
-  #trips = 0;
+  /** The model's round trip. */
+  readonly #trip = new RunAverage();
   #input = 0;
   #composite = 0;
   #since = 0;
@@ -57,7 +57,7 @@ export class MaskPace {
 
   /** While frames wait, one was carried: a newer frame took its place at the model. */
   carried(): void {
-    if (this.#trips > 2) this.#carried += 1 / CARRIED_WINDOW;
+    if (this.#trip.warm) this.#carried += 1 / CARRIED_WINDOW;
   }
 
   /**
@@ -74,7 +74,7 @@ export class MaskPace {
 
   /** A model round trip took `ms`. */
   trip(ms: number): void {
-    if (++this.#trips > 2) this.#trip = average(this.#trip, ms);
+    this.#trip.add(ms);
   }
 
   /** The loop drew a frame's network input and guide for the model in `ms`. */
@@ -90,8 +90,8 @@ export class MaskPace {
   /** Whether frames wait for their mask now. */
   choose(): boolean {
     const interval = this.interval;
-    if (this.#since >= 10 && interval > 0 && this.#trip > 0) {
-      const period = Math.max(this.#trip, this.#input + this.#composite);
+    if (this.#since >= 10 && interval > 0 && this.#trip.ms > 0) {
+      const period = Math.max(this.#trip.ms, this.#input + this.#composite);
       const waiting = this.#waiting ? period <= 1.1 * interval && this.#carried <= CARRIED_MAX : period < 0.9 * interval;
       if (waiting !== this.#waiting) [this.#waiting, this.#since, this.#carried] = [waiting, 0, 0];
     }
@@ -103,5 +103,23 @@ export class MaskPace {
 const CARRIED_WINDOW = 32;
 const CARRIED_MAX = 0.25;
 
+/**
+ * A run's time (ms) as a moving average (`average`), the first two runs (a model's warm-up, many times
+ * slower) left out: 0 until they are past.
+ */
+export class RunAverage {
+  #runs = 0;
+  ms = 0;
+
+  /** Whether the warm-up runs are past. */
+  get warm(): boolean {
+    return this.#runs > 2;
+  }
+
+  add(ms: number): void {
+    if (++this.#runs > 2) this.ms = average(this.ms, ms);
+  }
+}
+
 /** A moving average over about 8 samples (the first sample starts it). */
-export const average = (mean: number, sample: number) => (mean === 0 ? sample : mean + (sample - mean) / 8);
+const average = (mean: number, sample: number) => (mean === 0 ? sample : mean + (sample - mean) / 8);
