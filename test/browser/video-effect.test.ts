@@ -250,14 +250,16 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
   async function burst(
     fx: VideoEffect,
     phases = [{ frames: 2 * FRAMES, every: 40 }],
-  ): Promise<{ shown: { k: number; mask: Uint8Array }[]; mostOpen: number; sent: number; waits: boolean[] }> {
+  ): Promise<{ shown: { k: number; mask: Uint8Array; sentAt: number; lag: number }[]; mostOpen: number; sent: number; waits: boolean[] }> {
     await injectFault(fx.segmenter, 'slow-runs');
     const read = new OffscreenCanvas(W, H).getContext('2d', { willReadFrequently: true })!;
-    const shown: { k: number; mask: Uint8Array }[] = [];
+    const shown: { k: number; mask: Uint8Array; sentAt: number; lag: number }[] = [];
+    const sentAt: number[] = [];
     const { writer, reading } = await generatorInto(fx, (frame) => {
       const k = frame.timestamp / 33_333 - 1;
+      const lag = performance.now() - sentAt[k]!;
       read.drawImage(frame, 0, 0);
-      shown.push({ k, mask: decisions(read.getImageData(0, 0, W, H).data, scene.noisy[k % FRAMES]!.data) });
+      shown.push({ k, mask: decisions(read.getImageData(0, 0, W, H).data, scene.noisy[k % FRAMES]!.data), sentAt: sentAt[k]!, lag });
     });
     const bitmaps = await Promise.all(scene.noisy.map((image) => createImageBitmap(image)));
     let [sent, mostOpen] = [0, 0];
@@ -265,6 +267,7 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
     for (const { frames, every } of phases) {
       for (let n = 0; n < frames; n++, sent++) {
         mostOpen = Math.max(mostOpen, fx.stats.openFrames);
+        sentAt[sent] = performance.now();
         await writer.write(new VideoFrame(bitmaps[sent % FRAMES]!, { timestamp: (sent + 1) * 33_333 }));
         await new Promise((resolve) => setTimeout(resolve, every));
       }
@@ -318,16 +321,31 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
   test('waitForMask: false: with the model slower than the frames, every frame is shown at once on the newest masks', async () => {
     const fx = await createVideoEffect({ effect: 'color', background: '#00ff00', backends: ['wasm'], waitForMask: false });
     const made: number[] = [];
-    fx.onMask = ({ timestamp }) => made.push(timestamp);
+    let firstMaskAt = Infinity;
+    fx.onMask = ({ timestamp }) => {
+      firstMaskAt = Math.min(firstMaskAt, performance.now());
+      made.push(timestamp);
+    };
     try {
       const { shown, mostOpen, sent, waits } = await burst(fx, [{ frames: 4 * FRAMES, every: 40 }]);
       expect(waits).toEqual([false]);
       const stats = fx.stats;
+      // The frames sent once the first mask was made, each from the time it was sent to the time it was read
+      // back: those before had no masks to be shown on and waited for the first run (150 ms and more, more
+      // under load), by design.
+      const lags = shown.filter(({ sentAt }) => sentAt > firstMaskAt).map(({ lag }) => lag);
+      const p50 = lags.sort((a, b) => a - b)[Math.floor(lags.length / 2)]!;
+      const late = lags.filter((lag) => lag >= 150).length;
       console.log(
-        `video latest: ${stats.frames} shown, ${stats.masks} masks, ${stats.dropped} dropped, latency p50 ${stats.latency.p50.toFixed(1)} / p95 ${stats.latency.p95.toFixed(1)} ms`,
+        `video latest: ${stats.frames} shown, ${stats.masks} masks, ${stats.dropped} dropped, latency p50 ${stats.latency.p50.toFixed(1)} / p95 ${stats.latency.p95.toFixed(1)} ms; ${lags.length} shown after the first mask: p50 ${p50.toFixed(1)} ms, ${late} at 150 ms or more`,
       );
       // No frame waits for a run (150 ms and more): each is shown as it comes, on the masks the model made last.
-      expect(stats.latency.p95).toBeLessThan(150);
+      // Frames that waited would all be 150 ms late or more; a stall of the machine (another test's load, a
+      // pause to collect garbage) may hold up a few that did not.
+      expect(lags.length).toBeGreaterThanOrEqual(shown.length / 2);
+      expect(p50).toBeLessThan(75);
+      expect(late).toBeLessThanOrEqual(0.1 * lags.length);
+      expect(stats.latency.p50).toBeLessThan(75);
       expect(stats.frames).toBeGreaterThanOrEqual(0.6 * sent);
       expect(shown.length).toBeGreaterThan(0);
       expect(shown.every(({ k }, i) => i === 0 || k > shown[i - 1]!.k)).toBe(true);
