@@ -438,6 +438,64 @@ describe.runIf(HAS_GENERATOR)('createVideoEffect on frames made from a real phot
       await fx.close();
     }
   });
+
+  test('a camera that changes size mid-call (640×480, then 320×240, then back): each frame comes out at its own size and timestamp with the effect, masks made at each size, no error, nothing held', async () => {
+    const fx = await createVideoEffect({ effect: 'color', background: '#00ff00', backends: ['wasm'] });
+    const masks: { width: number; height: number; timestamp: number }[] = [];
+    fx.onMask = ({ width, height, timestamp, classIds }) => {
+      expect(classIds.length).toBe(width * height);
+      masks.push({ width, height, timestamp });
+    };
+    const errors: unknown[] = [];
+    fx.onError = (error) => errors.push(error);
+    try {
+      const out: { width: number; height: number; timestamp: number; centre: number[] }[] = [];
+      const probe = new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true })!;
+      const { writer, reading } = await generatorInto(fx, (frame) => {
+        const [width, height] = [frame.displayWidth, frame.displayHeight];
+        // The pixel at the frame's centre: the effect's green (the person stands left of it).
+        probe.drawImage(frame, width / 2 + 100 * (width / W), height / 4, 1, 1, 0, 0, 1, 1);
+        out.push({ width, height, timestamp: frame.timestamp, centre: Array.from(probe.getImageData(0, 0, 1, 1).data.slice(0, 3)) });
+      });
+      const bitmaps = await Promise.all(scene.noisy.map((image) => createImageBitmap(image)));
+      const phases = [
+        [W, H],
+        [W / 2, H / 2],
+        [W, H],
+      ] as const;
+      const sizeAt = (timestamp: number) => phases[Math.floor((timestamp / 33_333 - 1) / FRAMES)]!;
+      let sent = 0;
+      for (const [width, height] of phases) {
+        const canvas = new OffscreenCanvas(width, height);
+        const ctx = canvas.getContext('2d')!;
+        for (let n = 0; n < FRAMES; n++, sent++) {
+          ctx.drawImage(bitmaps[n]!, 0, 0, width, height);
+          await writer.write(new VideoFrame(canvas, { timestamp: (sent + 1) * 33_333 }));
+          await new Promise((resolve) => setTimeout(resolve, 60));
+        }
+      }
+      await writer.close();
+      await reading;
+      console.log(`video size change: ${out.length} frames out of ${sent}, ${masks.length} masks`);
+      // Frames of each size came out, each at its own size, in order, with its own timestamp.
+      for (const [width, height] of phases) expect(out.filter((f) => f.width === width && f.height === height).length).toBeGreaterThan(0);
+      expect(out.filter((f) => f.width === W / 2).length).toBeGreaterThanOrEqual(FRAMES / 2);
+      expect(out.filter((f) => f.timestamp > 2 * FRAMES * 33_333).length).toBeGreaterThanOrEqual(FRAMES / 2);
+      for (const f of out) expect([f.width, f.height], String(f.timestamp)).toEqual([...sizeAt(f.timestamp)]);
+      expect(out.every((f, i) => i === 0 || f.timestamp > out[i - 1]!.timestamp)).toBe(true);
+      // The effect holds at each size: the background is the colour's green.
+      for (const f of out)
+        expect(Math.abs(f.centre[0]!) + Math.abs(f.centre[1]! - 255) + Math.abs(f.centre[2]!), String(f.centre)).toBeLessThan(60);
+      // Masks were made from frames of each size (a mask is the model's grid whatever the frame's size).
+      for (const [width, height] of phases)
+        expect(masks.filter((m) => sizeAt(m.timestamp)[0] === width && sizeAt(m.timestamp)[1] === height).length).toBeGreaterThan(0);
+      expect(masks.filter((m) => sizeAt(m.timestamp)[0] === W / 2).length).toBeGreaterThanOrEqual(FRAMES / 4);
+      expect(errors).toEqual([]);
+      expect(fx.stats.openFrames).toBe(0);
+    } finally {
+      await fx.close();
+    }
+  });
 });
 
 // Frames wait for their own masks in the tests that check something else than the pace, so that no change
