@@ -109,7 +109,12 @@ const CARRIED_MAX = 0.25;
  */
 export class RunAverage {
   #runs = 0;
-  ms = 0;
+  #ms = 0;
+
+  /** The average (ms); 0 during the warm-up. */
+  get ms(): number {
+    return this.#ms;
+  }
 
   /** Whether the warm-up runs are past. */
   get warm(): boolean {
@@ -117,7 +122,7 @@ export class RunAverage {
   }
 
   add(ms: number): void {
-    if (++this.#runs > 2) this.ms = average(this.ms, ms);
+    if (++this.#runs > 2) this.#ms = average(this.#ms, ms);
   }
 }
 
