@@ -61,32 +61,30 @@ export async function runPage(
   // page's COOP puts it in another process): the result counts only once the page is the one asked for.
   // Read-only, so run again where WebKitGTK's driver failed to read a script's answer back ("Could not
   // parse script result", now and then on a page with a media stream): the page's result is still there.
-  const readResult = () =>
-    page.evaluate(
-      (href: string, ms: number) =>
-        new Promise<Omit<PageResult, 'console'>>((resolve, reject) => {
-          const started = Date.now();
-          const poll = () => {
-            const published = (window as unknown as { edgesegResult?: Omit<PageResult, 'console'> }).edgesegResult;
-            if (published && location.href === href) resolve(published);
-            else if (Date.now() - started > ms)
-              reject(new Error(`the page published no result in ${ms} ms (status: ${document.querySelector('#status')?.textContent})`));
-            else setTimeout(poll, 50);
-          };
-          poll();
-        }),
-      new URL(url).href,
-      timeoutMs,
-    );
-  let result: Awaited<ReturnType<typeof readResult>>;
-  for (let attempt = 1; ; attempt++) {
+  const readResult = async (attempt = 1): Promise<Omit<PageResult, 'console'>> => {
     try {
-      result = await readResult();
-      break;
+      return await page.evaluate(
+        (href: string, ms: number) =>
+          new Promise<Omit<PageResult, 'console'>>((resolve, reject) => {
+            const started = Date.now();
+            const poll = () => {
+              const published = (window as unknown as { edgesegResult?: Omit<PageResult, 'console'> }).edgesegResult;
+              if (published && location.href === href) resolve(published);
+              else if (Date.now() - started > ms)
+                reject(new Error(`the page published no result in ${ms} ms (status: ${document.querySelector('#status')?.textContent})`));
+              else setTimeout(poll, 50);
+            };
+            poll();
+          }),
+        new URL(url).href,
+        timeoutMs,
+      );
     } catch (error) {
       if (engine !== 'webkit' || attempt >= 3 || !/Could not parse script result/.test(String(error))) throw error;
+      return readResult(attempt + 1);
     }
-  }
+  };
+  const result = await readResult();
   return { ...result, console: page.consoleErrors?.slice(seen) ?? [] };
 }
 
