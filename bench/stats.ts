@@ -1,4 +1,6 @@
 // Medians and spread of timing samples, and the table formatting the bench reports use.
+import { seededRandom } from '../test/helpers/seeded-random.js';
+
 export interface Summary {
   median: number;
   p10: number;
@@ -16,6 +18,25 @@ export function summarize(samples: number[]): Summary {
     return s[lo]! + (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!) * (i - lo);
   };
   return { median: at(0.5), p10: at(0.1), p90: at(0.9), min: s[0]!, max: s[s.length - 1]!, n: s.length };
+}
+
+/**
+ * How sure a ratio of two medians is, from their samples: the 5th and 95th percentiles of the ratio over
+ * `resamples` bootstrap draws (each side's samples drawn again with replacement, seeded, so that a report
+ * is the same for the same samples). A ratio whose interval holds the target says the runs cannot tell
+ * which side of it the truth is on; more runs narrow it.
+ */
+export function ratioInterval(a: number[], b: number[], resamples = 4000): { lo: number; hi: number } {
+  const random = seededRandom(0x5eed);
+  const median = (s: number[]) => summarize(s).median;
+  const draw = (s: number[]) => s.map(() => s[Math.floor(random() * s.length)]!);
+  const ratios = Array.from({ length: resamples }, () => median(draw(a)) / median(draw(b)));
+  return { lo: percentile(ratios, 0.05), hi: percentile(ratios, 0.95) };
+}
+
+function percentile(samples: number[], q: number): number {
+  const s = [...samples].sort((x, y) => x - y);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 }
 
 export const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));

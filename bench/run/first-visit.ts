@@ -17,7 +17,7 @@ import { makeToolApp } from '../../test/packed/tool-app.js';
 import type { FirstVisitOutcome, FirstMask } from '../first-visit/report.js';
 import { withImageSegmenterMetadata } from '../first-visit/tflite-metadata.js';
 import { ROOT } from '../paths.js';
-import { ms, summarize, table, type Summary } from '../stats.js';
+import { ms, ratioInterval, summarize, table, type Summary } from '../stats.js';
 import { startCompressingHost, type CompressingHost, type WireEntry } from './compressing-host.js';
 import { buildPage, judge, verdicts } from './harness.js';
 import { flag, quick, THREADS, OUT, line } from './options.js';
@@ -53,6 +53,8 @@ export interface FirstVisitCase {
   link: string;
   first: Summary;
   second: Summary;
+  /** Each run's time to the first mask (ms), first visit and second, in the order they ran. */
+  samples: { first: number[]; second: number[] };
   /** When the runtime and the model were ready (medians, ms since the navigation), first visit and second. */
   ready: { first: number; second: number };
   /** edgeseg: its first call's stages on a first visit (medians, ms). */
@@ -279,6 +281,7 @@ export async function firstVisitSection(): Promise<FirstVisitResults> {
           link: link.name,
           first: summarize(first.map((o) => o.ms)),
           second: summarize(second.map((o) => o.ms)),
+          samples: { first: first.map((o) => o.ms), second: second.map((o) => o.ms) },
           ready: { first: median(first.map((o) => o.ready)), second: median(second.map((o) => o.ready)) },
           ...(stages
             ? {
@@ -340,7 +343,13 @@ export function firstVisitReport(res: FirstVisitResults): string {
       }),
     ),
   );
-  out.push('\nRatios, edgeseg ÷ peer (medians):\n');
+  out.push(
+    `\nRatios, edgeseg ÷ peer: the medians' ratio, and (with 3 runs or more) in brackets the 90% interval of that ratio, bootstrapped from the runs (one whose interval holds a target cannot say which side of it the truth is on):\n`,
+  );
+  const withInterval = (e: number[], peer: number[]) => {
+    const { ratio, interval } = ratioOf(e, peer);
+    return `${ratio.toFixed(2)}${interval ? ` (${interval})` : ''}`;
+  };
   out.push(
     table(
       ['link', 'first visit ÷ MediaPipe', 'first visit ÷ LiteRT.js', 'second visit ÷ MediaPipe', 'second visit ÷ LiteRT.js'],
@@ -348,10 +357,10 @@ export function firstVisitReport(res: FirstVisitResults): string {
         const [e, l, mp] = RUNTIMES.map((r) => byCase(r, name));
         return [
           name,
-          (e!.first.median / mp!.first.median).toFixed(2),
-          (e!.first.median / l!.first.median).toFixed(2),
-          (e!.second.median / mp!.second.median).toFixed(2),
-          (e!.second.median / l!.second.median).toFixed(2),
+          withInterval(e!.samples.first, mp!.samples.first),
+          withInterval(e!.samples.first, l!.samples.first),
+          withInterval(e!.samples.second, mp!.samples.second),
+          withInterval(e!.samples.second, l!.samples.second),
         ];
       }),
     ),
@@ -438,28 +447,37 @@ export function firstVisitReport(res: FirstVisitResults): string {
   return out.join('\n');
 }
 
+/** edgeseg's median ÷ a peer's, and (3 runs or more) the 90% interval of that ratio, bootstrapped from the runs. */
+function ratioOf(e: number[], peer: number[]): { ratio: number; interval: string } {
+  const ratio = summarize(e).median / summarize(peer).median;
+  if (e.length < 3) return { ratio, interval: '' };
+  const { lo, hi } = ratioInterval(e, peer);
+  return { ratio, interval: `${lo.toFixed(2)}–${hi.toFixed(2)}` };
+}
+
 export function firstVisitTargets(res: FirstVisitResults): void {
   const at = (r: Runtime, link: string) => res.cases.find((c) => c.runtime === r && c.link === link)!;
   for (const link of EMULATED) {
     const [e, l, mp] = RUNTIMES.map((r) => at(r, link)) as [FirstVisitCase, FirstVisitCase, FirstVisitCase];
-    const ratio = (a: Summary, b: Summary) => a.median / b.median;
-    const first = (peer: FirstVisitCase, limit: number, name: string) =>
-      judge(
-        `first visit: first mask ≤ ${limit.toFixed(1)} × ${name}'s at ${link}`,
-        `${ratio(e.first, peer.first).toFixed(2)}× (${ms(e.first.median)} vs ${ms(peer.first.median)} ms)`,
-        ratio(e.first, peer.first) <= limit,
-      );
+    // The medians' ratio judges; the interval says how far the runs let it be trusted.
+    const measured = (visit: 'first' | 'second', peer: FirstVisitCase) => {
+      const { ratio, interval } = ratioOf(e.samples[visit], peer.samples[visit]);
+      const text = `${ratio.toFixed(2)}×${interval ? ` (90% interval ${interval})` : ''} (${ms(e[visit].median)} vs ${ms(peer[visit].median)} ms)`;
+      return { ratio, text };
+    };
+    const first = (peer: FirstVisitCase, limit: number, name: string) => {
+      const { ratio, text } = measured('first', peer);
+      judge(`first visit: first mask ≤ ${limit.toFixed(1)} × ${name}'s at ${link}`, text, ratio <= limit);
+    };
     first(mp, 1.0, 'MediaPipe');
     first(l, 1.2, 'LiteRT.js');
     for (const [peer, name] of [
       [mp, 'MediaPipe'],
       [l, 'LiteRT.js'],
-    ] as const)
-      judge(
-        `second visit: first mask ≤ 1.0 × ${name}'s at ${link}`,
-        `${ratio(e.second, peer.second).toFixed(2)}× (${ms(e.second.median)} vs ${ms(peer.second.median)} ms)`,
-        ratio(e.second, peer.second) <= 1.0,
-      );
+    ] as const) {
+      const { ratio, text } = measured('second', peer);
+      judge(`second visit: first mask ≤ 1.0 × ${name}'s at ${link}`, text, ratio <= 1.0);
+    }
   }
 }
 
