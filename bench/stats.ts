@@ -12,12 +12,15 @@ export interface Summary {
 
 export function summarize(samples: number[]): Summary {
   const s = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => {
-    const i = (s.length - 1) * q;
-    const lo = Math.floor(i);
-    return s[lo]! + (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!) * (i - lo);
-  };
+  const at = (q: number) => quantile(s, q);
   return { median: at(0.5), p10: at(0.1), p90: at(0.9), min: s[0]!, max: s[s.length - 1]!, n: s.length };
+}
+
+/** The `q` quantile of samples sorted in ascending order, interpolated between the two nearest. */
+function quantile(sorted: number[], q: number): number {
+  const i = (sorted.length - 1) * q;
+  const lo = Math.floor(i);
+  return sorted[lo]! + (sorted[Math.min(lo + 1, sorted.length - 1)]! - sorted[lo]!) * (i - lo);
 }
 
 /**
@@ -30,13 +33,8 @@ export function ratioInterval(a: number[], b: number[], resamples = 4000): { lo:
   const random = seededRandom(0x5eed);
   const median = (s: number[]) => summarize(s).median;
   const draw = (s: number[]) => s.map(() => s[Math.floor(random() * s.length)]!);
-  const ratios = Array.from({ length: resamples }, () => median(draw(a)) / median(draw(b)));
-  return { lo: percentile(ratios, 0.05), hi: percentile(ratios, 0.95) };
-}
-
-function percentile(samples: number[], q: number): number {
-  const s = [...samples].sort((x, y) => x - y);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  const ratios = Array.from({ length: resamples }, () => median(draw(a)) / median(draw(b))).sort((x, y) => x - y);
+  return { lo: quantile(ratios, 0.05), hi: quantile(ratios, 0.95) };
 }
 
 export const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
