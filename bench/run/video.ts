@@ -36,6 +36,18 @@ const edgesegThreadsText = () =>
   EDGESEG_THREADS === undefined
     ? `its default WASM threads (half the cores: ${Math.max(1, Math.floor(availableParallelism() / 2))} here)`
     : `${EDGESEG_THREADS} WASM threads`;
+/**
+ * edgeseg's compositor (`--video-compositor webgl2|canvas2d`); by default `'auto'`, which is canvas 2D in a
+ * Chromium whose WebGL is SwiftShader's, as here. `webgl2` forces the GPU path onto SwiftShader: its frame
+ * rate is the CPU's, but whether the camera is held back by frames kept open shows all the same.
+ */
+const COMPOSITOR = ((): 'webgl2' | 'canvas2d' | undefined => {
+  const i = process.argv.indexOf('--video-compositor');
+  if (i < 0) return undefined;
+  const value = process.argv[i + 1];
+  if (value !== 'webgl2' && value !== 'canvas2d') throw new Error('--video-compositor takes webgl2 or canvas2d');
+  return value;
+})();
 const FRAMES = 12;
 
 /**
@@ -115,7 +127,7 @@ export async function videoSection(origin: string): Promise<VideoRow[]> {
         seconds: SECONDS,
         warmup: WARMUP_SECONDS,
         fps: VIDEO_FPS,
-        ...(which === 'peer' ? {} : { waitForMask: modeOf(which).waitForMask, edgesegThreads: EDGESEG_THREADS }),
+        ...(which === 'peer' ? {} : { waitForMask: modeOf(which).waitForMask, edgesegThreads: EDGESEG_THREADS, compositor: COMPOSITOR }),
       };
       const result = await page.evaluate(
         ([fn, c]) => (window as unknown as { videoBench: Record<string, (c: unknown) => Promise<VideoResult>> }).videoBench[fn]!(c),
@@ -141,7 +153,7 @@ const stageText = (stages: Record<string, number> | undefined) =>
     : '';
 
 const describe = (r: VideoResult) =>
-  `${r.fps.toFixed(1)} frames/s, ${r.maskFps.toFixed(1)} new masks/s, mask age p50 ${r.maskAge.p50.toFixed(0)} ms${r.stages ? ` (stages, ms: ${stageText(r.stages)})` : ''}, latency p50 ${r.latency.p50.toFixed(0)} / p95 ${r.latency.p95.toFixed(0)} ms, main thread ${r.mainMsPerFrame.toFixed(2)} ms/frame${r.waitsForMask === undefined ? '' : `, frames ${r.waitsForMask ? 'waited' : 'did not wait'} for their mask at the end`}`;
+  `${r.fps.toFixed(1)} frames/s, ${r.maskFps.toFixed(1)} new masks/s, mask age p50 ${r.maskAge.p50.toFixed(0)} ms${r.stages ? ` (stages, ms: ${stageText(r.stages)})` : ''}, latency p50 ${r.latency.p50.toFixed(0)} / p95 ${r.latency.p95.toFixed(0)} ms, main thread ${r.mainMsPerFrame.toFixed(2)} ms/frame${r.carried === undefined ? '' : `, ${r.carried} carried`}${r.waitsForMask === undefined ? '' : `, frames ${r.waitsForMask ? 'waited' : 'did not wait'} for their mask at the end`}`;
 
 export function videoReport(rows: VideoRow[]): string {
   const out = [

@@ -22,6 +22,8 @@ export interface VideoCase {
   waitForMask?: boolean | 'auto';
   /** edgeseg: createVideoEffect's `numThreads` (absent: the default the effect picks). */
   edgesegThreads?: number;
+  /** edgeseg: createVideoEffect's `compositor` (absent: `'auto'`). */
+  compositor?: 'auto' | 'webgl2' | 'canvas2d';
 }
 
 export interface VideoResult {
@@ -162,6 +164,7 @@ const api = {
       backends: ['wasm'],
       ...(c.edgesegThreads === undefined ? {} : { numThreads: c.edgesegThreads }),
       waitForMask: c.waitForMask,
+      ...(c.compositor === undefined ? {} : { compositor: c.compositor }),
     });
     const track = await camera(c.fps);
     const { width = 0, height = 0 } = track.getSettings();
