@@ -20,7 +20,7 @@ import { ROOT } from '../paths.js';
 import { ms, ratioInterval, summarize, table, type Summary } from '../stats.js';
 import { startCompressingHost, type CompressingHost, type WireEntry } from './compressing-host.js';
 import { buildPage, judge, verdicts } from './harness.js';
-import { flag, quick, THREADS, OUT, line } from './options.js';
+import { flag, quick, textFlag, THREADS, OUT, line } from './options.js';
 import { PEOPLE_MODELS, peopleImages } from './people.js';
 
 /** The links of the section: Chromium's emulation (throughput in bits/s, latency added to each request). */
@@ -110,8 +110,8 @@ function certificate(dir: string): { cert: string; key: string; spki: string } {
 
 /** `--edgeseg-tarball FILE`: measure that packed edgeseg (another version, say) instead of packing this tree. */
 function edgesegTarball(work: string): string {
-  const i = process.argv.indexOf('--edgeseg-tarball');
-  if (i > 0) return process.argv[i + 1]!;
+  const given = textFlag('edgeseg-tarball');
+  if (given !== undefined) return given;
   ensureBuilt();
   const packed = execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', work, '--loglevel=error'], { cwd: ROOT });
   return join(work, packed.toString().trim().split('\n').pop()!);

@@ -2,9 +2,15 @@
 import { join } from 'node:path';
 import { ROOT } from '../paths.js';
 
-export const flag = (name: string) => {
+/** The word after `--name` on the command line, if it is there. */
+export const textFlag = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : undefined;
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+/** The number after `--name` on the command line, if it is there. */
+export const flag = (name: string) => {
+  const text = textFlag(name);
+  return text === undefined ? undefined : Number(text);
 };
 export const quick = process.argv.includes('--quick');
 export const RUNS = flag('runs') ?? (quick ? 5 : 20);

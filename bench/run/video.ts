@@ -8,7 +8,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../test/chromium.js';
 import { ROOT } from '../paths.js';
 import { STAGES } from '../../src/video/video-stats.js';
 import { table } from '../stats.js';
-import { quick, flag, THREADS, OUT, line, VIDEO_FPS } from './options.js';
+import { quick, flag, textFlag, THREADS, OUT, line, VIDEO_FPS } from './options.js';
 import { judge, url, benchServer, verdicts } from './harness.js';
 import { PEOPLE_MODELS, PEOPLE_SIZES } from './people.js';
 import type { SoakSample, VideoResult } from '../web/video.js';
@@ -41,12 +41,9 @@ const edgesegThreadsText = () =>
  * Chromium whose WebGL is SwiftShader's, as here. `webgl2` forces the GPU path onto SwiftShader: its frame
  * rate is the CPU's, but whether the camera is held back by frames kept open shows all the same.
  */
-const COMPOSITOR = ((): 'webgl2' | 'canvas2d' | undefined => {
-  const i = process.argv.indexOf('--video-compositor');
-  if (i < 0) return undefined;
-  const value = process.argv[i + 1];
-  if (value !== 'webgl2' && value !== 'canvas2d') throw new Error('--video-compositor takes webgl2 or canvas2d');
-  return value;
+const COMPOSITOR = ((value = textFlag('video-compositor')): 'webgl2' | 'canvas2d' | undefined => {
+  if (value === undefined || value === 'webgl2' || value === 'canvas2d') return value;
+  throw new Error('--video-compositor takes webgl2 or canvas2d');
 })();
 const FRAMES = 12;
 

@@ -164,7 +164,7 @@ const api = {
       backends: ['wasm'],
       ...(c.edgesegThreads === undefined ? {} : { numThreads: c.edgesegThreads }),
       waitForMask: c.waitForMask,
-      ...(c.compositor === undefined ? {} : { compositor: c.compositor }),
+      compositor: c.compositor,
     });
     const track = await camera(c.fps);
     const { width = 0, height = 0 } = track.getSettings();
