@@ -75,10 +75,11 @@ export function videoHost(model: () => [ModelSpec, RunModel]): { api: VideoWorke
 
     async videoFrame(frame, meta) {
       if (!video) {
-        frame.close();
+        if (frame instanceof ImageBitmap) frame.close();
         throw new BackendError('BACKEND_UNAVAILABLE', 'no video effect runs in this worker');
       }
-      return video.frame(frame, meta);
+      // Pixels (WebKit's page): a bitmap of this worker's own.
+      return video.frame(frame instanceof ImageBitmap ? frame : await createImageBitmap(frame), meta);
     },
 
     videoUpdate(settings) {

@@ -1,7 +1,7 @@
 // The main-thread path (Firefox, and engines whose workers have no track generator): the page reads frames
 // as a hidden <video> shows them (requestVideoFrameCallback), sends each to the loop's worker as a bitmap
-// stamped with its media time, and shows the composited frames on a canvas whose captureStream() is the
-// output.
+// (its pixels in WebKit) stamped with its media time, and shows the composited frames on a canvas whose
+// captureStream() is the output.
 import { transfer } from 'comlink';
 import { watchInput, type InputPath, type PathContext } from './input-path.js';
 
@@ -22,6 +22,8 @@ export class MainThreadPath implements InputPath {
   #inFlight = 0;
   #sent = 0;
   #shownSequence = 0;
+  /** Where the page reads a frame's pixels, in engines that send pixels (see #frameOf). */
+  #pixels: CanvasRenderingContext2D | null = null;
   /**
    * The camera's frames not sent since the last one sent (two were in flight): the worker's pace counts
    * them, so that it sees the camera's frame rate, not the rate frames were sent at.
@@ -117,9 +119,8 @@ export class MainThreadPath implements InputPath {
     const guard = <T>(call: Promise<T>) => supervisor.worker.guard(loop ? loop.guard(call) : call);
     void (async () => {
       try {
-        // A bitmap, not a VideoFrame: WebKit's worker canvases drew a VideoFrame made from a <video> as nothing.
-        const frame = await createImageBitmap(video);
-        const result = await guard(remote.videoFrame(transfer(frame, [frame as unknown as Transferable]), meta));
+        const frame = await this.#frameOf(video);
+        const result = await guard(remote.videoFrame(transfer(frame, [frame instanceof ImageData ? frame.data.buffer : frame]), meta));
         // Not shown (the worker's loop stopped, or failed on a frame before it, which says so itself).
         if (!result) return;
         const { bitmap, report } = result;
@@ -146,4 +147,26 @@ export class MainThreadPath implements InputPath {
       }
     })();
   };
+
+  /**
+   * The frame the <video> shows, for the worker: a bitmap (not a VideoFrame: WebKit's worker canvases drew
+   * a VideoFrame made from a <video> as nothing), or in WebKit its pixels. WebKitGTK keeps the bitmap of a
+   * <video> frame on the page's GPU context, and a worker that draws it works in that context's resource
+   * cache from its own thread while the page works in it too: the web process crashed on a failed check in
+   * that cache (CONTRIBUTING.md, "A browser that crashes"). From pixels, the worker makes its own bitmap.
+   */
+  async #frameOf(video: HTMLVideoElement): Promise<ImageBitmap | ImageData> {
+    if (!FRAMES_AS_PIXELS) return createImageBitmap(video);
+    const [width, height] = [video.videoWidth, video.videoHeight];
+    const ctx = (this.#pixels ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true })!);
+    if (ctx.canvas.width !== width || ctx.canvas.height !== height) [ctx.canvas.width, ctx.canvas.height] = [width, height];
+    ctx.drawImage(video, 0, 0, width, height);
+    return ctx.getImageData(0, 0, width, height);
+  }
 }
+
+/** WebKit (Safari, WebKitGTK, WPE, every iOS browser): the engines whose page sends frames as pixels (#frameOf). */
+const FRAMES_AS_PIXELS =
+  typeof navigator !== 'undefined' &&
+  /AppleWebKit/.test(navigator.userAgent) &&
+  !/Chrome\/|Chromium\/|Firefox\/|Edg\//.test(navigator.userAgent);

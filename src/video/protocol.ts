@@ -176,8 +176,11 @@ export interface VideoWorkerApi {
   videoOutput(): Promise<{ id: number; track: MediaStreamTrack } | null>;
   /** Serves this worker's model on `port` to a frame loop in another worker (`VideoStartRequest.model`). */
   videoServeModel(port: MessagePort): Promise<void>;
-  /** The `main-thread` path: one frame in (the worker closes it), the composited frame out; null where it was not shown (the loop stopped or failed). */
-  videoFrame(frame: ImageBitmap, meta: BitmapFrameMeta): Promise<{ bitmap: ImageBitmap; report: FrameReport } | null>;
+  /**
+   * The `main-thread` path: one frame in (a bitmap, which the worker closes, or its pixels, from which the
+   * worker makes its own bitmap), the composited frame out; null where it was not shown (the loop stopped or failed).
+   */
+  videoFrame(frame: ImageBitmap | ImageData, meta: BitmapFrameMeta): Promise<{ bitmap: ImageBitmap; report: FrameReport } | null>;
   videoUpdate(settings: VideoSettings): Promise<void>;
   /** Stops the loop, ends the output (and this worker's generator), frees the compositor; resolves when nothing runs, with the input frames still open (0). */
   videoStop(): Promise<number>;

@@ -44,7 +44,9 @@ export class VideoSession {
     this.#model = model;
     this.#settings = settings;
     this.#events = events;
-    this.#plain = new OffscreenCanvas(1, 1).getContext('2d')!;
+    // In memory: on the `main-thread` path its bitmaps go to the page, and WebKitGTK's page crashed using
+    // bitmaps a worker had kept on its GPU context (CONTRIBUTING.md, "A browser that crashes").
+    this.#plain = new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true })!;
     this.#colours = classColors(model.spec).map((hex) => [...parseHexColor(hex)] as [number, number, number]);
   }
 
