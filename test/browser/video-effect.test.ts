@@ -904,6 +904,29 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
     expect(stamped.map(({ timestamp }) => frames.get(frameAt(timestamp - offset)!))).toEqual(stamped.map(({ shown }) => shown));
   });
 
+  test("effect 'none' and 'overlay' show the frame as it is (no class but the background here); switched to the colour from them, the effect at once", async () => {
+    await onCanvasTrack({ effect: 'none', ...WAITING }, async (plain, live) => {
+      const output = plain.process(live.track);
+      // The canvas track's picture at its centre: rgb(90–109, 110, 160).
+      const isPicture = ([r, g, b]: readonly number[]) => Math.abs(r! - 100) < 20 && Math.abs(g! - 110) < 20 && Math.abs(b! - 160) < 20;
+      const newFrames = async (what: string) => {
+        const frames = plain.stats.frames;
+        await until(() => plain.stats.frames >= frames + 3, `frames with ${what}`);
+      };
+      await newFrames("'none'");
+      const none = await centreOf(output);
+      expect(isPicture(none), String(none)).toBe(true);
+      await plain.update({ effect: 'overlay' });
+      await newFrames("'overlay'");
+      const overlaid = await centreOf(output);
+      expect(isPicture(overlaid), String(overlaid)).toBe(true);
+      await plain.update({ effect: 'color', background: '#00ff00' });
+      await newFrames('the colour');
+      await expectGreen(output);
+      expect(plain.stats).toMatchObject({ path: PATH, reused: 0 });
+    });
+  });
+
   test('close() ends the output, stops the loop and frees the worker', async () => {
     const other = await createVideoEffect({ effect: 'blur', backends: ['wasm'], ...WAITING });
     const live = canvasTrack();
