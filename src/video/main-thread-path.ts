@@ -40,7 +40,10 @@ export class MainThreadPath implements InputPath {
     const canvas = (this.#canvas = document.createElement('canvas'));
     [canvas.width, canvas.height] = [track.getSettings().width ?? 640, track.getSettings().height ?? 480];
     this.#shown = canvas.getContext('bitmaprenderer')!;
-    this.output = canvas.captureStream().getVideoTracks()[0]!;
+    // A frame each time the canvas changes; in WebKit at most the camera's frame rate (or 60 a second):
+    // WebKitGTK's capture of a canvas with no frame rate gave a <video> or any other sink its first frame only.
+    const stream = WEBKIT ? canvas.captureStream(track.getSettings().frameRate || 60) : canvas.captureStream();
+    this.output = stream.getVideoTracks()[0]!;
   }
 
   start(): void {
@@ -156,7 +159,7 @@ export class MainThreadPath implements InputPath {
    * that cache (CONTRIBUTING.md, "A browser that crashes"). From pixels, the worker makes its own bitmap.
    */
   async #frameOf(video: HTMLVideoElement): Promise<ImageBitmap | ImageData> {
-    if (!FRAMES_AS_PIXELS) return createImageBitmap(video);
+    if (!WEBKIT) return createImageBitmap(video);
     const [width, height] = [video.videoWidth, video.videoHeight];
     const ctx = (this.#pixels ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true })!);
     if (ctx.canvas.width !== width || ctx.canvas.height !== height) [ctx.canvas.width, ctx.canvas.height] = [width, height];
@@ -165,8 +168,11 @@ export class MainThreadPath implements InputPath {
   }
 }
 
-/** WebKit (Safari, WebKitGTK, WPE, every iOS browser): the engines whose page sends frames as pixels (#frameOf). */
-const FRAMES_AS_PIXELS =
+/**
+ * WebKit (Safari, WebKitGTK, WPE, every iOS browser): its page sends frames as pixels (#frameOf), and
+ * captures the output canvas at a frame rate (the constructor).
+ */
+const WEBKIT =
   typeof navigator !== 'undefined' &&
   /AppleWebKit/.test(navigator.userAgent) &&
   !/Chrome\/|Chromium\/|Firefox\/|Edg\//.test(navigator.userAgent);
