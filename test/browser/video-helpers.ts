@@ -44,17 +44,44 @@ export async function until(check: () => boolean, what: string | (() => string),
   }
 }
 
-/** The output track's picture, through a <video> element (every engine plays a track so). */
-export async function centreOf(output: MediaStreamTrack): Promise<number[]> {
+/**
+ * Whether an RGB(A) pixel is canvasTrack's picture at its centre, rgb(90–109, 110, 160), give or take 20
+ * a channel (a blur keeps it too).
+ */
+export const isCanvasPicture = ([r, g, b]: readonly number[]): boolean =>
+  Math.abs(r! - 100) < 20 && Math.abs(g! - 110) < 20 && Math.abs(b! - 160) < 20;
+
+/**
+ * A playing <video> of `track`, and the pixel at its centre now; `close()` lets the track go. Throws where
+ * the engine refuses to play it.
+ */
+export async function videoOf(track: MediaStreamTrack): Promise<{ video: HTMLVideoElement; centre: () => number[]; close: () => void }> {
   const video = document.createElement('video');
   video.muted = true;
+  video.srcObject = new MediaStream([track]);
+  const close = () => void (video.srcObject = null);
+  // Not awaited: WebKitGTK's play() of a track may never settle while its frames show (a test hung on it).
+  const play = { refused: null as string | null };
+  video.play().catch((error: unknown) => (play.refused = error instanceof Error ? error.message : 'refused'));
   try {
-    video.srcObject = new MediaStream([output]);
-    // Not awaited: WebKitGTK's play() of a track may never settle while its frames show (a test hung on it).
-    const play = { refused: null as string | null };
-    video.play().catch((error: unknown) => (play.refused = error instanceof Error ? error.message : 'refused'));
     await until(() => video.videoWidth > 0 || play.refused !== null, 'the output video to play');
     if (play.refused !== null) throw new Error(`the output video did not play: ${play.refused}`);
+  } catch (error) {
+    close();
+    throw error;
+  }
+  const ctx = new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true })!;
+  const centre = () => {
+    ctx.drawImage(video, video.videoWidth >> 1, video.videoHeight >> 1, 1, 1, 0, 0, 1, 1);
+    return [...ctx.getImageData(0, 0, 1, 1).data];
+  };
+  return { video, centre, close };
+}
+
+/** The output track's picture, through a <video> element (every engine plays a track so). */
+export async function centreOf(output: MediaStreamTrack): Promise<number[]> {
+  const { video, centre: read, close } = await videoOf(output);
+  try {
     // The second frame shown: the first one a <video> shows of a track may be one it had before it played
     // (seen once in WebKitGTK, black). In CI, WebKitGTK's video of the main-thread path's output sometimes
     // called back no frame for a minute after a worker was replaced, while the effect wrote frames: after
@@ -68,11 +95,6 @@ export async function centreOf(output: MediaStreamTrack): Promise<number[]> {
       );
     };
     for (let i = 0; i < 2; i++) if (!(await nextFrame(15_000))) break;
-    const ctx = new OffscreenCanvas(video.videoWidth, video.videoHeight).getContext('2d')!;
-    const read = () => {
-      ctx.drawImage(video, 0, 0);
-      return [...ctx.getImageData(video.videoWidth >> 1, video.videoHeight >> 1, 1, 1).data];
-    };
     // Under CI's load WebKitGTK's <video> once drew black on the Safari path though it had called back
     // frames: a black read is taken again over a few more frames. An output that stays black still fails.
     let pixel = read();
@@ -82,7 +104,7 @@ export async function centreOf(output: MediaStreamTrack): Promise<number[]> {
     }
     return pixel;
   } finally {
-    video.srcObject = null;
+    close();
   }
 }
 
