@@ -25,12 +25,15 @@ function chain(error) {
 async function run(filters, options) {
   const vitest = await createVitest('test', { ...options, watch: false });
   try {
-    await vitest.start(filters).catch((error) => {
-      // As `vitest run` says it: no file matched the filters.
-      if (error?.code !== 'VITEST_FILES_NOT_FOUND') throw error;
-      console.error(error.message);
-      process.exitCode = 1;
-    });
+    // As `vitest run` says it where no file matched the filters (a failure).
+    const found = await vitest.start(filters).then(
+      () => true,
+      (error) => {
+        if (error?.code !== 'VITEST_FILES_NOT_FOUND') throw error;
+        console.error(error.message);
+        return false;
+      },
+    );
     const errors = vitest.state.getUnhandledErrors();
     const crashes = errors.filter((error) => CRASH.test(chain(error)));
     const modules = vitest.state.getTestModules();
@@ -46,11 +49,8 @@ async function run(filters, options) {
       }
     }
     return {
-      failed:
-        process.exitCode === 1 ||
-        vitest.state.getCountOfFailedTests() > 0 ||
-        modules.some((m) => m.state() === 'failed') ||
-        errors.length > crashes.length,
+      // A module with a failed test, or one that failed to load, is 'failed'.
+      failed: !found || modules.some((m) => m.state() === 'failed') || errors.length > crashes.length,
       crashes,
       unfinished,
     };

@@ -38,11 +38,12 @@ export class MainThreadPath implements InputPath {
     video.playsInline = true;
     video.srcObject = new MediaStream([track]);
     const canvas = (this.#canvas = document.createElement('canvas'));
-    [canvas.width, canvas.height] = [track.getSettings().width ?? 640, track.getSettings().height ?? 480];
+    const settings = track.getSettings();
+    [canvas.width, canvas.height] = [settings.width ?? 640, settings.height ?? 480];
     this.#shown = canvas.getContext('bitmaprenderer')!;
     // A frame each time the canvas changes; in WebKit at most the camera's frame rate (or 60 a second):
     // WebKitGTK's capture of a canvas with no frame rate gave a <video> or any other sink its first frame only.
-    const stream = WEBKIT ? canvas.captureStream(track.getSettings().frameRate || 60) : canvas.captureStream();
+    const stream = WEBKIT ? canvas.captureStream(settings.frameRate || 60) : canvas.captureStream();
     this.output = stream.getVideoTracks()[0]!;
   }
 
