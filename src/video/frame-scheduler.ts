@@ -78,7 +78,11 @@ const noop = () => undefined;
  *   One frame at a time: the next is taken once this one is written. The model is never left idle for
  *   want of a frame: the last frame that comes before the model is due back (its round trip as measured,
  *   against the camera's interval) has its input drawn then, and the model takes that input the moment it
- *   is back (a newer frame's replaces it). The frame itself is written and released at once.
+ *   is back (a newer frame's replaces it). The frame itself is written and released at once. A run's
+ *   masks are made as it is back, unless the model is then idle for want of a frame and making them would
+ *   still run when the next frame is due: they are then made once that frame has gone to the model, and
+ *   that frame is shown on them, so that the model is not kept waiting (frames that wait for masks of
+ *   their size, and runs begun while frames waited, have theirs made at once).
  * - **A change of way** (`waitForMask: 'auto'`) starts once the frames in flight are written and the
  *   model is back; the held frame is carried. The two ways never overlap.
  * - **A failed run**: the frame is shown on the last good masks, with the failure (while frames do not
@@ -104,6 +108,14 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
   /** When the model's run in flight began (ms), and how long the model takes to give back. */
   #runStarted = 0;
   readonly #modelTime = new RunAverage();
+  /** How long making a run's masks takes (`finish`), and when the last frame came (ms). */
+  readonly #finishTime = new RunAverage();
+  #lastArrival = 0;
+  /** Not waiting: the last run's masks, to be made once the next frame has gone to the model (see #finishLater). */
+  #deferred: (() => void) | null = null;
+  /** Frames that wait (not waiting for their mask) for masks of their size, which no run may defer; whether the source ended. */
+  #awaiting = 0;
+  #ended = false;
   /** A frame shown on the masks before it once the frame ahead of it is written (at most one waits). */
   #carried: F | null = null;
   /** The last frame's output (settles once it is written, or dropped, and released). */
@@ -174,6 +186,7 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
   /** Takes no more frames; frames in work finish (a frame still to be written is not written where the writer checks). */
   stop(): void {
     this.#stopped = true;
+    this.#finishDeferred();
   }
 
   /** Fails the loop from outside (the source failed): no more frames. */
@@ -185,6 +198,8 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
 
   /** The source ended: the held frame is released (not shown), and what is in work finishes. */
   async end(): Promise<void> {
+    this.#ended = true;
+    this.#finishDeferred();
     if (this.#held) this.#discard(this.#held);
     [this.#held, this.#queued] = [null, null];
     await this.#pending;
@@ -193,11 +208,13 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
   async #take(frame: F, timestamp: number, arrived: number, idle: number, skipped: number): Promise<boolean> {
     try {
       this.pace.frame(arrived, this.#waiting, idle, skipped + 1);
+      this.#lastArrival = arrived;
       // A frame the loop waited for most of the time since the last: none came meanwhile to be discarded.
       const gap = this.#lastTimestamp === null ? 0 : (timestamp - this.#lastTimestamp) / 1000;
       if (this.#countGaps && gap > 0 && idle < gap / 2) this.#dropped += Math.max(0, Math.round(gap / this.pace.interval) - 1);
       this.#lastTimestamp = timestamp;
       if (this.#waitingChanged()) {
+        this.#finishDeferred();
         // The frames in flight are written first, so that the two ways never overlap; the frame waiting
         // for the model is shown on the masks before it.
         if (this.#held) this.#carry(this.#held);
@@ -269,12 +286,12 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
    * failure (none yet: the run rejects). When it is back, the held frame goes to the model, before anything
    * waiting on this run (the model runs while this frame is composited).
    */
-  #run(frame: F | { input: I }): Promise<Outcome<M>> {
+  #run(frame: F | { input: I }, deferrable = false): Promise<Outcome<M>> {
     let settle!: () => void;
     // Settles once this run's masks are made (or it failed), whatever ran on the model after it.
     const call = new Promise<void>((resolve) => (settle = resolve));
     this.#modelCall = call;
-    const outcome = this.#outcome(frame, () => this.#modelBack(call));
+    const outcome = this.#outcome(frame, () => this.#modelBack(call), deferrable);
     void outcome.then(settle, settle);
     return outcome;
   }
@@ -288,7 +305,7 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
     if (next) {
       if (this.ending) this.#discard(next);
       else this.#begin(next, queued);
-    } else if (queued !== null && !this.ending && !this.#waiting) this.#reportLater(this.#run({ input: queued }));
+    } else if (queued !== null && !this.ending && !this.#waiting) this.#reportLater(this.#run({ input: queued }, true));
   }
 
   /**
@@ -296,7 +313,7 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
    * the model is back (`back`: the next frame goes to it) its masks are made. A failure gives the last good
    * masks with it (none yet: the run rejects).
    */
-  async #outcome(frame: F | { input: I }, back: () => void): Promise<Outcome<M>> {
+  async #outcome(frame: F | { input: I }, back: () => void, deferrable: boolean): Promise<Outcome<M>> {
     let input: I;
     try {
       input = 'input' in frame ? frame.input : this.#prepare(frame);
@@ -315,16 +332,55 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
         this.#modelTime.add(modelMs);
         back();
       }
-      const masks = this.#hooks.finish(made, input, modelMs);
-      // The round trip as the loop waits for it: the model's, and the masks made of its result.
-      this.pace.trip(this.#hooks.now() - t1);
-      this.#last = masks;
-      return { masks };
+      let deferredMs = 0;
+      const make = (): M => {
+        const t2 = this.#hooks.now();
+        const masks = this.#hooks.finish(made, input, modelMs);
+        const t3 = this.#hooks.now();
+        this.#finishTime.add(t3 - t2);
+        // The round trip as the loop waits for it: the model's, and the masks made of its result (not
+        // the time they waited for the next frame to go to the model).
+        this.pace.trip(t3 - t1 - deferredMs);
+        this.#last = masks;
+        return masks;
+      };
+      if (!deferrable || !this.#finishLater()) return { masks: make() };
+      const since = this.#hooks.now();
+      const later = await new Promise<{ masks: M } | { error: unknown }>((resolve) => {
+        this.#deferred = () => {
+          deferredMs = this.#hooks.now() - since;
+          try {
+            resolve({ masks: make() });
+          } catch (error) {
+            resolve({ error });
+          }
+        };
+      });
+      if ('error' in later) throw later.error;
+      return later;
     } catch (error) {
       // The output keeps flowing on the last good masks; with none yet, the failure is the loop's.
       if (this.#last === null) throw error;
       return { masks: this.#last, failure: error };
     }
+  }
+
+  /**
+   * A run begun while frames do not wait, back with the model idle for want of a frame and no frame waiting
+   * for masks: whether making its masks now would still run when the next frame comes. They are then made once that frame has gone to the model (or the loop changes
+   * way, or ends), so that the model is not kept waiting for them; the frame is shown on them.
+   */
+  #finishLater(): boolean {
+    if (this.#waiting || this.#modelCall !== null || this.#awaiting > 0 || this.#ended || this.ending) return false;
+    const [finish, interval] = [this.#finishTime.ms, this.pace.interval];
+    return finish > 0 && interval > 0 && this.#hooks.now() + finish > this.#lastArrival + interval;
+  }
+
+  /** The last run's masks, where they wait for the next frame to go to the model: made now. */
+  #finishDeferred(): void {
+    const deferred = this.#deferred;
+    this.#deferred = null;
+    deferred?.();
   }
 
   /** The frame's network input, drawn now; the loop's own work on it (from its keeping, a copy) told to the pace. */
@@ -359,7 +415,9 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
    */
   async #latest(frame: F): Promise<Shown<M>> {
     for (;;) {
-      const own = this.#modelCall ? null : this.#run(frame);
+      const own = this.#modelCall ? null : this.#run(frame, true);
+      // The run before's masks, where they waited for this frame to go to the model.
+      this.#finishDeferred();
       const last = this.#last !== null && this.#hooks.fits(this.#last, frame) ? this.#last : null;
       if (last !== null) {
         // This frame's own failure is reported by a frame after it.
@@ -369,8 +427,13 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
         this.#unreported = null;
         return { masks: last, carried: true, ...(unreported ? { failure: unreported.error } : {}) };
       }
-      if (own) return { ...(await own), carried: false };
-      await this.#modelCall;
+      this.#awaiting++;
+      try {
+        if (own) return { ...(await own), carried: false };
+        await this.#modelCall;
+      } finally {
+        this.#awaiting--;
+      }
     }
   }
 

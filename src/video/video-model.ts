@@ -97,11 +97,13 @@ function gridMaker(spec: ModelSpec, run: RunModel): (request: GridRequest) => Pr
  */
 function coverageMaker(): (grid: FrameGrid, request: MaskRequest) => FrameMasks {
   const smoother = new TemporalSmoother();
+  // The frame at the grid's size, rewritten for each frame (nothing keeps it past the call).
+  let low: Uint8ClampedArray | undefined;
   return ({ grid, timings }, { meta, smoothing, guide }) => {
     if (!guide) return { grid, coverage: null, timings: { ...timings, refine: 0 } };
     const t0 = performance.now();
     const map = gridMap(meta, grid.width, grid.height);
-    const low = guideAtGrid(guide, map, grid.width, grid.height);
+    low = guideAtGrid(guide, map, grid.width, grid.height, low);
     const smoothed = smoother.smooth(grid.probability, low, grid.width, grid.height, smoothing);
     const probability = { probability: smoothed, width: grid.width, height: grid.height };
     const coverage = refineCoverage(probability, map, low, guide.data, guide.width, guide.height, guide.frameWidth, guide.frameHeight);
@@ -154,15 +156,18 @@ export function remoteVideoModel(spec: ModelSpec, port: MessagePort): VideoModel
 
 /**
  * The frame at the grid's resolution, from the guide: each cell takes the guide bilinearly at its centre
- * (which averages camera noise as a canvas's downscale did); cells outside the map's crop are black.
+ * (which averages camera noise as a canvas's downscale did); cells outside the map's crop are black. Into
+ * `reuse` where it has the size (every byte is written).
  */
-export function guideAtGrid(guide: FrameGuide, map: GridMap, gw: number, gh: number): Uint8ClampedArray {
-  const out = new Uint8ClampedArray(gw * gh * 4);
+export function guideAtGrid(guide: FrameGuide, map: GridMap, gw: number, gh: number, reuse?: Uint8ClampedArray): Uint8ClampedArray {
+  const out = reuse?.length === gw * gh * 4 ? reuse : new Uint8ClampedArray(gw * gh * 4);
   const { crop } = map;
   const [kx, ky] = [guide.width / guide.frameWidth, guide.height / guide.frameHeight];
-  // Per axis: the first of the two guide pixels under each cell's centre, and the second one's weight.
+  // Per axis: the first of the two guide pixels under each cell's centre (−1 outside the crop), the step to
+  // the second (0 where the guide is one pixel across, or at its last pixel), and the second one's weight.
   const axis = (count: number, scale: number, offset: number, from: number, to: number, size: number, k: number) => {
     const first = new Int32Array(count).fill(-1);
+    const step = new Int32Array(count);
     const weight = new Float32Array(count);
     for (let i = 0; i < count; i++) {
       const f = (i + 0.5 - offset) / scale;
@@ -171,30 +176,45 @@ export function guideAtGrid(guide: FrameGuide, map: GridMap, gw: number, gh: num
       first[i] = Math.min(size - 2, Math.floor(g));
       weight[i] = g - first[i]!;
       if (size === 1) [first[i], weight[i]] = [0, 0];
+      step[i] = size > 1 && first[i]! < size - 1 ? 1 : 0;
     }
-    return { first, weight };
+    return { first, step, weight };
   };
   const xs = axis(gw, map.scaleX, map.offsetX, crop.x, crop.x + crop.width, guide.width, kx);
   const ys = axis(gh, map.scaleY, map.offsetY, crop.y, crop.y + crop.height, guide.height, ky);
   const { data, width } = guide;
-  const next = (n: number, first: number) => (n > 1 && first < n - 1 ? 1 : 0);
   for (let y = 0; y < gh; y++) {
     const fy = ys.first[y]!;
+    const start = y * gw * 4;
+    if (fy < 0) {
+      out.fill(0, start, start + gw * 4);
+      for (let o = start + 3; o < start + gw * 4; o += 4) out[o] = 255;
+      continue;
+    }
     const wy = ys.weight[y]!;
-    const row0 = fy * width;
-    const row1 = (fy + next(guide.height, fy)) * width;
-    for (let x = 0, o = y * gw * 4; x < gw; x++, o += 4) {
-      out[o + 3] = 255;
+    const row0 = fy * width * 4;
+    const row1 = (fy + ys.step[y]!) * width * 4;
+    for (let x = 0, o = start; x < gw; x++, o += 4) {
       const fx = xs.first[x]!;
-      if (fy < 0 || fx < 0) continue;
-      const wx = xs.weight[x]!;
-      const dx = next(guide.width, fx);
-      const [a, b, c, d] = [(row0 + fx) * 4, (row0 + fx + dx) * 4, (row1 + fx) * 4, (row1 + fx + dx) * 4];
-      for (let ch = 0; ch < 3; ch++) {
-        const top = data[a + ch]! + wx * (data[b + ch]! - data[a + ch]!);
-        const bottom = data[c + ch]! + wx * (data[d + ch]! - data[c + ch]!);
-        out[o + ch] = top + wy * (bottom - top);
+      out[o + 3] = 255;
+      if (fx < 0) {
+        out[o] = out[o + 1] = out[o + 2] = 0;
+        continue;
       }
+      const wx = xs.weight[x]!;
+      const a = row0 + fx * 4;
+      const b = a + xs.step[x]! * 4;
+      const c = row1 + fx * 4;
+      const d = c + xs.step[x]! * 4;
+      const r0 = data[a]! + wx * (data[b]! - data[a]!);
+      const r1 = data[c]! + wx * (data[d]! - data[c]!);
+      out[o] = r0 + wy * (r1 - r0);
+      const g0 = data[a + 1]! + wx * (data[b + 1]! - data[a + 1]!);
+      const g1 = data[c + 1]! + wx * (data[d + 1]! - data[c + 1]!);
+      out[o + 1] = g0 + wy * (g1 - g0);
+      const b0 = data[a + 2]! + wx * (data[b + 2]! - data[a + 2]!);
+      const b1 = data[c + 2]! + wx * (data[d + 2]! - data[c + 2]!);
+      out[o + 2] = b0 + wy * (b1 - b0);
     }
   }
   return out;

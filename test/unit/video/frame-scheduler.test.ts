@@ -61,6 +61,8 @@ interface RigOptions {
   prepareFails?: (id: number) => boolean;
   /** How long writing a frame takes (ms). Default 0. */
   writeMs?: number;
+  /** How long making a run's masks takes (ms; the loop's thread is busy meanwhile). Default 0. */
+  finishMs?: number;
   /** Whether the model runs are answered by the clock (else by `answer`). Default true. */
   timed?: boolean;
 }
@@ -68,7 +70,7 @@ interface RigOptions {
 /** A scheduler over fake frames, with everything it does recorded. */
 function rig(options: RigOptions = {}) {
   const clock = new FakeClock();
-  const { modelMs = () => 30, fails = () => false, writeMs = 0, timed = true } = options;
+  const { modelMs = () => 30, fails = () => false, writeMs = 0, finishMs = 0, timed = true } = options;
   const log = {
     written: [] as Written[],
     released: [] as number[],
@@ -119,6 +121,7 @@ function rig(options: RigOptions = {}) {
       },
       finish: (masks) => {
         log.finished.push({ from: masks.from, atModel: log.inFlight ? log.modelled.at(-1)! : null });
+        clock.now += finishMs;
         return masks;
       },
       fits: (masks, frame) => masks.width === frame.width,
@@ -428,6 +431,30 @@ describe('FrameScheduler: frames that do not wait for their mask (waitForMask: f
     expect(log.finished.map((f) => f.from)).toEqual(log.modelled.slice(0, log.finished.length));
   });
 
+  test('masks that would still be in the making when the next frame comes are made once that frame is at the model; the model takes every frame', async () => {
+    // A 60 frames/s camera, runs of 13 ms, 5 ms to make a run's masks: made as each run is back, they would
+    // end 1.3 ms after the next frame came, and each frame would go to the model later than the last.
+    const { clock, log, camera, scheduler, expectAllReleased } = rig({
+      waitForMask: false,
+      pace: new MaskPace(60),
+      modelMs: () => 13,
+      finishMs: 5,
+    });
+    const times = every(120, 1000 / 60);
+    const { discarded } = camera(times);
+    await clock.run();
+    await scheduler.end();
+    // Past the warm-up, every frame goes to the model as it comes, and is shown on the masks of the one before.
+    const later = log.written.filter((w) => w.id > 10);
+    expect(later.map((w) => w.id)).toEqual(every(110, 1, 11));
+    for (const w of later) expect(w).toMatchObject({ masks: w.id - 1, carried: true });
+    for (const id of every(110, 1, 11)) expect(log.modelledAt[log.modelled.indexOf(id)]).toBeCloseTo(times[id - 1]!, 6);
+    // Each run's masks made in the order of the runs, the last one's too (by end()).
+    expect(log.finished.map((f) => f.from)).toEqual(log.modelled);
+    expect(discarded).toEqual([]);
+    expectAllReleased(120);
+  });
+
   test('a failed run is reported by the next frame shown, not the one it was for', async () => {
     const { clock, log, camera, scheduler } = rig({ waitForMask: false, modelMs: () => 30, fails: (id) => id === 3 });
     camera(every(8, 40));
@@ -443,8 +470,8 @@ describe('FrameScheduler: frames that do not wait for their mask (waitForMask: f
 });
 
 /** A pace that answers choose() from a script, for changes at chosen frames. */
-function scriptedPace(script: boolean[]): MaskPace {
-  const pace = new MaskPace();
+function scriptedPace(script: boolean[], frameRate?: number): MaskPace {
+  const pace = new MaskPace(frameRate);
   let n = 0;
   pace.choose = () => script[Math.min(n++, script.length - 1)]!;
   return pace;
@@ -472,6 +499,27 @@ describe('FrameScheduler: a change of way with frames in flight', () => {
     expect(log.written.map((w) => w.at)).toEqual([100, 250, 250, 250, 400]);
     expect(log.mostInFlight).toBe(1);
     expectAllReleased(5);
+  });
+
+  test('waiting → not, with masks that take longer than the frame interval allows: the run in flight when frames stop waiting has its masks made at once (its frame waits for them)', async () => {
+    const script = [...Array.from({ length: 20 }, () => true), false];
+    const { clock, log, camera, scheduler, expectAllReleased } = rig({
+      waitForMask: 'auto',
+      pace: scriptedPace(script, 60),
+      modelMs: () => 16,
+      finishMs: 8,
+    });
+    // Frames wait until frame 21; the run in flight then comes back at about 349 ms, with the next frame due
+    // at 350 and 8 ms of masks to make: a run begun while frames did not wait would have them made later.
+    const { discarded } = camera(every(60, 1000 / 60));
+    await clock.run();
+    await scheduler.end();
+    // Every frame taken is written, in order, and (once the model runs as frames come) on masks of the frame before.
+    const taken = 60 - discarded.length;
+    expect(log.written.length).toBe(taken);
+    expect(ids(log.written)).toEqual([...ids(log.written)].sort((a, b) => a - b));
+    expect(log.written.filter((w) => w.id > 40).every((w) => w.masks === w.id - 1)).toBe(true);
+    expectAllReleased(taken);
   });
 
   test('not → waiting: the model run in flight comes back first, then each frame waits for its own mask again', async () => {

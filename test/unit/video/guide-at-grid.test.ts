@@ -41,4 +41,13 @@ describe('guideAtGrid', () => {
         expect([...out.subarray(o, o + 4)]).toEqual(inside ? [...g.data.subarray(o, o + 4)] : [0, 0, 0, 255]);
       }
   });
+
+  test('into the buffer of an earlier frame: every byte rewritten, as into a new one', () => {
+    const g = guide(6, 4);
+    const map = { scaleX: 0.5, offsetX: 0, scaleY: 0.5, offsetY: 0, crop: { x: 4, y: 0, width: 8, height: 4 } };
+    const reuse = new Uint8ClampedArray(6 * 4 * 4).fill(77);
+    const out = guideAtGrid(g, map, 6, 4, reuse);
+    expect(out).toBe(reuse);
+    expect([...out]).toEqual([...guideAtGrid(g, map, 6, 4)]);
+  });
 });
