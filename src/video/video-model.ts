@@ -183,6 +183,7 @@ export function guideAtGrid(guide: FrameGuide, map: GridMap, gw: number, gh: num
   const xs = axis(gw, map.scaleX, map.offsetX, crop.x, crop.x + crop.width, guide.width, kx);
   const ys = axis(gh, map.scaleY, map.offsetY, crop.y, crop.y + crop.height, guide.height, ky);
   const { data, width } = guide;
+  const [xFirst, xStep, xWeight] = [xs.first, xs.step, xs.weight];
   for (let y = 0; y < gh; y++) {
     const fy = ys.first[y]!;
     const start = y * gw * 4;
@@ -195,17 +196,17 @@ export function guideAtGrid(guide: FrameGuide, map: GridMap, gw: number, gh: num
     const row0 = fy * width * 4;
     const row1 = (fy + ys.step[y]!) * width * 4;
     for (let x = 0, o = start; x < gw; x++, o += 4) {
-      const fx = xs.first[x]!;
+      const fx = xFirst[x]!;
       out[o + 3] = 255;
       if (fx < 0) {
         out[o] = out[o + 1] = out[o + 2] = 0;
         continue;
       }
-      const wx = xs.weight[x]!;
+      const wx = xWeight[x]!;
       const a = row0 + fx * 4;
-      const b = a + xs.step[x]! * 4;
+      const b = a + xStep[x]! * 4;
       const c = row1 + fx * 4;
-      const d = c + xs.step[x]! * 4;
+      const d = c + xStep[x]! * 4;
       const r0 = data[a]! + wx * (data[b]! - data[a]!);
       const r1 = data[c]! + wx * (data[d]! - data[c]!);
       out[o] = r0 + wy * (r1 - r0);
