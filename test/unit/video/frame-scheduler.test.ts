@@ -159,7 +159,10 @@ function rig(options: RigOptions = {}) {
    * track processor does, the loop reads a frame once the last offer is taken; a frame that comes before
    * waits for that, and a newer one discards it (uncounted: the scheduler counts it from the timestamps).
    */
-  function camera(times: number[], width = 640): { discarded: number[]; waits: boolean[]; ended: Promise<void> } {
+  function camera(
+    times: number[],
+    width: number | ((id: number) => number) = 640,
+  ): { discarded: number[]; waits: boolean[]; ended: Promise<void> } {
     let reading = true;
     let waitingFrame: Frame | null = null;
     const discarded: number[] = [];
@@ -184,7 +187,7 @@ function rig(options: RigOptions = {}) {
     };
     times.forEach((at, i) =>
       clock.at(at, () => {
-        const frame = { id: i + 1, width };
+        const frame = { id: i + 1, width: typeof width === 'number' ? width : width(i + 1) };
         if (stopped) return;
         if (reading) offer(frame);
         else {
@@ -453,6 +456,26 @@ describe('FrameScheduler: frames that do not wait for their mask (waitForMask: f
     expect(log.finished.map((f) => f.from)).toEqual(log.modelled);
     expect(discarded).toEqual([]);
     expectAllReleased(120);
+  });
+
+  test('a frame with no masks of its size waits for its own, made at once even where they would otherwise wait for the next frame', async () => {
+    // As above, and from frame 61 the camera gives frames half as wide: 61 waits for its own masks, which
+    // would otherwise be left for a frame after it to have made (the loop reads none until 61 is written).
+    const { clock, log, camera, scheduler, expectAllReleased } = rig({
+      waitForMask: false,
+      pace: new MaskPace(60),
+      modelMs: () => 13,
+      finishMs: 5,
+    });
+    const { discarded } = camera(every(120, 1000 / 60), (id) => (id <= 60 ? 640 : 320));
+    await clock.run();
+    await scheduler.end();
+    const taken = 120 - discarded.length;
+    expect(log.written.length).toBe(taken);
+    expect(log.written.find((w) => w.id === 61)).toMatchObject({ masks: 61, carried: false });
+    // Then as before: each frame on the masks of the frame before it.
+    expect(log.written.filter((w) => w.id > 70).every((w) => w.masks === w.id - 1)).toBe(true);
+    expectAllReleased(taken);
   });
 
   test('a failed run is reported by the next frame shown, not the one it was for', async () => {
