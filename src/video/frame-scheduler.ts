@@ -108,9 +108,8 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
   /** When the model's run in flight began (ms), and how long the model takes to give back. */
   #runStarted = 0;
   readonly #modelTime = new RunAverage();
-  /** How long making a run's masks takes (`finish`), and when the last frame came (ms). */
+  /** How long making a run's masks takes (`finish`). */
   readonly #finishTime = new RunAverage();
-  #lastArrival = 0;
   /** Not waiting: the last run's masks, to be made once the next frame has gone to the model (see #finishLater). */
   #deferred: (() => void) | null = null;
   /** Frames that wait (not waiting for their mask) for masks of their size, which no run may defer; whether the source ended. */
@@ -208,7 +207,6 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
   async #take(frame: F, timestamp: number, arrived: number, idle: number, skipped: number): Promise<boolean> {
     try {
       this.pace.frame(arrived, this.#waiting, idle, skipped + 1);
-      this.#lastArrival = arrived;
       // A frame the loop waited for most of the time since the last: none came meanwhile to be discarded.
       const gap = this.#lastTimestamp === null ? 0 : (timestamp - this.#lastTimestamp) / 1000;
       if (this.#countGaps && gap > 0 && idle < gap / 2) this.#dropped += Math.max(0, Math.round(gap / this.pace.interval) - 1);
@@ -346,18 +344,14 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
       };
       if (!deferrable || !this.#finishLater()) return { masks: make() };
       const since = this.#hooks.now();
-      const later = await new Promise<{ masks: M } | { error: unknown }>((resolve) => {
+      const masks = await new Promise<M>((resolve) => {
         this.#deferred = () => {
           deferredMs = this.#hooks.now() - since;
-          try {
-            resolve({ masks: make() });
-          } catch (error) {
-            resolve({ error });
-          }
+          // Made now, as the deferred call runs (a promise's executor runs at once; a throw rejects it).
+          resolve(new Promise<M>((made) => made(make())));
         };
       });
-      if ('error' in later) throw later.error;
-      return later;
+      return { masks };
     } catch (error) {
       // The output keeps flowing on the last good masks; with none yet, the failure is the loop's.
       if (this.#last === null) throw error;
@@ -367,13 +361,14 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
 
   /**
    * A run begun while frames do not wait, back with the model idle for want of a frame and no frame waiting
-   * for masks: whether making its masks now would still run when the next frame comes. They are then made once that frame has gone to the model (or the loop changes
-   * way, or ends), so that the model is not kept waiting for them; the frame is shown on them.
+   * for masks: whether making its masks now would still run when the next frame comes. They are then made
+   * once that frame has gone to the model (or the loop changes way, or ends), so that the model is not kept
+   * waiting for them; the frame is shown on them.
    */
   #finishLater(): boolean {
     if (this.#waiting || this.#modelCall !== null || this.#awaiting > 0 || this.#ended || this.ending) return false;
-    const [finish, interval] = [this.#finishTime.ms, this.pace.interval];
-    return finish > 0 && interval > 0 && this.#hooks.now() + finish > this.#lastArrival + interval;
+    const [finish, interval, last] = [this.#finishTime.ms, this.pace.interval, this.pace.lastFrameAt];
+    return finish > 0 && interval > 0 && last !== null && this.#hooks.now() + finish > last + interval;
   }
 
   /** The last run's masks, where they wait for the next frame to go to the model: made now. */

@@ -60,6 +60,11 @@ export class MaskPace {
     if (this.#trip.warm) this.#carried += 1 / CARRIED_WINDOW;
   }
 
+  /** When the last frame came (ms), as `frame` was told; null before the first. */
+  get lastFrameAt(): number | null {
+    return this.#last;
+  }
+
   /**
    * The camera's frame interval, ms (0 while unknown): its frame rate's, or longer where its frames came
    * further apart (a camera in low light gives fewer frames than it says, never more). Measured between

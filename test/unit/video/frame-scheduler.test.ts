@@ -372,6 +372,9 @@ describe('FrameScheduler: the input drawn before the model is back', () => {
 });
 
 describe('FrameScheduler: frames that do not wait for their mask (waitForMask: false)', () => {
+  /** A 60 frames/s camera's loop whose runs take 13 ms and whose masks take 5 ms to make. */
+  const slowMasksRig = () => rig({ waitForMask: false, pace: new MaskPace(60), modelMs: () => 13, finishMs: 5 });
+
   test('each frame is written at once on the newest masks; the model takes the newest input the moment it is back', async () => {
     const { clock, log, camera, scheduler, expectAllReleased } = rig({ waitForMask: false, modelMs: () => 100 });
     // A frame every 30 ms from 30 ms, runs of 100 ms.
@@ -437,12 +440,7 @@ describe('FrameScheduler: frames that do not wait for their mask (waitForMask: f
   test('masks that would still be in the making when the next frame comes are made once that frame is at the model; the model takes every frame', async () => {
     // A 60 frames/s camera, runs of 13 ms, 5 ms to make a run's masks: made as each run is back, they would
     // end 1.3 ms after the next frame came, and each frame would go to the model later than the last.
-    const { clock, log, camera, scheduler, expectAllReleased } = rig({
-      waitForMask: false,
-      pace: new MaskPace(60),
-      modelMs: () => 13,
-      finishMs: 5,
-    });
+    const { clock, log, camera, scheduler, expectAllReleased } = slowMasksRig();
     const times = every(120, 1000 / 60);
     const { discarded } = camera(times);
     await clock.run();
@@ -461,12 +459,7 @@ describe('FrameScheduler: frames that do not wait for their mask (waitForMask: f
   test('a frame with no masks of its size waits for its own, made at once even where they would otherwise wait for the next frame', async () => {
     // As above, and from frame 61 the camera gives frames half as wide: 61 waits for its own masks, which
     // would otherwise be left for a frame after it to have made (the loop reads none until 61 is written).
-    const { clock, log, camera, scheduler, expectAllReleased } = rig({
-      waitForMask: false,
-      pace: new MaskPace(60),
-      modelMs: () => 13,
-      finishMs: 5,
-    });
+    const { clock, log, camera, scheduler, expectAllReleased } = slowMasksRig();
     const { discarded } = camera(every(120, 1000 / 60), (id) => (id <= 60 ? 640 : 320));
     await clock.run();
     await scheduler.end();
