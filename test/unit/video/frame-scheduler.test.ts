@@ -523,10 +523,11 @@ describe('FrameScheduler: a change of way with frames in flight', () => {
       waitForMask: 'auto',
       pace: scriptedPace(script, 60),
       modelMs: () => 16,
-      finishMs: 8,
+      finishMs: 12,
     });
-    // Frames wait until frame 21; the run in flight then comes back at about 349 ms, with the next frame due
-    // at 350 and 8 ms of masks to make: a run begun while frames did not wait would have them made later.
+    // Frames wait until frame 21 (at 350 ms); the run in flight then comes back at about 361 ms with 12 ms of
+    // masks to make, past the next frame (367 ms): a run begun while frames did not wait would have them
+    // made once that frame is at the model, and this one's frame, which waits for them, would never be written.
     const { discarded } = camera(every(60, 1000 / 60));
     await clock.run();
     await scheduler.end();
