@@ -1,8 +1,9 @@
 // Background effects on the CPU (canvas 2D): the same steps as the WebGL2 compositor, for browsers whose
-// WebGL runs in software; the mask arithmetic is feather.ts, scaling and mixing are the canvas's own.
+// WebGL runs in software; the mask arithmetic is feather.ts and kernels.ts (WebAssembly), scaling and mixing are the canvas's own.
 import type { Compositor, CompositorCanvas, EffectMask, FrameSource, SceneEffect } from './compositor.js';
 import { backgroundBlurSigma, blurFactor, coverRect, featherSigma, maskFactor } from './effect.js';
-import { boxBlur, boxRadiusFor, CHOKE_TABLE, paddedCoverage, subjectCoverage, upsample2x } from './feather.js';
+import { boxRadiusFor, CHOKE_TABLE, paddedCoverage, subjectCoverage } from './feather.js';
+import { boxBlur, upsample2x } from './kernels.js';
 
 type Context = OffscreenCanvasRenderingContext2D;
 type Coverage = { data: Uint8Array; width: number; height: number };
@@ -12,10 +13,10 @@ export class CanvasCompositor implements Compositor {
   readonly canvas: CompositorCanvas;
   readonly #out: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
   readonly #scratch = new Map<string, Context>();
-  /** Per-frame buffers kept between frames (each is wholly rewritten): coverage, pixel buffers, background planes. */
+  /** Per-frame buffers kept between frames (each is wholly rewritten): coverage, pixel buffers, the background's weighted colour. */
   #coverage: Uint8Array | undefined;
   readonly #images = new Map<string, ImageData>();
-  #planes: Float32Array[] = [];
+  #weighted: Float32Array | undefined;
   /** The last coverage mask's feathered coverage, kept while the same mask comes again (a live mask shown on several frames). */
   #feathered: { from: Uint8Array; width: number; height: number; coverage: Coverage } | null = null;
 
@@ -123,28 +124,29 @@ export class CanvasCompositor implements Compositor {
     const pixels = small.getImageData(0, 0, bw, bh);
     const rgba = pixels.data;
     const n = bw * bh;
-    if (this.#planes[0]?.length !== n) this.#planes = [0, 1, 2, 3].map(() => new Float32Array(n));
-    const [r, g, b, weight] = this.#planes as [Float32Array, Float32Array, Float32Array, Float32Array];
+    // Per pixel r·w, g·w, b·w and w, blurred together (each on its own).
+    if (this.#weighted?.length !== n * 4) this.#weighted = new Float32Array(n * 4);
+    const weighted = this.#weighted;
     const step = scale / maskFactor(width, height);
     for (let y = 0, i = 0; y < bh; y++) {
       const row = (pad + y * step) * coverage.width + pad;
-      for (let x = 0; x < bw; x++, i++) {
+      for (let x = 0; x < bw; x++, i += 4) {
         const w = 1 - coverage.data[row + x * step]! / 255;
-        r[i] = rgba[i * 4]! * w;
-        g[i] = rgba[i * 4 + 1]! * w;
-        b[i] = rgba[i * 4 + 2]! * w;
-        weight[i] = w;
+        weighted[i] = rgba[i]! * w;
+        weighted[i + 1] = rgba[i + 1]! * w;
+        weighted[i + 2] = rgba[i + 2]! * w;
+        weighted[i + 3] = w;
       }
     }
     const radius = boxRadiusFor(backgroundBlurSigma(width, height, strength) / scale, 3);
-    for (const plane of this.#planes) boxBlur(plane, bw, bh, radius, 3);
-    for (let i = 0; i < n; i++) {
-      const w = weight[i]!;
+    boxBlur(weighted, bw, bh, radius, 3, 4);
+    for (let i = 0; i < n * 4; i += 4) {
+      const w = weighted[i + 3]!;
       // Deep inside the subject no background is near: keep the pixel (the subject covers it anyway).
       if (w > 1e-3) {
-        rgba[i * 4] = r[i]! / w;
-        rgba[i * 4 + 1] = g[i]! / w;
-        rgba[i * 4 + 2] = b[i]! / w;
+        rgba[i] = weighted[i]! / w;
+        rgba[i + 1] = weighted[i + 1]! / w;
+        rgba[i + 2] = weighted[i + 2]! / w;
       }
     }
     return pixels;
@@ -153,7 +155,7 @@ export class CanvasCompositor implements Compositor {
   dispose(): void {
     this.#scratch.clear();
     this.#images.clear();
-    [this.#coverage, this.#planes, this.#feathered] = [undefined, [], null];
+    [this.#coverage, this.#weighted, this.#feathered] = [undefined, undefined, null];
   }
 
   #context(name: string, width: number, height: number): Context {

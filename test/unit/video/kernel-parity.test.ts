@@ -1,10 +1,11 @@
 // The video path's per-frame kernels against plain reference implementations of the same arithmetic
 // (the straightforward loops they replaced): the fast ones must give the same bytes.
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { flatBlocks, REFINE, refineCoverage } from '../../../src/video/edge-refinement.js';
 import { gridMap, subjectGrid, type GridMap } from '../../../src/video/fast-path.js';
 import { motionOf, MOTION, TemporalSmoother } from '../../../src/video/temporal-smoothing.js';
-import { boxBlur, upsample2x } from '../../../src/video/feather.js';
+import { boxBlur, upsample2x } from '../../../src/video/kernels.js';
 import { classIdMapping, type Logits } from '../../../src/pipeline/index.js';
 import { frameMeta } from './frame-meta.js';
 import { seededRandom as random } from '../../helpers/seeded-random.js';
@@ -416,6 +417,39 @@ describe("the CPU compositor's arithmetic matches the plain loops", () => {
       expect(firstDifference(bytes, b1), `${w}×${h} r ${r}`).toBe(-1);
       expect(firstDifference(new Uint8Array(floats.buffer), new Uint8Array(f1.buffer)), `${w}×${h} r ${r}`).toBe(-1);
     }
+  });
+
+  test('boxBlur of four interleaved float channels: each the same floats as that channel blurred on its own', () => {
+    const next = random(6);
+    for (const [w, h, r, passes] of [
+      [1, 1, 1, 2],
+      [7, 1, 2, 3],
+      [1, 9, 3, 1],
+      [160, 120, 2, 3],
+      [12, 40, 30, 3],
+    ] as const) {
+      const pixels = Float32Array.from({ length: w * h * 4 }, () => next() * 255);
+      const channels = [0, 1, 2, 3].map((c) => pixels.filter((_, i) => i % 4 === c));
+      boxBlur(pixels, w, h, r, passes, 4);
+      for (const [c, channel] of channels.entries()) {
+        referenceBoxBlur(channel, w, h, r, passes);
+        const blurred = pixels.filter((_, i) => i % 4 === c);
+        expect(firstDifference(new Uint8Array(blurred.buffer), new Uint8Array(channel.buffer)), `${w}×${h} r ${r} channel ${c}`).toBe(-1);
+      }
+    }
+  });
+
+  test('boxBlur refuses a buffer of the wrong size, and bytes of more than one channel', () => {
+    expect(() => boxBlur(new Float32Array(5), 2, 2, 1, 1)).toThrow(RangeError);
+    expect(() => boxBlur(new Uint8Array(16), 2, 2, 1, 1, 4)).toThrow(RangeError);
+  });
+
+  test('the WebAssembly module carried in src/video/wasm/kernels.wasm.ts is what its source compiles to, and small enough for a page to compile at once', async () => {
+    const { compileKernels, kernelsModule, KERNELS_MODULE } = await import('../../../scripts/build-kernels.mjs');
+    const bytes = await compileKernels();
+    expect(readFileSync(KERNELS_MODULE, 'utf8'), 'run `npm run build:kernels`').toBe(kernelsModule(bytes));
+    // Chromium compiles a module synchronously on a page's main thread only up to 4 kB.
+    expect(bytes.length).toBeLessThan(4096);
   });
 
   test('upsample2x is bilinear at half-pixel centres to within rounding, alpha untouched', () => {
