@@ -108,8 +108,6 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
   /** When the model's run in flight began (ms), and how long the model takes to give back. */
   #runStarted = 0;
   readonly #modelTime = new RunAverage();
-  /** How long making a run's masks takes (`finish`). */
-  readonly #finishTime = new RunAverage();
   /** Not waiting: the last run's masks, to be made once the next frame has gone to the model (see #finishLater). */
   #deferred: (() => void) | null = null;
   /** Frames that wait (not waiting for their mask) for masks of their size, which no run may defer; whether the source ended. */
@@ -209,7 +207,11 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
       this.pace.frame(arrived, this.#waiting, idle, skipped + 1);
       // A frame the loop waited for most of the time since the last: none came meanwhile to be discarded.
       const gap = this.#lastTimestamp === null ? 0 : (timestamp - this.#lastTimestamp) / 1000;
-      if (this.#countGaps && gap > 0 && idle < gap / 2) this.#dropped += Math.max(0, Math.round(gap / this.pace.interval) - 1);
+      if (this.#countGaps && gap > 0 && idle < gap / 2) {
+        const unread = Math.max(0, Math.round(gap / this.pace.interval) - 1);
+        this.#dropped += unread;
+        if (this.#waiting && unread > 0) this.pace.carried(unread);
+      }
       this.#lastTimestamp = timestamp;
       if (this.#waitingChanged()) {
         this.#finishDeferred();
@@ -328,28 +330,20 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
       } finally {
         modelMs = this.#hooks.now() - t1;
         this.#modelTime.add(modelMs);
+        this.pace.trip(modelMs);
         back();
       }
-      let deferredMs = 0;
       const make = (): M => {
         const t2 = this.#hooks.now();
         const masks = this.#hooks.finish(made, input, modelMs);
-        const t3 = this.#hooks.now();
-        this.#finishTime.add(t3 - t2);
-        // The round trip as the loop waits for it: the model's, and the masks made of its result (not
-        // the time they waited for the next frame to go to the model).
-        this.pace.trip(t3 - t1 - deferredMs);
+        this.pace.masks(this.#hooks.now() - t2);
         this.#last = masks;
         return masks;
       };
       if (!deferrable || !this.#finishLater()) return { masks: make() };
-      const since = this.#hooks.now();
       const masks = await new Promise<M>((resolve) => {
-        this.#deferred = () => {
-          deferredMs = this.#hooks.now() - since;
-          // Made now, as the deferred call runs (a promise's executor runs at once; a throw rejects it).
-          resolve(new Promise<M>((made) => made(make())));
-        };
+        // Made now, as the deferred call runs (a promise's executor runs at once; a throw rejects it).
+        this.#deferred = () => resolve(new Promise<M>((made) => made(make())));
       });
       return { masks };
     } catch (error) {
@@ -367,7 +361,7 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
    */
   #finishLater(): boolean {
     if (this.#waiting || this.#modelCall !== null || this.#awaiting > 0 || this.#ended || this.ending) return false;
-    const [finish, interval, last] = [this.#finishTime.ms, this.pace.interval, this.pace.lastFrameAt];
+    const [finish, interval, last] = [this.pace.masksMs, this.pace.interval, this.pace.lastFrameAt];
     return finish > 0 && interval > 0 && last !== null && this.#hooks.now() + finish > last + interval;
   }
 

@@ -2,17 +2,24 @@
 
 /**
  * `waitForMask: 'auto'`: frames wait for their own mask while the pipeline keeps pace with the camera.
- * Waiting, a frame's period is the longer of the model's round trip and the loop's own work on a frame
- * the model takes (its input and guide drawn, then compositing it on new masks), the two running at once.
- * Frames stop waiting once that is over the camera's frame interval by a tenth (frames would be carried or
- * dropped), and wait again once it is under 0.9 of it: measured while frames do not wait it is the longer
- * (every frame is composited meanwhile), so the two ways do not take turns. The camera's interval (see
- * `interval`) is its frame rate's, or the time between its frames as measured where that is longer (a
- * camera in low light gives fewer frames than it says). All are moving averages
- * over about 8 samples; the first two round trips (the model's warm-up) are not counted, and 10 frames
- * pass between two changes. Frames also stop waiting where, measured or not, the pipeline does not keep
- * pace: a quarter of the frames are carried (shown on an earlier frame's mask, because the model had a
- * newer frame before it was free), over about the last 32.
+ * Waiting, the model takes the next frame as soon as it gives back a result, while the loop makes that
+ * result's masks and composites its frame: a frame's period is the longer of the model's round trip and
+ * the loop's own work on a frame the model takes (its input and guide drawn, its masks made, then
+ * compositing and writing it), the two running at once. The model's round trip is its own work (in its
+ * thread, where the model tells it) and the least of what the round trips took besides over the last 16:
+ * the messages there and back. More than that is the loop being busy when a result came, which is what
+ * not waiting does (every frame is composited as it comes) and waiting does not (the loop works on a
+ * frame once its result is back): judged by round trips measured while not waiting, frames would never
+ * wait again. Frames stop waiting once the period is over the camera's frame interval (frames would be
+ * carried, or left unread by a busy loop), and wait again once it is under 0.9 of it, so that the two ways
+ * do not take turns. The camera's interval (see `interval`) is its frame rate's, or the time between its frames as
+ * measured where that is longer (a camera in low light gives fewer frames than it says). All are moving
+ * averages over about 8 samples; the first two round trips (the model's warm-up) are not counted, and 10
+ * frames pass between two changes. Frames also stop waiting where, whatever the period says, the pipeline
+ * does not keep pace: a quarter of the frames are carried (shown on an earlier frame's mask, because the
+ * model had a newer frame before it was free), over about the last 32; the period was wrong there, so
+ * twice as many frames pass before they wait again each time that happens (up to 640: about 10 s at 60
+ * frames/s).
  */
 export class MaskPace {
   /** The camera's frame interval (ms) from its frame rate; 0 where unknown. */
@@ -24,11 +31,18 @@ export class MaskPace {
   #last: number | null = null;
   /** Whether frames waited when the last one came. */
   #lastWaiting = true;
-  /** The model's round trip. */
+  /** The model's round trip; its own work on a run, where it tells it. */
   readonly #trip = new RunAverage();
+  readonly #work = new RunAverage();
+  /** The last run's own work, until its round trip comes; the round trips' time besides the model's work, over the last runs. */
+  #lastWork: number | null = null;
+  readonly #besides: number[] = [];
   #input = 0;
+  readonly #masks = new RunAverage();
   #composite = 0;
   #since = 0;
+  /** Frames that pass between two changes (doubled each time carried frames stop waiting). */
+  #hold = MIN_HOLD;
   #waiting = true;
   /** While frames wait: the share of them carried, a moving average over about 32 frames (from the warm-up's end). */
   #carried = 0;
@@ -55,9 +69,12 @@ export class MaskPace {
     if (waiting) this.#carried -= this.#carried / CARRIED_WINDOW;
   }
 
-  /** While frames wait, one was carried: a newer frame took its place at the model. */
-  carried(): void {
-    if (this.#trip.warm) this.#carried += 1 / CARRIED_WINDOW;
+  /**
+   * While frames wait, `count` of them got no mask of their own: carried (a newer frame took its place at
+   * the model), or left unread by a loop too busy to read them (the source discarded them).
+   */
+  carried(count = 1): void {
+    if (this.#trip.warm) this.#carried += count / CARRIED_WINDOW;
   }
 
   /** When the last frame came (ms), as `frame` was told; null before the first. */
@@ -77,9 +94,19 @@ export class MaskPace {
     return Math.max(this.#camera, this.#frees >= 8 ? this.#free : 0) || this.#arrival;
   }
 
-  /** A model round trip took `ms`. */
+  /** The model's round trip took `ms`: from the loop sending it a frame's input to the result back, without making its masks. */
   trip(ms: number): void {
     this.#trip.add(ms);
+    if (this.#lastWork === null) return;
+    this.#besides.push(Math.max(0, ms - this.#lastWork));
+    if (this.#besides.length > BESIDES_WINDOW) this.#besides.shift();
+    this.#lastWork = null;
+  }
+
+  /** The model worked `ms` on the run whose round trip comes next (in its own thread: the network, its output). */
+  work(ms: number): void {
+    this.#work.add(ms);
+    this.#lastWork = ms;
   }
 
   /** The loop drew a frame's network input and guide for the model in `ms`. */
@@ -87,7 +114,17 @@ export class MaskPace {
     this.#input = average(this.#input, ms);
   }
 
-  /** The loop composited a frame on new masks in `ms`. */
+  /** The loop made a run's masks (smoothing, refinement) in `ms`. */
+  masks(ms: number): void {
+    this.#masks.add(ms);
+  }
+
+  /** How long the loop takes to make a run's masks (ms; 0 during the warm-up). */
+  get masksMs(): number {
+    return this.#masks.ms;
+  }
+
+  /** The loop composited and wrote a frame on new masks in `ms`. */
   composite(ms: number): void {
     this.#composite = average(this.#composite, ms);
   }
@@ -95,10 +132,15 @@ export class MaskPace {
   /** Whether frames wait for their mask now. */
   choose(): boolean {
     const interval = this.interval;
-    if (this.#since >= 10 && interval > 0 && this.#trip.ms > 0) {
-      const period = Math.max(this.#trip.ms, this.#input + this.#composite);
-      const waiting = this.#waiting ? period <= 1.1 * interval && this.#carried <= CARRIED_MAX : period < 0.9 * interval;
-      if (waiting !== this.#waiting) [this.#waiting, this.#since, this.#carried] = [waiting, 0, 0];
+    if (this.#since >= this.#hold && interval > 0 && this.#trip.ms > 0) {
+      const model = this.#work.ms > 0 && this.#besides.length > 0 ? this.#work.ms + Math.min(...this.#besides) : this.#trip.ms;
+      const period = Math.max(model, this.#input + this.#masks.ms + this.#composite);
+      const carried = this.#waiting && this.#carried > CARRIED_MAX;
+      const waiting = this.#waiting ? period <= interval && !carried : period < 0.9 * interval;
+      if (waiting !== this.#waiting) {
+        if (carried) this.#hold = Math.min(MAX_HOLD, 2 * this.#hold);
+        [this.#waiting, this.#since, this.#carried] = [waiting, 0, 0];
+      }
     }
     return this.#waiting;
   }
@@ -107,6 +149,11 @@ export class MaskPace {
 /** The frames over which the carried share is averaged, and the share over which frames stop waiting. */
 const CARRIED_WINDOW = 32;
 const CARRIED_MAX = 0.25;
+/** The frames between two changes: at first, and at most. */
+const MIN_HOLD = 10;
+const MAX_HOLD = 640;
+/** The round trips over which the least time besides the model's work is taken. */
+const BESIDES_WINDOW = 16;
 
 /**
  * A run's time (ms) as a moving average (`average`), the first two runs (a model's warm-up, many times

@@ -126,7 +126,9 @@ export class VideoSession {
         prepare: (taken) => this.#prepare(taken),
         model: async ({ request }) => {
           try {
-            return await this.#model.grid(request);
+            const grid = await this.#model.grid(request);
+            scheduler.pace.work(grid.timings.run + grid.timings.grid);
+            return grid;
           } finally {
             this.#input.release(request.tensor, this.#model.spec.preprocess);
           }
@@ -171,6 +173,7 @@ export class VideoSession {
         const { canvas, report } = this.#composite(taken, shown);
         const bitmap = canvas.transferToImageBitmap();
         report.latency = performance.now() - taken.read;
+        this.#paced(report);
         return Promise.resolve<Written>({ bitmap, report });
       },
       release: (taken: Taken) => taken.frame.close(),
@@ -235,6 +238,7 @@ export class VideoSession {
     }
     report.stages!.write = performance.now() - t0;
     report.latency = performance.now() - taken.read;
+    this.#paced(report);
     return { report };
   }
 
@@ -342,9 +346,12 @@ export class VideoSession {
       canvas = compositor.canvas as OffscreenCanvas;
     }
     stages.composite = performance.now() - t0;
-    // What a frame on its own masks costs this loop (waitForMask 'auto').
-    if (fresh) scheduler.pace.composite(stages.composite);
     return { canvas, report };
+  }
+
+  /** What compositing and writing a frame on new masks cost this loop (waitForMask 'auto'). */
+  #paced({ fresh, stages }: FrameReport): void {
+    if (fresh) this.#scheduler!.pace.composite((stages?.composite ?? 0) + (stages?.write ?? 0));
   }
 
   /** `none`: the frame as it is; `overlay`: each class's colour over it, half opaque. */

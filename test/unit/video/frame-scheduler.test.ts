@@ -611,6 +611,29 @@ describe("FrameScheduler with waitForMask 'auto' and MaskPace (the camera's pace
     expect(scheduler.dropped).toBe(0);
   });
 
+  test('frames a busy loop left unread count as carried: a quarter of them and frames stop waiting, though the model keeps pace', async () => {
+    // A 60 frames/s camera read one frame in four (the loop busy, the source discarding the rest), a 5 ms model.
+    const run = async (countGaps: boolean) => {
+      const { clock, scheduler } = rig({ waitForMask: 'auto', pace: new MaskPace(60), countGaps, modelMs: () => 5 });
+      const waits: boolean[] = [];
+      for (let n = 1; n <= 40; n++) {
+        clock.at(n * 16.7, () => {
+          void scheduler.offer({ id: n, width: 640 }, n * 4 * 16.7 * 1000).then(() => waits.push(scheduler.waiting));
+        });
+      }
+      await clock.run();
+      await scheduler.end();
+      return { waits, dropped: scheduler.dropped };
+    };
+    const counted = await run(true);
+    expect(counted.dropped).toBe(39 * 3);
+    const stop = counted.waits.indexOf(false);
+    expect(stop).toBeGreaterThanOrEqual(9);
+    expect(stop).toBeLessThan(20);
+    // Where the gaps are not counted (a source that says nothing of them), frames go on waiting.
+    expect((await run(false)).waits.every(Boolean)).toBe(true);
+  });
+
   test('frames a busy loop did not read are counted dropped from the gaps between timestamps', async () => {
     // Waiting, with writes of 50 ms: a 60 frames/s camera, the loop reads every third or fourth frame late.
     const { clock, camera, scheduler, log } = rig({

@@ -17,10 +17,9 @@ function feed(pace: MaskPace, clock: { now: number }, frames: number, every: num
 }
 
 describe("waitForMask 'auto' (MaskPace)", () => {
-  test('frames wait while the model keeps pace with them (a round trip up to 1.1 frame intervals)', () => {
-    const pace = new MaskPace();
-    const clock = { now: 0 };
-    expect(feed(pace, clock, 200, 33.3, 36)).toEqual(Array(200).fill(true));
+  test('frames wait while the model keeps pace with them (a round trip up to one frame interval), not once it is over', () => {
+    expect(feed(new MaskPace(), { now: 0 }, 200, 33.3, 33)).toEqual(Array(200).fill(true));
+    expect(feed(new MaskPace(), { now: 0 }, 200, 33.3, 34).indexOf(false)).toBe(9);
   });
 
   test('a slower model: frames stop waiting after 10 frames, and the first two round trips (warm-up) are not counted', () => {
@@ -151,6 +150,78 @@ describe("waitForMask 'auto' (MaskPace)", () => {
       pace.composite(25);
     }
     expect(chosen.indexOf(false)).toBe(9);
+  });
+
+  test("the loop's own work counts making each run's masks: input, masks and compositing over the interval stop frames waiting", () => {
+    const run = (masks: number) => {
+      const pace = new MaskPace(60);
+      const chosen: boolean[] = [];
+      for (let n = 1; n <= 40; n++) {
+        pace.frame(n * 16.7);
+        chosen.push(pace.choose());
+        pace.trip(10);
+        // 4 ms for the input, 6 ms to composite and write; the masks as given.
+        pace.input(4);
+        pace.masks(masks);
+        pace.composite(6);
+      }
+      return chosen;
+    };
+    expect(run(8).indexOf(false)).toBe(9);
+    expect(run(5).every(Boolean)).toBe(true);
+  });
+
+  test("while frames do not wait, round trips are long by the loop's work as results came: the model's own work, and the least time besides it, decide", () => {
+    // A 60 frames/s camera; the model works 11 ms a run, and its results wait 1–9 ms besides for a busy
+    // loop (15.3 ms on average, not under 0.9 × 16.7).
+    const run = (told: boolean) => {
+      const pace = new MaskPace(60);
+      const chosen: boolean[] = [];
+      for (let n = 1; n <= 10; n++) {
+        pace.frame(n * 16.7);
+        chosen.push(pace.choose());
+        pace.trip(30);
+      }
+      for (let n = 11; n <= 80; n++) {
+        pace.frame(n * 16.7);
+        chosen.push(pace.choose());
+        if (told) pace.work(11);
+        pace.trip(11 + [1, 6, 9][n % 3]!);
+      }
+      return chosen;
+    };
+    const told = run(true);
+    expect(told.indexOf(false)).toBe(9);
+    // Waiting again, 11 + 1 ms a run, 10 frames after the change at the earliest.
+    const back = told.indexOf(true, 9);
+    expect(back).toBeGreaterThanOrEqual(19);
+    expect(told.slice(back).every(Boolean)).toBe(true);
+    // Where the model does not tell its own work, the round trips decide: frames never wait again.
+    expect(
+      run(false)
+        .slice(9)
+        .every((w) => !w),
+    ).toBe(true);
+  });
+
+  test('frames that stopped waiting because a quarter were carried wait again only after twice as many frames each time', () => {
+    // A model that the pace says keeps up (11 ms, 1 ms besides), and a camera whose frames are carried in
+    // spells: one in two while `spell` says so.
+    const pace = new MaskPace(60);
+    const chosen: boolean[] = [];
+    const spell = (n: number) => (n >= 20 && n < 60) || (n >= 100 && n < 140);
+    for (let n = 1; n <= 200; n++) {
+      pace.frame(n * 16.7);
+      if (spell(n) && n % 2 === 0 && chosen.at(-1) !== false) pace.carried();
+      chosen.push(pace.choose());
+      pace.work(11);
+      pace.trip(12);
+    }
+    const runs = chosen.map(Number).join('');
+    // Waiting, then not for 20 frames (10 doubled), waiting (carried again), then not for 40.
+    const match = /^(1+)(0+)(1+)(0+)(1+)$/.exec(runs);
+    expect(match, runs).not.toBeNull();
+    expect([match![2]!.length, match![4]!.length]).toEqual([20, 40]);
   });
 
   test('frames stop waiting once a quarter of them are carried, where the round trip alone says the model keeps pace', () => {
