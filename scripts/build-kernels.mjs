@@ -1,5 +1,5 @@
-// Compiles the compositor's WebAssembly kernels (src/video/wasm/kernels.as.ts, AssemblyScript) into
-// src/video/wasm/kernels.wasm.ts, the module's bytes as base64: bundlers and Node take it as any module, with
+// Compiles the compositor's WebAssembly kernels (src/pipeline/wasm/kernels.as.ts, AssemblyScript) into
+// src/pipeline/wasm/kernels.wasm.ts, the module's bytes as base64: bundlers and Node take it as any module, with
 // no asset to copy or URL to resolve. `npm run build:kernels` after changing the source; a unit test
 // compiles it again and checks that the committed bytes are what it gives.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import asc from 'assemblyscript/asc';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const KERNELS_SOURCE = join(root, 'src/video/wasm/kernels.as.ts');
-export const KERNELS_MODULE = join(root, 'src/video/wasm/kernels.wasm.ts');
+export const KERNELS_SOURCE = join(root, 'src/pipeline/wasm/kernels.as.ts');
+export const KERNELS_MODULE = join(root, 'src/pipeline/wasm/kernels.wasm.ts');
 
 /** The module's bytes: optimised, no runtime (the kernels allocate nothing), SIMD on (every engine onnxruntime-web runs in has it). */
 export async function compileKernels() {

@@ -3,7 +3,7 @@
 import type { Compositor, CompositorCanvas, EffectMask, FrameSource, SceneEffect } from './compositor.js';
 import { backgroundBlurSigma, blurFactor, coverRect, featherSigma, maskFactor } from './effect.js';
 import { boxRadiusFor, CHOKE_TABLE, paddedCoverage, subjectCoverage } from './feather.js';
-import { boxBlur, upsample2x } from './kernels.js';
+import { boxBlur, upsample2x } from '../pipeline/kernels.js';
 
 type Context = OffscreenCanvasRenderingContext2D;
 type Coverage = { data: Uint8Array; width: number; height: number };

@@ -8,6 +8,7 @@ import { BackendError } from '../errors/index.js';
 import { Ending } from '../runtime/ending.js';
 import type { ModelSpec } from '../model/index.js';
 import type { PreprocessMeta, RunModel } from '../pipeline/index.js';
+import { bilinearCells } from '../pipeline/kernels.js';
 import { refineCoverage } from './edge-refinement.js';
 import { gridMap, subjectGrid, subjectGridFromDevice, type GridMap, type SubjectGrid } from './fast-path.js';
 import { TemporalSmoother } from './temporal-smoothing.js';
@@ -182,41 +183,6 @@ export function guideAtGrid(guide: FrameGuide, map: GridMap, gw: number, gh: num
   };
   const xs = axis(gw, map.scaleX, map.offsetX, crop.x, crop.x + crop.width, guide.width, kx);
   const ys = axis(gh, map.scaleY, map.offsetY, crop.y, crop.y + crop.height, guide.height, ky);
-  const { data, width } = guide;
-  const [xFirst, xStep, xWeight] = [xs.first, xs.step, xs.weight];
-  for (let y = 0; y < gh; y++) {
-    const fy = ys.first[y]!;
-    const start = y * gw * 4;
-    if (fy < 0) {
-      out.fill(0, start, start + gw * 4);
-      for (let o = start + 3; o < start + gw * 4; o += 4) out[o] = 255;
-      continue;
-    }
-    const wy = ys.weight[y]!;
-    const row0 = fy * width * 4;
-    const row1 = (fy + ys.step[y]!) * width * 4;
-    for (let x = 0, o = start; x < gw; x++, o += 4) {
-      const fx = xFirst[x]!;
-      out[o + 3] = 255;
-      if (fx < 0) {
-        out[o] = out[o + 1] = out[o + 2] = 0;
-        continue;
-      }
-      const wx = xWeight[x]!;
-      const a = row0 + fx * 4;
-      const b = a + xStep[x]! * 4;
-      const c = row1 + fx * 4;
-      const d = c + xStep[x]! * 4;
-      const r0 = data[a]! + wx * (data[b]! - data[a]!);
-      const r1 = data[c]! + wx * (data[d]! - data[c]!);
-      out[o] = r0 + wy * (r1 - r0);
-      const g0 = data[a + 1]! + wx * (data[b + 1]! - data[a + 1]!);
-      const g1 = data[c + 1]! + wx * (data[d + 1]! - data[c + 1]!);
-      out[o + 1] = g0 + wy * (g1 - g0);
-      const b0 = data[a + 2]! + wx * (data[b + 2]! - data[a + 2]!);
-      const b1 = data[c + 2]! + wx * (data[d + 2]! - data[c + 2]!);
-      out[o + 2] = b0 + wy * (b1 - b0);
-    }
-  }
+  bilinearCells(guide.data, guide.width, xs, ys, out);
   return out;
 }

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { blurFactor, CHOKE, coverRect, featherSigma, maskFactor, parseHexColor } from '../../../src/video/effect.js';
 import { boxRadiusFor, CHOKE_TABLE, paddedCoverage, subjectCoverage } from '../../../src/video/feather.js';
-import { boxBlur } from '../../../src/video/kernels.js';
+import { boxBlur } from '../../../src/pipeline/kernels.js';
 
 test('paddedCoverage: coverage already at the reduced size, copied in with the edge cells repeated into the padding', () => {
   const { data, width, height } = paddedCoverage(Uint8Array.from([10, 20, 30, 40]), 2, 2, 1);
