@@ -150,7 +150,7 @@ const stageText = (stages: Record<string, number> | undefined) =>
     : '';
 
 const describe = (r: VideoResult) =>
-  `${r.fps.toFixed(1)} frames/s, ${r.maskFps.toFixed(1)} new masks/s, mask age p50 ${r.maskAge.p50.toFixed(0)} ms${r.stages ? ` (stages, ms: ${stageText(r.stages)})` : ''}, latency p50 ${r.latency.p50.toFixed(0)} / p95 ${r.latency.p95.toFixed(0)} ms, main thread ${r.mainMsPerFrame.toFixed(2)} ms/frame${r.carried === undefined ? '' : `, ${r.carried} carried`}${r.waitsForMask === undefined ? '' : `, frames ${r.waitsForMask ? 'waited' : 'did not wait'} for their mask at the end`}`;
+  `${r.fps.toFixed(1)} frames/s, ${r.maskFps.toFixed(1)} new masks/s, mask age p50 ${r.maskAge.p50.toFixed(0)} ms${r.stages ? ` (stages, ms: ${stageText(r.stages)})` : ''}, latency p50 ${r.latency.p50.toFixed(0)} / p95 ${r.latency.p95.toFixed(0)} ms, main thread ${r.mainMsPerFrame.toFixed(2)} ms/frame${r.carried === undefined ? '' : `, ${r.carried} carried`}${r.waitsForMask === undefined ? '' : `, frames ${r.waitsForMask ? 'waited' : 'did not wait'} for their mask at the end`}${r.waitedShare === undefined ? '' : ` (waited ${(100 * r.waitedShare).toFixed(0)}% of the time, ${r.waitChanges} changes)`}`;
 
 export function videoReport(rows: VideoRow[]): string {
   const out = [

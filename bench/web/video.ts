@@ -48,6 +48,9 @@ export interface VideoResult {
   carried?: number;
   /** edgeseg: whether frames waited for their own mask at the end (`stats.waitsForMask`). */
   waitsForMask?: boolean;
+  /** edgeseg: the share of the measured time frames waited for their own mask, and how often that changed (`stats.waitsForMask`, read every 50 ms). */
+  waitedShare?: number;
+  waitChanges?: number;
   path?: string | null;
   compositor?: string | null;
 }
@@ -183,7 +186,12 @@ const api = {
       longTaskMs,
       now(),
     ];
-    await wait(c.seconds * 1000);
+    let [reads, waited, changes, last] = [0, 0, 0, fx.stats.waitsForMask];
+    while (now() - t0 < c.seconds * 1000) {
+      await wait(50);
+      const waits = fx.stats.waitsForMask;
+      [reads, waited, changes, last] = [reads + 1, waited + (waits ? 1 : 0), changes + (waits === last ? 0 : 1), waits];
+    }
     const stats = fx.stats;
     const seconds = (now() - t0) / 1000;
     const frames = stats.frames - frames0;
@@ -201,6 +209,8 @@ const api = {
       dropped: stats.dropped - dropped0,
       carried: stats.carried - carried0,
       waitsForMask: stats.waitsForMask,
+      waitedShare: waited / Math.max(1, reads),
+      waitChanges: changes,
       path: stats.path,
       compositor: stats.compositor,
     };

@@ -11,8 +11,10 @@
  * not waiting does (every frame is composited as it comes) and waiting does not (the loop works on a
  * frame once its result is back): judged by round trips measured while not waiting, frames would never
  * wait again. Frames stop waiting once the period is over the camera's frame interval (frames would be
- * carried, or left unread by a busy loop), and wait again once it is under 0.9 of it, so that the two ways
- * do not take turns. The camera's interval (see `interval`) is its frame rate's, or the time between its frames as
+ * carried, or left unread by a busy loop), and wait again once it is under 0.8 of it: the period counts
+ * neither the browser's own work on the same cores nor the copies of frames that get no mask, and a
+ * 1280 × 720 camera on 2 cores, 0.93 of the interval by it, left a sixth of its frames unread while frames
+ * waited. The camera's interval (see `interval`) is its frame rate's, or the time between its frames as
  * measured where that is longer (a camera in low light gives fewer frames than it says). All are moving
  * averages over about 8 samples; the first two round trips (the model's warm-up) are not counted, and 10
  * frames pass between two changes. Frames also stop waiting where, whatever the period says, the pipeline
@@ -136,7 +138,7 @@ export class MaskPace {
       const model = this.#work.ms > 0 && this.#besides.length > 0 ? this.#work.ms + Math.min(...this.#besides) : this.#trip.ms;
       const period = Math.max(model, this.#input + this.#masks.ms + this.#composite);
       const carried = this.#waiting && this.#carried > CARRIED_MAX;
-      const waiting = this.#waiting ? period <= interval && !carried : period < 0.9 * interval;
+      const waiting = this.#waiting ? period <= interval && !carried : period < RETURN * interval;
       if (waiting !== this.#waiting) {
         if (carried) this.#hold = Math.min(MAX_HOLD, 2 * this.#hold);
         [this.#waiting, this.#since, this.#carried] = [waiting, 0, 0];
@@ -149,6 +151,8 @@ export class MaskPace {
 /** The frames over which the carried share is averaged, and the share over which frames stop waiting. */
 const CARRIED_WINDOW = 32;
 const CARRIED_MAX = 0.25;
+/** The share of the camera's interval under which the period must be for frames to wait again. */
+const RETURN = 0.8;
 /** The frames between two changes: at first, and at most. */
 const MIN_HOLD = 10;
 const MAX_HOLD = 640;

@@ -38,14 +38,15 @@ describe("waitForMask 'auto' (MaskPace)", () => {
     expect(fast.slice(9).every((w) => !w)).toBe(true);
   });
 
-  test('they wait again once the round trip is under 0.9 of the interval, not before (no turns between the two)', () => {
+  test('they wait again once the round trip is under 0.8 of the interval, not before (no turns between the two)', () => {
     const pace = new MaskPace();
     const clock = { now: 0 };
     feed(pace, clock, 40, 16.7, 25);
     expect(pace.choose()).toBe(false);
-    // Frames 26 ms apart: 25 ms is over 0.9 × 26, so they still do not wait.
+    // Frames 26 ms apart, then 29.4: 25 ms is over 0.8 × 26 and 0.8 × 29.4, so they still do not wait.
     expect(feed(pace, clock, 60, 26, 25).every((w) => !w)).toBe(true);
-    // Frames 33.3 ms apart: under 0.9 × 33.3 once the averages follow, and then for good.
+    expect(feed(pace, clock, 60, 29.4, 25).every((w) => !w)).toBe(true);
+    // Frames 33.3 ms apart: under 0.8 × 33.3 once the averages follow, and then for good.
     const slower = feed(pace, clock, 60, 33.3, 25);
     const back = slower.indexOf(true);
     expect(back).toBeGreaterThan(0);
@@ -59,7 +60,7 @@ describe("waitForMask 'auto' (MaskPace)", () => {
     // Just too slow for frames 20 ms apart: frames stop waiting at the 10th.
     const slow = feed(pace, clock, 10, 20, 25);
     expect(slow.indexOf(false)).toBe(9);
-    // Then an instant model: the average is under 0.9 × 20 ms after 3 round trips, but frames wait again
+    // Then an instant model: the average is under 0.8 × 20 ms after 3 round trips, but frames wait again
     // only at the 10th frame after the last change.
     const instant = feed(pace, clock, 20, 20, 0.001);
     expect(instant.indexOf(true)).toBe(9);
@@ -173,7 +174,7 @@ describe("waitForMask 'auto' (MaskPace)", () => {
 
   test("while frames do not wait, round trips are long by the loop's work as results came: the model's own work, and the least time besides it, decide", () => {
     // A 60 frames/s camera; the model works 11 ms a run, and its results wait 1–9 ms besides for a busy
-    // loop (15.3 ms on average, not under 0.9 × 16.7).
+    // loop (15.3 ms on average, not under 0.8 × 16.7).
     const run = (told: boolean) => {
       const pace = new MaskPace(60);
       const chosen: boolean[] = [];
@@ -244,7 +245,7 @@ describe("waitForMask 'auto' (MaskPace)", () => {
     const stop = third.indexOf(false);
     expect(stop).toBeGreaterThan(9);
     expect(stop).toBeLessThan(60);
-    // Not waiting, the round trip is not under 0.9 of the interval: they do not wait again.
+    // Not waiting, the round trip is not under 0.8 of the interval: they do not wait again.
     expect(third.slice(stop).every((w) => !w)).toBe(true);
     // One in ten carried (a camera's jitter): frames go on waiting for their own mask.
     expect(run(10).every(Boolean)).toBe(true);
