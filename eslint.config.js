@@ -4,7 +4,20 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'demo-dist/', 'node_modules/', 'coverage/', 'bench/out/', 'bench/models/', '**/*.js', '**/*.mjs', '**/*.cjs', '**/*.as.ts'] },
+  {
+    ignores: [
+      'dist/',
+      'demo-dist/',
+      'node_modules/',
+      'coverage/',
+      'bench/out/',
+      'bench/models/',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+      '**/*.as.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
