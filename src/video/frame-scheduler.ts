@@ -3,7 +3,7 @@
 // waiting for their own mask. Pure: the model, the writer, the frame's release and the clock are injected,
 // so every path (the page's track processor, the track in a worker, the main thread's frames) runs the
 // same rules, and Node tests them with fake frames and a fake clock.
-import { MaskPace, RunAverage } from './mask-pace.js';
+import type { MaskPace } from './mask-pace.js';
 
 /** What a frame is shown with: its own masks, or (`carried`) the newest ones made from an earlier frame. */
 export interface Shown<M> {
@@ -27,6 +27,8 @@ export interface SchedulerHooks<F extends object, I, M, R, P = M> {
   prepare(frame: F): I;
   /** One model run; the scheduler makes one at a time. */
   model(input: I): Promise<P>;
+  /** How long the model itself worked on a run (ms, in its own thread), where it tells it: the pace's round trip less messages. */
+  modelWork?(made: P): number;
   /**
    * The masks, from what the model gave back (in `modelMs`): called once the model has the next input
    * (where one waits), so that it runs meanwhile; in the order of the runs.
@@ -105,9 +107,8 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
    * the moment it is back: the held frame's while frames wait, else a frame's already written.
    */
   #queued: I | null = null;
-  /** When the model's run in flight began (ms), and how long the model takes to give back. */
+  /** When the model's run in flight began (ms); how long the model takes to give back is the pace's `tripMs`. */
   #runStarted = 0;
-  readonly #modelTime = new RunAverage();
   /** Not waiting: the last run's masks, to be made once the next frame has gone to the model (see #finishLater). */
   #deferred: (() => void) | null = null;
   /** Frames that wait (not waiting for their mask) for masks of their size, which no run may defer; whether the source ended. */
@@ -325,12 +326,13 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
     try {
       let made: P;
       let modelMs: number;
+      let work: number | undefined;
       try {
         made = await this.#hooks.model(input);
+        work = this.#hooks.modelWork?.(made);
       } finally {
         modelMs = this.#hooks.now() - t1;
-        this.#modelTime.add(modelMs);
-        this.pace.trip(modelMs);
+        this.pace.trip(modelMs, work);
         back();
       }
       const make = (): M => {
@@ -387,8 +389,9 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
    */
   #lastBeforeModel(): boolean {
     const interval = this.pace.interval;
-    if (this.#modelTime.ms <= 0 || interval <= 0) return true;
-    return this.#runStarted + this.#modelTime.ms - this.#hooks.now() < interval;
+    const trip = this.pace.tripMs;
+    if (trip <= 0 || interval <= 0) return true;
+    return this.#runStarted + trip - this.#hooks.now() < interval;
   }
 
   /** Not waiting: a run's failure is reported by the next frame shown (its frame was shown already). */

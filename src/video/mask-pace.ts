@@ -33,11 +33,9 @@ export class MaskPace {
   #last: number | null = null;
   /** Whether frames waited when the last one came. */
   #lastWaiting = true;
-  /** The model's round trip; its own work on a run, where it tells it. */
+  /** The model's round trip; its own work on a run, where it tells it, and the round trips' time besides that over the last runs. */
   readonly #trip = new RunAverage();
   readonly #work = new RunAverage();
-  /** The last run's own work, until its round trip comes; the round trips' time besides the model's work, over the last runs. */
-  #lastWork: number | null = null;
   readonly #besides: number[] = [];
   #input = 0;
   readonly #masks = new RunAverage();
@@ -96,19 +94,22 @@ export class MaskPace {
     return Math.max(this.#camera, this.#frees >= 8 ? this.#free : 0) || this.#arrival;
   }
 
-  /** The model's round trip took `ms`: from the loop sending it a frame's input to the result back, without making its masks. */
-  trip(ms: number): void {
+  /**
+   * The model's round trip took `ms`: from the loop sending it a frame's input to the result back, without
+   * making its masks; `work`, where the model tells it, is its own time on the run (in its thread: the
+   * network, its output).
+   */
+  trip(ms: number, work?: number): void {
     this.#trip.add(ms);
-    if (this.#lastWork === null) return;
-    this.#besides.push(Math.max(0, ms - this.#lastWork));
+    if (work === undefined) return;
+    this.#work.add(work);
+    this.#besides.push(Math.max(0, ms - work));
     if (this.#besides.length > BESIDES_WINDOW) this.#besides.shift();
-    this.#lastWork = null;
   }
 
-  /** The model worked `ms` on the run whose round trip comes next (in its own thread: the network, its output). */
-  work(ms: number): void {
-    this.#work.add(ms);
-    this.#lastWork = ms;
+  /** The model's round trip (ms; 0 during the warm-up). */
+  get tripMs(): number {
+    return this.#trip.ms;
   }
 
   /** The loop drew a frame's network input and guide for the model in `ms`. */

@@ -126,9 +126,7 @@ export class VideoSession {
         prepare: (taken) => this.#prepare(taken),
         model: async ({ request }) => {
           try {
-            const grid = await this.#model.grid(request);
-            scheduler.pace.work(grid.timings.run + grid.timings.grid);
-            return grid;
+            return await this.#model.grid(request);
           } finally {
             this.#input.release(request.tensor, this.#model.spec.preprocess);
           }
@@ -139,6 +137,7 @@ export class VideoSession {
           timestamp,
           roundTrip,
         }),
+        modelWork: ({ timings }) => timings.run + timings.grid,
         fits: (made, { width, height }) => made.meta.originalWidth === width && made.meta.originalHeight === height,
       },
       { waitForMask: this.#settings.waitForMask, pace, countGaps },

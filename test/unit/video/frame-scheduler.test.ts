@@ -55,6 +55,8 @@ interface RigOptions {
   countGaps?: boolean;
   /** How long each model run takes (ms); by frame id. Default 30. */
   modelMs?: (id: number) => number;
+  /** The model's own work on each run (ms), as a model's worker reports it (`modelWork`); by frame id. */
+  modelWork?: (id: number) => number;
   /** Which frames' runs fail. */
   fails?: (id: number) => boolean;
   /** Which frames' inputs fail to be drawn. */
@@ -124,6 +126,7 @@ function rig(options: RigOptions = {}) {
         clock.now += finishMs;
         return masks;
       },
+      ...(options.modelWork ? { modelWork: (masks: Masks) => options.modelWork!(masks.from) } : {}),
       fits: (masks, frame) => masks.width === frame.width,
       write: (frame, shown: Shown<Masks>) => {
         const written: Written = {
@@ -609,6 +612,31 @@ describe("FrameScheduler with waitForMask 'auto' and MaskPace (the camera's pace
     // From then on every frame on its own masks; and the loop waited for each frame, so none was dropped.
     expect(log.written.filter((w) => w.id > back + 1).every((w) => !w.carried && w.masks === w.id)).toBe(true);
     expect(scheduler.dropped).toBe(0);
+  });
+
+  test("the model's own work, where it reports it, judges whether frames wait: not round trips long by the time besides", async () => {
+    // A 60 frames/s camera; round trips of 12–22 ms (18.7 on average, over the interval), of which the
+    // model works 11 ms where it says so: 11 + the least besides (1 ms) is well under the interval.
+    const run = async (reported: boolean) => {
+      const { clock, camera, scheduler } = rig({
+        waitForMask: 'auto',
+        pace: new MaskPace(60),
+        modelMs: (id) => [12, 22, 22][id % 3]!,
+        ...(reported ? { modelWork: () => 11 } : {}),
+      });
+      const { waits } = camera(every(60, 1000 / 60));
+      await clock.run();
+      await scheduler.end();
+      return waits;
+    };
+    // Reported: frames go on waiting past the 10th (until frames carried say otherwise).
+    expect((await run(true)).slice(0, 20).every(Boolean)).toBe(true);
+    // Not reported: the round trips decide, and frames stop waiting within 20 frames, for good.
+    const unreported = await run(false);
+    const stop = unreported.indexOf(false);
+    expect(stop).toBeGreaterThanOrEqual(9);
+    expect(stop).toBeLessThan(20);
+    expect(unreported.slice(stop).every((w) => !w)).toBe(true);
   });
 
   test('frames a busy loop left unread count as carried: a quarter of them and frames stop waiting, though the model keeps pace', async () => {

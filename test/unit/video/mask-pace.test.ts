@@ -186,8 +186,7 @@ describe("waitForMask 'auto' (MaskPace)", () => {
       for (let n = 11; n <= 80; n++) {
         pace.frame(n * 16.7);
         chosen.push(pace.choose());
-        if (told) pace.work(11);
-        pace.trip(11 + [1, 6, 9][n % 3]!);
+        pace.trip(11 + [1, 6, 9][n % 3]!, told ? 11 : undefined);
       }
       return chosen;
     };
@@ -215,8 +214,7 @@ describe("waitForMask 'auto' (MaskPace)", () => {
       pace.frame(n * 16.7);
       if (spell(n) && n % 2 === 0 && chosen.at(-1) !== false) pace.carried();
       chosen.push(pace.choose());
-      pace.work(11);
-      pace.trip(12);
+      pace.trip(12, 11);
     }
     const runs = chosen.map(Number).join('');
     // Waiting, then not for 20 frames (10 doubled), waiting (carried again), then not for 40.
