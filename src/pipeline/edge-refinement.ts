@@ -1,10 +1,10 @@
 // Edges at the picture's resolution: joint bilateral upsampling of the network-resolution subject
 // probability, guided by the picture (a camera frame, a still), instead of a plain bilinear upscale (which
 // draws the network's blocky, soft edge across the picture's own edge and glows there).
-import { flatBlocks, jointBilateral } from './kernels.js';
-
-export { flatBlocks };
+import { jointBilateral } from './kernels.js';
 import type { PreprocessMeta } from './types.js';
+
+export { flatBlocks } from './kernels.js';
 
 /**
  * Where the grid of the network's output lies on the frame: grid x = frame x · scaleX + offsetX (both in

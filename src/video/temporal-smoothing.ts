@@ -25,14 +25,10 @@ export class TemporalSmoother {
   smooth(probability: Uint8Array, guide: Uint8ClampedArray, width: number, height: number, strength: number, out?: Uint8Array): Uint8Array {
     const n = width * height;
     const result = out?.length === n ? out : new Uint8Array(n);
-    if (this.#memory?.state.length !== n) {
-      const luma = new Float32Array(n);
-      for (let i = 0, p = 0; i < n; i++, p += 4) luma[i] = 0.299 * guide[p]! + 0.587 * guide[p + 1]! + 0.114 * guide[p + 2]!;
-      this.#memory = { state: Float32Array.from(probability), luma };
-      result.set(probability);
-      return result;
-    }
-    smoothFrame(probability, guide, width, height, Math.min(1, Math.max(0, strength)), MOTION, this.#memory, result);
+    // The first frame (or the first of a new size) has no past to keep: it passes as it is, and its luma is kept.
+    const past = this.#memory?.state.length === n ? this.#memory : null;
+    const memory = past ?? (this.#memory = { state: new Float32Array(n), luma: new Float32Array(n) });
+    smoothFrame(probability, guide, width, height, past ? Math.min(1, Math.max(0, strength)) : 0, MOTION, memory, result);
     return result;
   }
 }
