@@ -16,6 +16,21 @@ function feed(pace: MaskPace, clock: { now: number }, frames: number, every: num
   return chosen;
 }
 
+/**
+ * Frames 1 to `count` of a 60 frames/s camera: what choose() says at each. `before(n, chosen)` runs once
+ * frame n came, `after(n)` once choose() has said.
+ */
+function at60(pace: MaskPace, count: number, after: (n: number) => void, before?: (n: number, chosen: boolean[]) => void): boolean[] {
+  const chosen: boolean[] = [];
+  for (let n = 1; n <= count; n++) {
+    pace.frame(n * 16.7);
+    before?.(n, chosen);
+    chosen.push(pace.choose());
+    after(n);
+  }
+  return chosen;
+}
+
 describe("waitForMask 'auto' (MaskPace)", () => {
   test('frames wait while the model keeps pace with them (a round trip up to one frame interval), not once it is over', () => {
     expect(feed(new MaskPace(), { now: 0 }, 200, 33.3, 33)).toEqual(Array(200).fill(true));
@@ -156,17 +171,13 @@ describe("waitForMask 'auto' (MaskPace)", () => {
   test("the loop's own work counts making each run's masks: input, masks and compositing over the interval stop frames waiting", () => {
     const run = (masks: number) => {
       const pace = new MaskPace(60);
-      const chosen: boolean[] = [];
-      for (let n = 1; n <= 40; n++) {
-        pace.frame(n * 16.7);
-        chosen.push(pace.choose());
+      return at60(pace, 40, () => {
         pace.trip(10);
         // 4 ms for the input, 6 ms to composite and write; the masks as given.
         pace.input(4);
         pace.masks(masks);
         pace.composite(6);
-      }
-      return chosen;
+      });
     };
     expect(run(8).indexOf(false)).toBe(9);
     expect(run(5).every(Boolean)).toBe(true);
@@ -177,18 +188,8 @@ describe("waitForMask 'auto' (MaskPace)", () => {
     // loop (15.3 ms on average, not under 0.8 × 16.7).
     const run = (told: boolean) => {
       const pace = new MaskPace(60);
-      const chosen: boolean[] = [];
-      for (let n = 1; n <= 10; n++) {
-        pace.frame(n * 16.7);
-        chosen.push(pace.choose());
-        pace.trip(30);
-      }
-      for (let n = 11; n <= 80; n++) {
-        pace.frame(n * 16.7);
-        chosen.push(pace.choose());
-        pace.trip(11 + [1, 6, 9][n % 3]!, told ? 11 : undefined);
-      }
-      return chosen;
+      // Too slow at first (30 ms): frames stop waiting at the 10th.
+      return at60(pace, 80, (n) => (n <= 10 ? pace.trip(30) : pace.trip(11 + [1, 6, 9][n % 3]!, told ? 11 : undefined)));
     };
     const told = run(true);
     expect(told.indexOf(false)).toBe(9);
@@ -208,14 +209,15 @@ describe("waitForMask 'auto' (MaskPace)", () => {
     // A model that the pace says keeps up (11 ms, 1 ms besides), and a camera whose frames are carried in
     // spells: one in two while `spell` says so.
     const pace = new MaskPace(60);
-    const chosen: boolean[] = [];
     const spell = (n: number) => (n >= 20 && n < 60) || (n >= 100 && n < 140);
-    for (let n = 1; n <= 200; n++) {
-      pace.frame(n * 16.7);
-      if (spell(n) && n % 2 === 0 && chosen.at(-1) !== false) pace.carried();
-      chosen.push(pace.choose());
-      pace.trip(12, 11);
-    }
+    const chosen = at60(
+      pace,
+      200,
+      () => pace.trip(12, 11),
+      (n, chosen) => {
+        if (spell(n) && n % 2 === 0 && chosen.at(-1) !== false) pace.carried();
+      },
+    );
     const runs = chosen.map(Number).join('');
     // Waiting, then not for 20 frames (10 doubled), waiting (carried again), then not for 40.
     const match = /^(1+)(0+)(1+)(0+)(1+)$/.exec(runs);
