@@ -288,7 +288,8 @@ async function main() {
     let edgesegCreate = 0;
     let t = 0;
     let weights: Uint8Array = new Uint8Array(0);
-    const { spec, runner, classMap, model } = await loadModel(await readPackageDir(m.dir), async (w) => {
+    const { spec, runner, classMap, model } = await loadModel(await readPackageDir(m.dir), async (onnx) => {
+      const w = onnx.bytes();
       weights = w;
       for (const k of Object.keys(spans)) spans[k] = 0;
       t = now();

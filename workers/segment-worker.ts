@@ -5,6 +5,8 @@ import { BackendError, isEdgesegError } from '../src/errors/index.js';
 import {
   cacheStoragePackageCache,
   cutTrailingResize,
+  onnxModel,
+  type OnnxModel,
   fetchFile,
   fetchPackageFiles,
   type DownloadProgress,
@@ -71,22 +73,22 @@ async function packageFiles(source: WorkerModelSource, cache: boolean, onProgres
 
 async function createRunner(
   backend: LocalBackendName,
-  weights: Uint8Array,
+  model: OnnxModel,
   numThreads: number,
   preprocess: { resize: { mode: ResizeMode } },
   ort: OrtFiles | undefined,
 ): Promise<{ runner: SessionRunner; adapter?: string }> {
   // WebGPU keeps the full graph: its logits stay on the GPU, where the Resize costs little.
-  if (backend === 'webgpu') return createWebgpuRunner(weights, numThreads, ort);
+  if (backend === 'webgpu') return createWebgpuRunner(model.bytes(), numThreads, ort);
   const options = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' } as const;
   // A trailing bilinear Resize to the input size is left to postprocessing, which computes the
   // upsampled values only where it needs them (see src/model/onnx-trailing-resize.ts). Not with a
   // centre crop, whose negative padding pads the full-size logits (postprocessing would have to
   // materialise them anyway). Cut before waiting for the runtime, which is often still starting.
-  const cut = preprocess.resize.mode === 'center-crop' ? null : cutTrailingResize(weights);
+  const cut = preprocess.resize.mode === 'center-crop' ? null : cutTrailingResize(model.proto);
   const runtime = await wasmRuntime(numThreads, ort);
-  if (!cut) return { runner: await sessionRunner('wasm', runtime, weights, options) };
-  const runner = await sessionRunner('wasm', runtime, cut.weights, options);
+  if (!cut) return { runner: await sessionRunner('wasm', runtime, model.bytes(), options) };
+  const runner = await sessionRunner('wasm', runtime, onnxModel(cut.model).bytes(), options);
   return { runner: withTrailingResize(runner, cut) };
 }
 
@@ -131,8 +133,8 @@ const api: WorkerApi = {
     const pkg = await packageFiles(request.model, request.cache, onProgress);
     performance.mark('edgeseg:model-read');
     let adapter: string | undefined;
-    const next = await loadModel(pkg, async (weights, spec) => {
-      const created = await createRunner(request.backend, weights, request.numThreads, spec.preprocess, request.ort);
+    const next = await loadModel(pkg, async (onnx, spec) => {
+      const created = await createRunner(request.backend, onnx, request.numThreads, spec.preprocess, request.ort);
       adapter = created.adapter;
       return created.runner;
     });

@@ -8,5 +8,5 @@ export { parseLegacyEnvironment, IMAGENET } from './legacy-environment.js';
 export { parseInferenceConfig } from './inference-config.js';
 export { classColors } from './colors.js';
 export { fetchPackageFiles, fetchFile, redactQuery, type DownloadProgress, type FetchPackageOptions } from './fetch-package.js';
-export { checkOnnxModel } from './onnx-bytes.js';
+export { readOnnxModel, onnxModel, type OnnxModel } from './onnx-model.js';
 export { cacheStoragePackageCache, type PackageCache } from './package-cache.js';

@@ -4,6 +4,7 @@
 import { classMapOf } from '../payload/payload.js';
 import type { SegmentationModel } from '../pipeline/segment-pixels.js';
 import type { ModelIo } from './model-shapes.js';
+import type { OnnxModel } from './onnx-model.js';
 import { checkModelShapes } from './model-shapes.js';
 import { parseModelPackage, type ParsedPackage } from './model-package.js';
 import type { ModelSpec, PackageFiles } from './types.js';
@@ -27,16 +28,16 @@ export interface LoadedModel<R extends LoadableRunner> {
 }
 
 /**
- * Parses `files`, starts a runner on the weights (`startRunner` gets the parsed spec, for choices that
+ * Parses `files`, starts a runner on the model as read (`startRunner` gets the parsed spec, for choices that
  * depend on preprocessing) and checks its shapes; a package the runner does not fit is refused, and the
  * runner freed, with the check's `ModelPackageError`.
  */
 export async function loadModel<R extends LoadableRunner>(
   files: PackageFiles,
-  startRunner: (weights: Uint8Array, spec: ParsedPackage['spec']) => Promise<R>,
+  startRunner: (model: OnnxModel, spec: ParsedPackage['spec']) => Promise<R>,
 ): Promise<LoadedModel<R>> {
   const parsed = parseModelPackage(files);
-  const runner = await startRunner(parsed.weights, parsed.spec);
+  const runner = await startRunner(parsed.model, parsed.spec);
   let spec: ModelSpec;
   try {
     spec = checkModelShapes(parsed.spec, runner.io);

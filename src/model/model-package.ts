@@ -4,7 +4,7 @@ import { backgroundClassId, checkClassNames, parseClassNames } from './class-nam
 import { parseInferenceConfig } from './inference-config.js';
 import { parseJsonFile } from './json-file.js';
 import { parseLegacyEnvironment } from './legacy-environment.js';
-import { checkOnnxModel } from './onnx-bytes.js';
+import { readOnnxModel, type OnnxModel } from './onnx-model.js';
 import type { ModelSpec, PackageFiles } from './types.js';
 
 /** The files a package may have; the first three are needed (one of the two configs). */
@@ -17,14 +17,15 @@ export interface ParsedPackage {
       resize: Omit<ModelSpec['preprocess']['resize'], 'width' | 'height'> & { width: number | null; height: number | null };
     };
   };
-  weights: Uint8Array;
+  /** weights.onnx as read and checked: a runtime gets only the bytes written from it (`model.bytes()`). */
+  model: OnnxModel;
   warnings: string[];
 }
 
 export function parseModelPackage(files: PackageFiles): ParsedPackage {
   const weights = files['weights.onnx'];
   if (!weights || weights.length === 0) throw missing('weights.onnx');
-  checkOnnxModel(weights);
+  const model = readOnnxModel(weights);
   const text = (name: string) => new TextDecoder().decode(files[name]);
   const { task, modelType } = parseModelType(files['model_type.json']);
   if (files['inference_config.json']) {
@@ -40,7 +41,7 @@ export function parseModelPackage(files: PackageFiles): ParsedPackage {
         task,
         modelType,
       },
-      weights,
+      model,
       warnings: [],
     };
   }
@@ -66,7 +67,7 @@ export function parseModelPackage(files: PackageFiles): ParsedPackage {
         task,
         modelType,
       },
-      weights,
+      model,
       warnings: env.warnings,
     };
   }

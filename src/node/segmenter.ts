@@ -115,8 +115,8 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
   const files = await loadFiles(options);
   const threads = options.numThreads === undefined ? {} : { numThreads: options.numThreads };
   let backendName: NodeBackendName = 'native';
-  const { spec, warnings, runner, classMap, model } = await loadModel(files, async (weights) => {
-    const started = await startRunner(backendOrder(options), weights, threads);
+  const { spec, warnings, runner, classMap, model } = await loadModel(files, async (onnx) => {
+    const started = await startRunner(backendOrder(options), onnx.bytes(), threads);
     backendName = started.name;
     return started.runner;
   });

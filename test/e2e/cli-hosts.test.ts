@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startHostileHost, type HostileHost } from '../fixtures/hostile-host.js';
-import { withFunctionAttributeDefault } from '../fixtures/hostile-onnx.js';
+import { leakAdditions } from '../fixtures/hostile-onnx.js';
+import { encodeModel, ModelType, respell } from '../fixtures/protobuf-respell.js';
 import { ensureBuilt, runCli } from '../helpers/built-cli.js';
 import { parseJson } from '../helpers/json.js';
 import { ROOT } from '../helpers/paths.js';
@@ -47,46 +48,58 @@ test('edgeseg segment with a model URL whose every file is an HTML page: exit 4,
   expect(r.stderr).not.toContain('sekret-key-123');
 });
 
-test('edgeseg segment with a model whose weights point into package.json (ONNX external data): exit 4, MODEL_LOAD_FAILED, refused before onnxruntime reads the file it names', async () => {
-  const url = `${await host('wrong-types')}/external-data/`;
-  const r = await runCli(['segment', join(ROOT, 'test', 'fixtures', 'images', 'sample.png'), '--model', url], {
-    env: { EDGESEG_CACHE_DIR: join(cache, 'c') },
-  });
-  expect(r.code).toBe(4);
-  expect(r.stderr).toContain('MODEL_LOAD_FAILED');
-  expect(r.stderr).toContain('"classify.weight" names the file "package.json"');
-});
-
-test("edgeseg segment with a model whose function attribute's default tensor names .env: MODEL_LOAD_FAILED, and the working folder's .env is never read", async () => {
-  const served = mkdtempSync(join(tmpdir(), 'edgeseg-hostile-model-'));
-  const work = mkdtempSync(join(tmpdir(), 'edgeseg-work-'));
-  try {
-    const tiny = join(ROOT, 'test', 'fixtures', 'models', 'tiny-legacy');
-    mkdirSync(join(served, 'pkg'));
-    for (const file of ['environment.json', 'class_names.txt']) copyFileSync(join(tiny, file), join(served, 'pkg', file));
-    writeFileSync(join(served, 'pkg', 'weights.onnx'), withFunctionAttributeDefault(readFileSync(join(tiny, 'weights.onnx')), '.env'));
-    // A read of .env shows in its access time (the file system updates it when it is older than the change time);
-    // a control file read here proves that this file system does.
-    const readTime = (name: string) => statSync(join(work, name)).atimeMs;
-    for (const name of ['.env', 'control']) {
-      writeFileSync(join(work, name), 'SECRET=do-not-read-me\n');
-      utimesSync(join(work, name), new Date(1000), new Date());
-    }
-    readFileSync(join(work, 'control'));
-    expect(readTime('control')).toBeGreaterThan(1000);
-    const hostile = await startHostileHost(served, 'spa-fallback');
-    hosts.push(hostile);
-    const r = await runCli(['segment', join(ROOT, 'test', 'fixtures', 'images', 'sample.png'), '--model', `${hostile.url}/pkg/`], {
-      cwd: work,
-      env: { EDGESEG_CACHE_DIR: join(cache, 'd') },
+test.each(['external-data', 'hidden-external-data'])(
+  'edgeseg segment with a model whose weights point into package.json (%s): exit 4, MODEL_LOAD_FAILED, refused before onnxruntime reads the file it names',
+  async (name) => {
+    const url = `${await host('wrong-types')}/${name}/`;
+    const r = await runCli(['segment', join(ROOT, 'test', 'fixtures', 'images', 'sample.png'), '--model', url], {
+      env: { EDGESEG_CACHE_DIR: join(cache, `c-${name}`) },
     });
-    expect(readTime('.env')).toBe(1000);
-    expect(r.stdout.toString() + r.stderr).not.toContain('do-not-read-me');
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('MODEL_LOAD_FAILED');
-    expect(r.stderr).toContain('tensor "secret" names the file ".env"');
-  } finally {
-    rmSync(served, { recursive: true, force: true });
-    rmSync(work, { recursive: true, force: true });
-  }
-});
+    expect(r.stderr).toContain('"classify.weight" names the file "package.json"');
+  },
+);
+
+// Each place onnxruntime reads a tensor from, with the tags of external_data and data_location written in 5 bytes
+// with bits above 32 set (onnxruntime keeps a tag's low 32 bits), merged into a real model.
+const leaks = Object.entries(leakAdditions('.env')).map(([place, addition]) => ({ place, addition }));
+test.each(leaks)(
+  "edgeseg segment with a model whose $place tensor names .env behind 5-byte tags: MODEL_LOAD_FAILED, and the working folder's .env is never read",
+  async ({ place, addition }) => {
+    const served = mkdtempSync(join(tmpdir(), 'edgeseg-hostile-model-'));
+    const work = mkdtempSync(join(tmpdir(), 'edgeseg-work-'));
+    try {
+      const tiny = join(ROOT, 'test', 'fixtures', 'models', 'tiny-legacy');
+      mkdirSync(join(served, 'pkg'));
+      for (const file of ['environment.json', 'class_names.txt']) copyFileSync(join(tiny, file), join(served, 'pkg', file));
+      // Protobuf concatenation merges: the model as it was, with the addition's fields added.
+      const merged = Buffer.concat([readFileSync(join(tiny, 'weights.onnx')), encodeModel(addition)]);
+      const hidden = respell(merged, ModelType, (path) => ({ tag: /(external_data|data_location)$/.test(path) ? 'high' : 'plain' }));
+      writeFileSync(join(served, 'pkg', 'weights.onnx'), hidden);
+      // A read of .env shows in its access time (the file system updates it when it is older than the change time);
+      // a control file read here proves that this file system does.
+      const readTime = (name: string) => statSync(join(work, name)).atimeMs;
+      for (const name of ['.env', 'control']) {
+        writeFileSync(join(work, name), 'SECRET=do-not-read-me\n');
+        utimesSync(join(work, name), new Date(1000), new Date());
+      }
+      readFileSync(join(work, 'control'));
+      expect(readTime('control')).toBeGreaterThan(1000);
+      const hostile = await startHostileHost(served, 'spa-fallback');
+      hosts.push(hostile);
+      const r = await runCli(['segment', join(ROOT, 'test', 'fixtures', 'images', 'sample.png'), '--model', `${hostile.url}/pkg/`], {
+        cwd: work,
+        env: { EDGESEG_CACHE_DIR: join(cache, `d-${place}`) },
+      });
+      expect(readTime('.env')).toBe(1000);
+      expect(r.stdout.toString() + r.stderr).not.toContain('do-not-read-me');
+      expect(r.code).toBe(4);
+      expect(r.stderr).toContain('MODEL_LOAD_FAILED');
+      expect(r.stderr).toContain('tensor "secret" names the file ".env"');
+    } finally {
+      rmSync(served, { recursive: true, force: true });
+      rmSync(work, { recursive: true, force: true });
+    }
+  },
+);

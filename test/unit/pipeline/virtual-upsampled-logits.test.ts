@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cutTrailingResize, parseModelPackage, type ModelSpec } from '../../../src/model/index.js';
+import { cutTrailingResize, onnxModel, parseModelPackage, type ModelSpec } from '../../../src/model/index.js';
 import { decodeImage, readPackageDir } from '../../../src/node/index.js';
 import { classIdsFromLogits, preprocess, type Logits, type PixelImage, type PreprocessSpec } from '../../../src/pipeline/index.js';
 import { fixturePath, manifest } from '../../fixtures/reference/fixtures.js';
@@ -28,11 +28,11 @@ describe('class ids from virtual upsampled logits equal those from the full grap
   beforeAll(async () => {
     const pkg = parseModelPackage(await readPackageDir(TINY('tiny-upsample')));
     spec = pkg.spec as ModelSpec;
-    const cut = cutTrailingResize(pkg.weights)!;
+    const cut = cutTrailingResize(pkg.model.proto)!;
     outputName = cut.outputName;
-    full = await ort.InferenceSession.create(pkg.weights, { graphOptimizationLevel: 'all', intraOpNumThreads: 1 });
-    plain = await ort.InferenceSession.create(pkg.weights, { graphOptimizationLevel: 'extended', intraOpNumThreads: 1 });
-    cutSession = await ort.InferenceSession.create(cut.weights, { graphOptimizationLevel: 'all', intraOpNumThreads: 1 });
+    full = await ort.InferenceSession.create(pkg.model.bytes(), { graphOptimizationLevel: 'all', intraOpNumThreads: 1 });
+    plain = await ort.InferenceSession.create(pkg.model.bytes(), { graphOptimizationLevel: 'extended', intraOpNumThreads: 1 });
+    cutSession = await ort.InferenceSession.create(onnxModel(cut.model).bytes(), { graphOptimizationLevel: 'all', intraOpNumThreads: 1 });
     for (const file of files) images.set(file, await decodeImage(await readFile(fixturePath(file))));
   });
   afterAll(async () => {

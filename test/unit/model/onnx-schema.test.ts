@@ -1,12 +1,12 @@
-// The model check walks every field of ONNX's schema that can hold a tensor: its table is generated from
-// onnx.proto, and hostile models are built here field by field from the same schema by protobufjs (an encoder
-// of its own), with an external tensor at every place the schema allows one, a few levels deep.
+// The model reader knows every field of ONNX's schema: its table is generated from onnx.proto, and hostile models
+// are built here field by field from the same schema by protobufjs (an encoder of its own), with an external
+// tensor at every place the schema allows one, a few levels deep.
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import protobuf from 'protobufjs';
 import { describe, expect, test } from 'vitest';
 // @ts-expect-error: a plain ES module script, untyped
-import { SCHEMA, TARGET, source } from '../../../scripts/onnx-schema/make-tensor-paths.mjs';
+import { SCHEMA, TARGET, source } from '../../../scripts/onnx-schema/make-onnx-schema.mjs';
 import { FUZZ_SEED } from '../../helpers/fuzz.js';
 import { modelCheckVerdict as verdict } from '../../helpers/model-check.js';
 
@@ -14,7 +14,7 @@ const root = new protobuf.Root().loadSync(SCHEMA as string, { keepCase: true }).
 const Model = root.lookupType('onnx.ModelProto');
 const EXTERNAL = root.lookupEnum('onnx.TensorProto.DataLocation').values.EXTERNAL!;
 
-test('src/model/onnx-tensor-paths.ts is what the generator makes of onnx.proto today', async () => {
+test('src/model/onnx-schema.ts is what the generator makes of onnx.proto today', async () => {
   expect(readFileSync(TARGET as string, 'utf8')).toBe(await (source as () => Promise<string>)());
 });
 
