@@ -150,7 +150,9 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL, parts: string[]): Promise<void> => {
-    const method = req.method ?? 'GET';
+    // HEAD is answered wherever GET is, with the same status and headers: Node sends no body for a HEAD
+    // request, whatever the route writes. Clients check a URL so before using it (the SDK checks image URLs).
+    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     // Every body is charged to the budget under the caller's workspace (routes read bodies only after its
     // key is checked), and given back once the request is answered or dropped.
     const hold = () => {
