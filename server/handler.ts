@@ -11,11 +11,13 @@ import { catalogRoutes } from './routes/catalog.js';
 import { fileRoutes } from './routes/files.js';
 import { inferenceRoute } from './routes/inference.js';
 import { localKeyRoute } from './routes/local-key.js';
+import { notLocalPlatformRoutes, notLocalWorkspaceRoutes } from './routes/not-local.js';
 import { ortRoute } from './routes/ort.js';
 import { findProject, findVersion, matchPath, type Layer, type Platform, type Route, type RouteContext } from './routes/route.js';
 import { searchRoute } from './routes/search.js';
 import { settingsRoute } from './routes/settings.js';
 import { syntheticRoute } from './routes/synthetic.js';
+import { trainingsRoutes } from './routes/trainings.js';
 import type { UrlSigner } from './signing.js';
 import type { Store, WorkspaceState } from './store.js';
 
@@ -54,7 +56,7 @@ export type PlatformHandler = ((req: IncomingMessage, res: ServerResponse, next?
 export type PlatformLimits = InferenceLimits & BodyBudgetLimits;
 
 /** Path segments that are the local platform's own routes, not workspace names. */
-export const RESERVED = new Set(['ort', 'infer', 'synthetic-image', 'model-files', 'image-files', 'exports', 'local-key']);
+export const RESERVED = new Set(['ort', 'infer', 'synthetic-image', 'model-files', 'image-files', 'exports', 'local-key', 'dataset']);
 
 /** What a request may cost; see docs/security.md. */
 export const DEFAULT_LIMITS: PlatformLimits = {
@@ -91,10 +93,12 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     syntheticRoute(platform),
     inferenceRoute(platform),
     ortRoute(platform),
+    ...notLocalPlatformRoutes(),
   ];
   // Below a workspace, whose key the dispatcher has checked, in order: each look-up answers the requests that
   // reach it (a missing project before a malformed version), whether or not a route below it matches.
   const workspaceRoutes: Layer[] = [
+    ...notLocalWorkspaceRoutes(),
     catalog.workspace,
     settingsRoute(platform),
     { run: (ctx) => void (ctx.project = findProject(ctx.ws!, ctx.parts[1]!)) },
@@ -103,6 +107,7 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
     catalog.image,
     { run: (ctx) => void (ctx.version = findVersion(ctx.ws!, ctx.project!.url, ctx.parts[2]!)) },
     catalog.version,
+    ...trainingsRoutes(),
     catalog.exportLink,
   ];
   /** The routes reached by signed URLs: the signature is the credential, so any origin may read them. */
@@ -150,7 +155,9 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL, parts: string[]): Promise<void> => {
-    const method = req.method ?? 'GET';
+    // HEAD is answered wherever GET is, with the same status and headers: Node sends no body for a HEAD
+    // request, whatever the route writes. Clients check a URL so before using it (the SDK checks image URLs).
+    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     // Every body is charged to the budget under the caller's workspace (routes read bodies only after its
     // key is checked), and given back once the request is answered or dropped.
     const hold = () => {

@@ -6,6 +6,7 @@ import { createSegmenter, type NodeSegmenter } from '../src/node/segmenter.js';
 import type { SegmentationPayload } from '../src/payload/index.js';
 import { DecodeGate, pixelWeight, type DecodeGateLimits } from './decode-gate.js';
 import { badRequest, HttpError, notFound } from './http.js';
+import { imageFromBody } from './inference-body.js';
 import type { Store, VersionState } from './store.js';
 
 export interface InferenceLimits extends DecodeGateLimits {
@@ -69,6 +70,8 @@ export async function hostedSegmentation(
   version: VersionState | undefined,
   segmenters: Segmenters,
   limits: InferenceLimits,
+  /** The request's `Content-Type`: multipart/form-data bodies carry the image as their `file` part. */
+  contentType?: string,
 ): Promise<SegmentationPayload> {
   if (!version) throw notFound('no such version');
   if (!version.model)
@@ -89,14 +92,9 @@ export async function hostedSegmentation(
   let bytes: Uint8Array;
   if (imageUrl !== null) bytes = await fetchImage(imageUrl, limits);
   else {
-    if (body.length === 0) throw badRequest('no image: send it base64-encoded as the body, or its URL as the `image` parameter');
-    const text = body
-      .toString('latin1')
-      .trim()
-      .replace(/^data:[^,]*;base64,/, '');
-    if (!/^[A-Za-z0-9+/=\s_-]+$/.test(text)) throw badRequest('the body is not base64 image data');
-    bytes = Buffer.from(text, 'base64');
-    if (bytes.length > limits.maxImageBytes) throw new HttpError(413, `the image is over ${limits.maxImageBytes} bytes`, 'PayloadTooLarge');
+    if (body.length === 0)
+      throw badRequest('no image: send it as the body (base64, or a multipart `file` part), or its URL as the `image` parameter');
+    bytes = imageFromBody(body, contentType, limits.maxImageBytes);
   }
   const segmenter = await segmenters.get(version);
   try {

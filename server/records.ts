@@ -69,3 +69,29 @@ export function versionRecord(ws: WorkspaceState, p: ProjectState, v: VersionSta
     classes: p.classes,
   };
 }
+
+/**
+ * The model type as the platform names it in its trainings: with the task as a token (`yolo26-sem`), from which
+ * the platform's Python SDK picks the inference host and how to read the answer. A semantic-segmentation
+ * model whose type lacks the token (`edgeseg-shapes`) gets `-sem` added, or the SDK would send its images to the
+ * object-detection host and look for boxes in the answer.
+ */
+export function trainedModelType(p: ProjectState, v: VersionState): string {
+  const type = v.model?.modelType ?? '';
+  return p.type === 'semantic-segmentation' && !/(^|[^a-z])sem([^a-z]|$)/i.test(type) ? `${type}-sem` : type;
+}
+
+/**
+ * A version's training as the platform's v2 trainings routes list it: the one finished run of a version with a
+ * model, which produced one model addressed as `{project}/{version}` (the form the platform gives a version's
+ * own model, and the path of this server's inference route below `/infer`).
+ */
+export function trainingRecord(p: ProjectState, v: VersionState) {
+  return {
+    trainingId: `${p.url}-${v.number}`,
+    status: 'finished',
+    modelType: trainedModelType(p, v),
+    modelIds: [`${p.url}/${v.number}`],
+    start: seconds(v.created),
+  };
+}

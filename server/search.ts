@@ -22,8 +22,9 @@ export interface SearchAnswer {
  * break by creation time (newest first), then id.
  */
 export function search(project: ProjectState, body: Record<string, unknown>, imageUrl: (image: ImageState) => string): SearchAnswer {
-  checkFields(body, { in_dataset: 'string|boolean', batch: 'boolean', fields: 'string[]' });
-  for (const field of ['prompt', 'like_image', 'tag', 'class_name', 'batch_id'] as const) stringField(body[field], field, MAX_TEXT_LENGTH);
+  checkFields(body, { in_dataset: 'string|boolean', batch: 'boolean', annotation_job: 'boolean', fields: 'string[]' });
+  for (const field of ['prompt', 'like_image', 'tag', 'class_name', 'batch_id', 'annotation_job_id'] as const)
+    stringField(body[field], field, MAX_TEXT_LENGTH);
   if (typeof body.in_dataset === 'string') stringField(body.in_dataset, 'in_dataset', MAX_TEXT_LENGTH);
   // Past the last safe integer a page would be empty anyway; bounded so that 1e30 is refused, not echoed.
   const offset = integerField(body.offset, 'offset', { min: 0, max: Number.MAX_SAFE_INTEGER }, 0);
@@ -72,9 +73,12 @@ function matches(i: ImageState, q: Record<string, unknown>): boolean {
     if (v === 'false' && i.split !== null) return false;
     if (v !== 'true' && v !== 'false' && i.split !== q.in_dataset) return false;
   }
+  // `batch: true` keeps the images in a batch; false is no filter, as on the platform: its Python SDK sends
+  // `batch: false` with every search.
   if (q.batch === true && i.batch === null) return false;
-  if (q.batch === false && i.batch !== null) return false;
   if (typeof q.batch_id === 'string' && i.batch !== q.batch_id) return false;
+  // No image of the local platform is in an annotation job (it has none); `annotation_job: false` is no filter.
+  if (q.annotation_job === true || typeof q.annotation_job_id === 'string') return false;
   return true;
 }
 
@@ -105,6 +109,9 @@ function pick(
         return { classes: Object.fromEntries(i.classes.map((c) => [c, 1])), width: i.width, height: i.height };
       case 'embedding':
         return i.embedding;
+      // The key-value metadata the platform's uploads attach; the local platform has no uploads.
+      case 'user_metadata':
+        return {};
       // Extensions: where to fetch the image (signed), and the ranking score (null when nothing ranks).
       case 'image_url':
         return imageUrl(i);

@@ -77,5 +77,7 @@ async function sendFile(res: ServerResponse, root: string, path: string, type: s
     'cache-control': 'public, max-age=3600',
     ...(downloadName ? { 'content-disposition': `attachment; filename="${downloadName.replace(/[^\w.-]/g, '_')}"` } : {}),
   });
+  // Node drops a HEAD answer's body: reading the file would only cost time.
+  if (res.req.method === 'HEAD') return void res.end();
   await new Promise<void>((resolve, reject) => createReadStream(path).on('error', reject).on('end', resolve).pipe(res));
 }

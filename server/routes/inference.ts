@@ -9,7 +9,7 @@ export function inferenceRoute({ segmenters, limits }: Platform): Route {
     path: '/infer/:project/:version',
     auth: 'key',
     otherMethods: 'use POST',
-    answer: async ({ res, url, params, readBody, ws }) => {
+    answer: async ({ req, res, url, params, readBody, ws }) => {
       const project = findProject(ws!, params.project!);
       sendJson(
         res,
@@ -20,6 +20,7 @@ export function inferenceRoute({ segmenters, limits }: Platform): Route {
           project.versions.find((v) => String(v.number) === params.version),
           segmenters,
           limits,
+          req.headers['content-type'],
         ),
       );
     },

@@ -29,8 +29,8 @@ export interface RequestSpec {
   url: string;
   query?: Record<string, string | number | boolean | undefined>;
   json?: unknown;
-  body?: string;
-  contentType?: string;
+  /** A multipart/form-data body: fetch writes its content type, boundary included. */
+  form?: FormData;
   /** Safe to send again (catalog, search, hosted inference); never synthetic images. */
   retryable: boolean;
   signal?: AbortSignal;
@@ -52,14 +52,11 @@ export async function requestJson<T>(settings: HttpSettings, spec: RequestSpec, 
   url.searchParams.set('api_key', settings.apiKey);
   const printable = redactUrl(url, settings.apiKey);
   const headers: Record<string, string> = { accept: 'application/json' };
-  let body: string | undefined;
+  let body: string | FormData | undefined;
   if (spec.json !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(spec.json);
-  } else if (spec.body !== undefined) {
-    headers['content-type'] = spec.contentType ?? 'text/plain';
-    body = spec.body;
-  }
+  } else if (spec.form !== undefined) body = spec.form;
   const attempts = spec.retryable ? settings.maxRetries + 1 : 1;
   for (let attempt = 0; ; attempt++) {
     let error: PlatformError;
@@ -93,7 +90,7 @@ async function once<T>(
   url: URL,
   printable: string,
   headers: Record<string, string>,
-  body: string | undefined,
+  body: string | FormData | undefined,
   parse: ParseAnswer<T> | undefined,
 ): Promise<T> {
   const info = { method: spec.method, url: printable };

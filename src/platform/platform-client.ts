@@ -1,5 +1,6 @@
 // Typed clients for every route of the platform: catalog, search, synthetic images, hosted segmentation.
 // Global fetch only, so the same code runs in browsers, workers and Node.
+import { IMAGE_FORMATS, sniffImageFormat } from '../decode/image-header.js';
 import { InvalidInputError } from '../errors/index.js';
 import { bytesToBase64, normalizeHostedPayload, type SegmentationPayload } from '../payload/index.js';
 import { validateConfidence } from '../pipeline/confidence.js';
@@ -72,9 +73,9 @@ export class PlatformClient {
     };
   }
 
-  /** `GET /`: checks the key and says which workspace it belongs to. */
+  /** `POST /`, as the platform's Python SDK checks a key: checks the key and says which workspace it belongs to. */
   async root(options: CallOptions = {}): Promise<RootInfo> {
-    return this.#get(`${this.baseUrl}/`, options);
+    return this.#request({ method: 'POST', url: `${this.baseUrl}/`, retryable: true, ...signalOf(options) });
   }
 
   async workspace(workspace: string, options: CallOptions = {}): Promise<WorkspaceAnswer> {
@@ -89,7 +90,11 @@ export class PlatformClient {
     return this.#get(this.#path(workspace, project, versionSegment(version)), options);
   }
 
-  /** A download link for the version in `format` (e.g. `png-mask-semantic`, `coco-segmentation`), or its progress. */
+  /**
+   * A download link for the version in `format` (e.g. `png-mask-semantic`, `coco-segmentation`), or its progress
+   * while the platform builds it (its 202 answer `{ progress }`, returned as `{ ready: false, progress }`). Asked
+   * with `nocache=true`, as the platform's Python SDK asks, so that each call sees the export's progress anew.
+   */
   async exportFormat(
     workspace: string,
     project: string,
@@ -97,7 +102,16 @@ export class PlatformClient {
     format: string,
     options: CallOptions = {},
   ): Promise<ExportAnswer> {
-    return this.#get(this.#path(workspace, project, versionSegment(version), format), options);
+    return this.#request(
+      {
+        method: 'GET',
+        url: this.#path(workspace, project, versionSegment(version), format),
+        query: { nocache: true },
+        retryable: true,
+        ...signalOf(options),
+      },
+      exportAnswer,
+    );
   }
 
   /** Where the platform's own inference server downloads a version's model (the `ort` route). */
@@ -154,8 +168,9 @@ export class PlatformClient {
   }
 
   /**
-   * The hosted segmentation route for `datasetSlug/version`: a URL goes in the `image` query parameter,
-   * bytes as a base64 body. Returns the flat payload, checked (the mask decodes and matches `image`).
+   * The hosted segmentation route for `datasetSlug/version`: a URL goes in the `image` query parameter, bytes
+   * as the `file` part of a multipart/form-data body (as the platform's Python SDK sends them). Returns the flat
+   * payload, checked (the mask decodes and matches `image`).
    */
   async segmentHosted(
     datasetSlug: string,
@@ -178,9 +193,15 @@ export class PlatformClient {
       ...signalOf(options),
     };
     if (bytes !== undefined) {
-      // As the platform's inference server expects a raw upload: the base64 text as the body.
-      spec.body = bytesToBase64(await toBytes(bytes));
-      spec.contentType = 'application/x-www-form-urlencoded';
+      // The SDK's form: one part, `file`, named as the SDK names it; fetch writes the boundary.
+      const data = await toBytes(bytes);
+      const format = sniffImageFormat(data);
+      const type =
+        format !== null && (IMAGE_FORMATS as readonly string[]).includes(format) ? `image/${format}` : 'application/octet-stream';
+      // A Blob takes bytes of an ArrayBuffer only (not of a SharedArrayBuffer).
+      const part = data.buffer instanceof ArrayBuffer ? (data as Uint8Array<ArrayBuffer>) : new Uint8Array(data);
+      spec.form = new FormData();
+      spec.form.append('file', new Blob([part], { type }), 'imageToUpload');
     }
     return this.#request(spec, normalizeHostedPayload);
   }
@@ -237,6 +258,18 @@ function signalOf(options: CallOptions): { signal?: AbortSignal } {
   return options.signal ? { signal: options.signal } : {};
 }
 
+/** An export's link, or its progress: the platform answers 202 `{ progress }` while it builds the export. */
+function exportAnswer(body: object): ExportAnswer {
+  const answer = body as { export?: unknown; progress?: unknown; ready?: unknown };
+  if (answer.export === undefined && (answer.ready === false || typeof answer.progress === 'number')) {
+    const progress = Number(answer.progress ?? 0);
+    return { ready: false, progress: Number.isFinite(progress) ? progress : 0 };
+  }
+  const link = (answer.export as { link?: unknown } | null | undefined)?.link;
+  if (typeof link !== 'string') throw new Error('an export answer must have `export.link` or `progress`');
+  return body as ExportAnswer;
+}
+
 /** A search answer that searchAll can page through: `results` an array, `total` a number when given. */
 function searchPage<F extends SearchFieldName>(body: object): SearchPage<F> {
   const page = body as Partial<Record<keyof SearchPage, unknown>>;
@@ -267,7 +300,10 @@ function checkSearch(q: SearchQuery<SearchFieldName>): void {
   if (q.in_dataset !== undefined && typeof q.in_dataset !== 'string' && typeof q.in_dataset !== 'boolean') {
     throw new InvalidRequestError('in_dataset must be a string or a boolean');
   }
-  for (const key of ['prompt', 'like_image', 'tag', 'class_name', 'batch_id'] as const) {
+  for (const key of ['batch', 'annotation_job'] as const) {
+    if (q[key] !== undefined && typeof q[key] !== 'boolean') throw new InvalidRequestError(`${key} must be a boolean`);
+  }
+  for (const key of ['prompt', 'like_image', 'tag', 'class_name', 'batch_id', 'annotation_job_id'] as const) {
     if (q[key] !== undefined && typeof q[key] !== 'string') throw new InvalidRequestError(`${key} must be a string`);
   }
 }

@@ -97,7 +97,7 @@ export type ExportAnswer = { export: { link: string; format?: string; size?: num
 // The field names are spelled out as types (the public API names no internal constant), and each list
 // is checked against its type both ways.
 /** Fields a search can return. */
-export type SearchField = 'id' | 'name' | 'annotations' | 'labels' | 'split' | 'tags' | 'owner' | 'embedding' | 'created';
+export type SearchField = 'id' | 'name' | 'annotations' | 'labels' | 'split' | 'tags' | 'owner' | 'embedding' | 'created' | 'user_metadata';
 export const SEARCH_FIELDS = every<SearchField>()([
   'id',
   'name',
@@ -108,6 +108,7 @@ export const SEARCH_FIELDS = every<SearchField>()([
   'owner',
   'embedding',
   'created',
+  'user_metadata',
 ]);
 /** What a search returns when `fields` is not given. */
 export type DefaultSearchField = 'id' | 'created';
@@ -133,8 +134,13 @@ export interface SearchQuery<F extends SearchFieldName = SearchFieldName> {
   class_name?: string;
   /** Documented as a string; the platform's own sample sends `true`. Sent as given. */
   in_dataset?: string | boolean;
+  /** true: only images in a batch; false (what the platform's Python SDK sends by default) or absent: no filter. */
   batch?: boolean;
   batch_id?: string;
+  /** true: only images in an annotation job; false or absent: no filter. The local platform has no annotation jobs. */
+  annotation_job?: boolean;
+  /** Only images in this annotation job. */
+  annotation_job_id?: string;
   /** Default `["id", "created"]`. The local platform also takes the `SEARCH_EXTENSIONS`. */
   fields?: F[];
 }
@@ -152,6 +158,8 @@ export interface SearchValues {
   labels: string[];
   annotations: unknown;
   embedding: number[];
+  /** The key-value metadata attached to the image at upload (empty on the local platform, which has no uploads). */
+  user_metadata: Record<string, unknown>;
   /** Local platform extension: a signed URL of the image's bytes. */
   image_url: string;
   /** Local platform extension: the ranking similarity; null when nothing ranks. */

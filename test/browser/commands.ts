@@ -29,6 +29,8 @@ export interface RecordedRequestJson {
   query: Record<string, string>;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body's bytes, base64: `body` is them read as UTF-8. */
+  bytes: string;
 }
 
 const segmenters = (state.__edgesegSegmenters ??= new Map<string, Promise<NodeSegmenter>>());
@@ -99,6 +101,7 @@ export const scriptServerCommands = {
       query: Object.fromEntries(r.query),
       headers: r.headers,
       body: r.body,
+      bytes: r.bytes.toString('base64'),
     }))) as BrowserCommand<[]>,
 };
 

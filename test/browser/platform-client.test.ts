@@ -37,13 +37,15 @@ test('errors map to their classes in the browser, and Retry-After is readable ac
   expect(limited.retryAfter).toBe(3);
 });
 
-test('hosted segmentation with a Blob upload', async () => {
+test("hosted segmentation with a Blob upload: the multipart `file` part the platform's Python SDK sends", async () => {
   const classIds = new Uint8Array(12 * 8).map((_, i) => i % 3);
   const payload = buildPayload({ classIds, width: 12, height: 8, class_map: { '0': 'background', '1': 'a', '2': 'b' } });
   await commands.scriptTestServer('POST /infer/p/1', [{ json: { predictions: payload } }]);
   const blob = new Blob([new Uint8Array([1, 2, 3])], { type: 'image/jpeg' });
   expect(await client.segmentHosted('p', 1, blob, { confidence: 30 })).toEqual(payload);
   const [r] = await commands.testServerRequests();
-  expect(r!.body).toBe('AQID');
+  const form = await new Response(r!.body, { headers: { 'content-type': String(r!.headers['content-type']) } }).formData();
+  const file = form.get('file') as File;
+  expect([[...form.keys()], file.name, [...new Uint8Array(await file.arrayBuffer())]]).toEqual([['file'], 'imageToUpload', [1, 2, 3]]);
   expect(r!.query.confidence).toBe('30');
 });

@@ -62,8 +62,11 @@ describe('backend choice and fallback', () => {
       { backend: 'wasm', code: 'MODEL_LOAD_FAILED', message: stringContaining('EdgesegNoSuchOperator') },
     ]);
     expect(await seg.segment(await bytesOf())).toEqual(expected);
+    // The image as the multipart `file` part that the platform's Python SDK sends.
     const [request] = await commands.testServerRequests();
-    expect(request!.body).toBe(btoa(String.fromCharCode(...(await bytesOf()))));
+    const sent = Uint8Array.from(atob(request!.bytes), (c) => c.charCodeAt(0));
+    const form = await new Response(sent, { headers: { 'content-type': String(request!.headers['content-type']) } }).formData();
+    expect(new Uint8Array(await (form.get('file') as File).arrayBuffer())).toEqual(await bytesOf());
   });
 
   test('no backend at all is NO_BACKEND with every reason', async () => {

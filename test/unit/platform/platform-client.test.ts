@@ -16,6 +16,7 @@ import {
   isPlatformError,
 } from '../../../src/platform/index.js';
 import { buildPayload } from '../../../src/payload/index.js';
+import { formOf } from '../../fixtures/platform-test-server.js';
 import { regionMask } from '../../helpers/masks.js';
 import { errorOf, TEST_KEY, usePlatformTestServer } from '../../helpers/platform-client.js';
 
@@ -23,8 +24,8 @@ const t = usePlatformTestServer();
 const KEY = TEST_KEY;
 
 describe('catalog routes', () => {
-  test('each route GETs its path with the key as the api_key query parameter only', async () => {
-    t.server.script('GET /', { json: { welcome: 'hi', instructions: 'ok', docs: 'd', workspace: 'ws' } });
+  test("each route sends what the platform's Python SDK sends, with the key as the api_key query parameter only", async () => {
+    t.server.script('POST /', { json: { welcome: 'hi', instructions: 'ok', docs: 'd', workspace: 'ws' } });
     t.server.script('GET /ws', { json: { workspace: { name: 'WS', url: 'ws', members: 1, projects: [] } } });
     t.server.script('GET /ws/shapes', { json: { workspace: {}, project: { id: 'ws/shapes' }, versions: [] } });
     t.server.script('GET /ws/shapes/2', { json: { workspace: {}, project: {}, version: { id: 'ws/shapes/2' } } });
@@ -36,18 +37,35 @@ describe('catalog routes', () => {
     expect((await t.client.version('ws', 'shapes', 2)).version.id).toBe('ws/shapes/2');
     expect(await t.client.exportFormat('ws', 'shapes', '2', 'png-mask-semantic')).toEqual({ export: { link: 'http://x/zip' } });
     expect((await t.client.ort('shapes', 2)).ort.classes).toEqual(['background']);
+    // The SDK checks a key with POST / and asks for an export with nocache=true.
     expect(t.server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-      'GET /',
+      'POST /',
       'GET /ws',
       'GET /ws/shapes',
       'GET /ws/shapes/2',
       'GET /ws/shapes/2/png-mask-semantic',
       'GET /ort/shapes/2',
     ]);
+    expect(t.server.requests[4]!.query.get('nocache')).toBe('true');
+    expect(t.server.requests[0]!.body).toBe('');
     for (const r of t.server.requests) {
       expect(r.query.get('api_key')).toBe(KEY);
       expect(JSON.stringify(r.headers)).not.toContain(KEY);
     }
+  });
+
+  test("an export still being built (the platform's 202 { progress }) is { ready: false, progress }", async () => {
+    t.server.script(
+      'GET /ws/shapes/2/coco-segmentation',
+      { status: 202, json: { progress: 0.25 } },
+      { json: { export: { link: 'http://x/zip', format: 'coco-segmentation' } } },
+    );
+    expect(await t.client.exportFormat('ws', 'shapes', 2, 'coco-segmentation')).toEqual({ ready: false, progress: 0.25 });
+    expect(await t.client.exportFormat('ws', 'shapes', 2, 'coco-segmentation')).toEqual({
+      export: { link: 'http://x/zip', format: 'coco-segmentation' },
+    });
+    t.server.script('GET /ws/shapes/2/coco-segmentation', { json: { export: {} } });
+    expect(await errorOf(t.client.exportFormat('ws', 'shapes', 2, 'coco-segmentation'))).toBeInstanceOf(InvalidResponseError);
   });
 
   test('path segments are encoded, and names that could escape the path are refused before sending', async () => {
@@ -344,16 +362,24 @@ describe('hosted segmentation', () => {
     expect(r.body).toBe('');
   });
 
-  test('bytes go as a base64 body, and a nested answer comes back flat', async () => {
+  test("bytes go as the multipart `file` part the platform's Python SDK sends, and a nested answer comes back flat", async () => {
     t.server.script('POST /infer/shapes/2', {
       json: { predictions: { ...payload, confidence_mask: 'x', present_class_ids: [0, 1] }, image: payload.image },
     });
     const bytes = new Uint8Array([255, 216, 255, 224, 1, 2, 3]);
     expect(await t.client.segmentHosted('shapes', 2, bytes)).toEqual(payload);
     const r = t.server.requests[0]!;
-    expect(r.body).toBe(Buffer.from(bytes).toString('base64'));
-    expect(r.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(r.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    const form = await formOf(r);
+    expect([...form.keys()]).toEqual(['file']);
+    const file = form.get('file') as File;
+    expect([file.name, file.type]).toEqual(['imageToUpload', 'image/jpeg']);
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(bytes);
     expect(r.query.get('confidence')).toBe('50');
+    // Bytes of unknown format are sent as they are.
+    await t.client.segmentHosted('shapes', 2, new Uint8Array([1, 2, 3]));
+    const other = await formOf(t.server.requests[1]!);
+    expect((other.get('file') as File).type).toBe('application/octet-stream');
   });
 
   test.each([

@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { PlatformClient, RateLimitError, ServerError, TimeoutError, retryAfterSeconds } from '../../../src/platform/index.js';
 import { buildPayload } from '../../../src/payload/index.js';
+import { formOf } from '../../fixtures/platform-test-server.js';
 import { regionMask } from '../../helpers/masks.js';
 import { errorOf, TEST_KEY, usePlatformTestServer } from '../../helpers/platform-client.js';
 
@@ -30,9 +31,15 @@ describe('search and hosted segmentation are retried like catalog reads', () => 
     t.server.script('POST /infer/shapes/2', { status, json: { message: 'busy' } }, { json: payload });
     expect(await t.client.segmentHosted('shapes', 2, new Uint8Array([1, 2, 3]), { confidence: 30 })).toEqual(payload);
     expect(t.server.requests).toHaveLength(2);
-    expect(t.server.requests.map((r) => [r.body, r.query.get('confidence')])).toEqual([
-      ['AQID', '30'],
-      ['AQID', '30'],
+    const sent = await Promise.all(
+      t.server.requests.map(async (r) => [
+        new Uint8Array(await ((await formOf(r)).get('file') as File).arrayBuffer()),
+        r.query.get('confidence'),
+      ]),
+    );
+    expect(sent).toEqual([
+      [new Uint8Array([1, 2, 3]), '30'],
+      [new Uint8Array([1, 2, 3]), '30'],
     ]);
   });
 
