@@ -1,14 +1,22 @@
 // A model package's files → the ModelSpec every backend runs, whichever export generation it is.
 import { ModelPackageError } from '../errors/index.js';
 import { backgroundClassId, checkClassNames, parseClassNames } from './class-names.js';
-import { parseInferenceConfig } from './inference-config.js';
+import { parseInferenceConfig, parseModelReadingConfig } from './inference-config.js';
 import { parseJsonFile } from './json-file.js';
 import { parseLegacyEnvironment } from './legacy-environment.js';
-import { readOnnxModel, type OnnxModel } from './onnx-model.js';
+import { adaptModel } from './model-form.js';
+import { onnxModel, readOnnxModel, type OnnxModel } from './onnx-model.js';
 import type { ModelSpec, PackageFiles } from './types.js';
 
 /** The files a package may have; the first three are needed (one of the two configs). */
-export const PACKAGE_FILES = ['weights.onnx', 'class_names.txt', 'inference_config.json', 'environment.json', 'model_type.json'] as const;
+export const PACKAGE_FILES = [
+  'weights.onnx',
+  'class_names.txt',
+  'inference_config.json',
+  'environment.json',
+  'model_type.json',
+  'model_config.json',
+] as const;
 
 /** A package parsed but not yet checked against its ONNX model: the input size may still be unknown. */
 export interface ParsedPackage {
@@ -17,7 +25,10 @@ export interface ParsedPackage {
       resize: Omit<ModelSpec['preprocess']['resize'], 'width' | 'height'> & { width: number | null; height: number | null };
     };
   };
-  /** weights.onnx as read and checked: a runtime gets only the bytes written from it (`model.bytes()`). */
+  /**
+   * weights.onnx as read, checked and changed to the pipeline's form (model-form.ts): a runtime gets only the
+   * bytes written from it (`model.bytes()`).
+   */
   model: OnnxModel;
   warnings: string[];
 }
@@ -25,27 +36,29 @@ export interface ParsedPackage {
 export function parseModelPackage(files: PackageFiles): ParsedPackage {
   const weights = files['weights.onnx'];
   if (!weights || weights.length === 0) throw missing('weights.onnx');
-  const model = readOnnxModel(weights);
+  const read = readOnnxModel(weights);
   const text = (name: string) => new TextDecoder().decode(files[name]);
   const { task, modelType } = parseModelType(files['model_type.json']);
+  const architecture = parseModelConfig(files['model_config.json']);
+  let parsed: Omit<ParsedPackage, 'model' | 'spec'> & { spec: Omit<ParsedPackage['spec'], 'form' | 'dynamicInput'> };
+  const reading = parseModelReadingConfig(files['inference_config.json']);
   if (files['inference_config.json']) {
     if (!files['class_names.txt']) throw missing('class_names.txt');
     const classNames = parseClassNames(text('class_names.txt'));
-    return {
+    parsed = {
       spec: {
         generation: 'current',
         classNames,
         backgroundClassId: backgroundClassId(classNames),
-        preprocess: parseInferenceConfig(files['inference_config.json']),
+        preprocess: parseInferenceConfig(files['inference_config.json'], architecture),
         colors: {},
         task,
         modelType,
+        architecture,
       },
-      model,
-      warnings: [],
+      warnings: reading.warnings,
     };
-  }
-  if (files['environment.json']) {
+  } else if (files['environment.json']) {
     const env = parseLegacyEnvironment(files['environment.json']);
     let classNames: string[];
     if (files['class_names.txt']) classNames = parseClassNames(text('class_names.txt'));
@@ -57,7 +70,7 @@ export function parseModelPackage(files: PackageFiles): ParsedPackage {
           .map((k) => env.classMap![k]!),
       );
     } else throw missing('class_names.txt');
-    return {
+    parsed = {
       spec: {
         generation: 'legacy',
         classNames,
@@ -66,15 +79,30 @@ export function parseModelPackage(files: PackageFiles): ParsedPackage {
         colors: env.colors,
         task,
         modelType,
+        architecture,
       },
-      model,
       warnings: env.warnings,
     };
+  } else {
+    throw new ModelPackageError(
+      'MODEL_FILE_MISSING',
+      'the package has weights.onnx but neither inference_config.json (current export) nor environment.json (legacy export), which say how to preprocess images for the model: write one (docs/node.md lists its fields), or let `npx edgeseg package weights.onnx --classes background,…` write the package',
+    );
   }
-  throw new ModelPackageError(
-    'MODEL_FILE_MISSING',
-    'the package has neither inference_config.json (current export) nor environment.json (legacy export)',
-  );
+  const { proto, form } = adaptModel(read.proto, parsed.spec.classNames.length, reading);
+  return {
+    ...parsed,
+    spec: { ...parsed.spec, form, dynamicInput: reading.dynamicInput },
+    model: onnxModel(proto),
+  };
+}
+
+/** model_config.json's `model_architecture` (the platform's own file, read where a package carries it). */
+function parseModelConfig(bytes: Uint8Array | undefined): string | null {
+  if (!bytes) return null;
+  const config = parseJsonFile('model_config.json', bytes);
+  const architecture = config.model_architecture;
+  return typeof architecture === 'string' && architecture !== '' ? architecture : null;
 }
 
 /**

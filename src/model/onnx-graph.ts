@@ -135,12 +135,17 @@ function producerConstant(graph: GraphProto, value: string) {
 }
 
 /**
- * The model with `graph`'s outputs replaced by `outputs` and every node that no longer leads to one dropped
- * (with the initializers only they read). Every other field of the model is kept as it was.
+ * The model with `graph`'s outputs replaced by `outputs`, `added.before` and `added.after` the graph's nodes
+ * (nodes must come after what they read), and every node that no longer leads to an output dropped (with the
+ * initializers only they read). Every other field of the model is kept as it was.
  */
-export function withOutputs(model: ModelProto, outputs: ValueInfoProto[], extraNodes: NodeProto[] = []): ModelProto {
+export function withOutputs(
+  model: ModelProto,
+  outputs: ValueInfoProto[],
+  added: { before?: NodeProto[]; after?: NodeProto[] } = {},
+): ModelProto {
   const graph = model.graph!;
-  const nodes = [...(graph.node ?? []), ...extraNodes];
+  const nodes = [...(added.before ?? []), ...(graph.node ?? []), ...(added.after ?? [])];
   const needed = new Set(outputs.map((o) => o.name ?? ''));
   const kept = new Set<NodeProto>();
   // Walk back from the outputs: a node is kept when one of its outputs is needed (nodes are in topological

@@ -5,10 +5,11 @@ import { readPackageDir } from '../../../src/node/index.js';
 import { join } from 'node:path';
 import { ROOT, TINY } from '../../helpers/paths.js';
 import { rejection } from '../../helpers/rejection.js';
+import { identityModel } from '../../fixtures/tiny-graphs.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
-// The smallest ModelProto shape: ir_version 7 and an empty graph.
-const weights = new Uint8Array([0x08, 0x07, 0x3a, 0x00]);
+// The smallest model a package's configuration can be read against: an image in, [1, C, h, w] out.
+const weights = identityModel();
 const classes = enc('background\ncircle\nrectangle\n');
 const legacy = (pre: unknown, extra: Record<string, unknown> = {}): PackageFiles => ({
   'weights.onnx': weights,
