@@ -33,6 +33,7 @@ export {
   type BackendCode,
   type BackendName,
   EdgesegAbortError,
+  type EdgesegAbortErrorOptions,
   type AbortedCode,
   type LocalPlatformCode,
 } from '../errors/index.js';

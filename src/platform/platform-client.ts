@@ -42,7 +42,7 @@ export interface PlatformClientOptions {
 }
 
 export interface CallOptions {
-  /** Aborts the call: it rejects with AbortedError. */
+  /** Aborts the call: it rejects with `EdgesegAbortError` (code `ABORTED`). */
   signal?: AbortSignal;
 }
 
