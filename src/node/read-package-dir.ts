@@ -19,6 +19,9 @@ export async function readPackageDir(dir: string): Promise<PackageFiles> {
     }
   }
   if (found === 0)
-    throw new ModelPackageError('MODEL_FILE_MISSING', `${dir} holds no model package files (weights.onnx, class_names.txt, …)`);
+    throw new ModelPackageError(
+      'MODEL_FILE_MISSING',
+      `${dir} holds no model package files: a package folder holds a platform version's export (weights.onnx, class_names.txt, and environment.json or inference_config.json); a bundled model is given by its name ('people', 'people-landscape', 'shapes')`,
+    );
   return files;
 }

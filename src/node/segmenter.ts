@@ -112,6 +112,12 @@ export interface NodeSegmenter {
 }
 
 export async function createSegmenter(options: NodeSegmenterOptions = {}): Promise<NodeSegmenter> {
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidInputError(
+      'OPTION_INVALID',
+      `createSegmenter takes its options as an object: createSegmenter({ model: 'people' }), or createSegmenter() for the bundled people model; ${MODEL_FORMS}`,
+    );
+  }
   const files = await loadFiles(options);
   const threads = options.numThreads === undefined ? {} : { numThreads: options.numThreads };
   let backendName: NodeBackendName = 'native';
@@ -282,8 +288,9 @@ async function loadFiles(options: NodeSegmenterOptions): Promise<PackageFiles> {
       ...(options.signal ? { signal: options.signal } : {}),
     });
   }
-  throw new ModelPackageError(
-    'MODEL_FILE_MISSING',
-    "model must be a bundled model's name or value (import people from 'edgeseg/models/people'), a package folder, { files }, or { url }",
-  );
+  throw new ModelPackageError('MODEL_FILE_MISSING', `model is none of the forms a model takes: ${MODEL_FORMS}`);
 }
+
+/** What a model may be, as every "missing model" message of Node's createSegmenter ends. */
+const MODEL_FORMS =
+  "leave model out for the bundled people model, or give a bundled model's name ('people', 'people-landscape', 'shapes') or value (import people from 'edgeseg/models/people' and pass { model: people }), a package folder ('./my-model'), { files }, or { url }";

@@ -465,13 +465,17 @@ export function createSegmenter(options: SegmenterOptions): Promise<Segmenter> {
   return Segmenter.create(options);
 }
 
+/** What a model may be, as every "missing model" message of the browser's createSegmenter ends. */
+const MODEL_FORMS =
+  "import people from 'edgeseg/models/people' and pass { model: people }, or a package URL ('./my-model/'), { files }, or { workspace, project, version } with a platform";
+
 function isVersionRef(model: SegmenterOptions['model']): model is VersionRef {
   return typeof model === 'object' && model !== null && 'project' in model && 'version' in model;
 }
 
 function checkOptions(options: SegmenterOptions): RuntimeBackendName[] {
   if (typeof options !== 'object' || options === null || options.model === undefined) {
-    throw new InvalidInputError('OPTION_INVALID', 'createSegmenter needs { model }');
+    throw new InvalidInputError('OPTION_INVALID', `createSegmenter needs { model }: ${MODEL_FORMS}`);
   }
   refuseModelWord(options.model, 'createSegmenter');
   const order = options.backends ?? [...BUNDLED_BACKENDS, 'hosted'];
@@ -498,15 +502,19 @@ async function resolveModel(options: SegmenterOptions): Promise<WorkerModelSourc
   const { model } = options;
   if (typeof model === 'string') return { kind: 'url', baseUrl: new URL(model, globalThis.location?.href).toString() };
   if (isBundledModel(model)) return bundledModelSource(model);
-  if ('url' in model) return { kind: 'url', baseUrl: new URL(model.url, globalThis.location?.href).toString() };
-  if ('files' in model) return { kind: 'files', files: model.files };
-  if (!isVersionRef(model))
-    throw new InvalidInputError(
-      'OPTION_INVALID',
-      "model must be a URL, a bundled model (import people from 'edgeseg/models/people'), { url }, { files } or { workspace, project, version }",
-    );
-  if (!options.platform) throw new InvalidInputError('OPTION_INVALID', 'a platform version as the model needs options.platform');
-  return versionModelSource(options.platform, model, options.cache ?? true);
+  if (typeof model === 'object' && model !== null) {
+    if ('url' in model) return { kind: 'url', baseUrl: new URL(model.url, globalThis.location?.href).toString() };
+    if ('files' in model) return { kind: 'files', files: model.files };
+    if (isVersionRef(model)) {
+      if (!options.platform)
+        throw new InvalidInputError(
+          'OPTION_INVALID',
+          "a platform version as the model ({ workspace, project, version }) is resolved through the platform: pass { platform: new PlatformClient({ apiKey }) } with it, or a model that needs no account (import people from 'edgeseg/models/people' and pass { model: people })",
+        );
+      return versionModelSource(options.platform, model, options.cache ?? true);
+    }
+  }
+  throw new InvalidInputError('OPTION_INVALID', `model is none of the forms a model takes: ${MODEL_FORMS}`);
 }
 
 /** The codes of a runtime file that is not there, or not as shipped: the next place is tried. */
