@@ -48,7 +48,18 @@ export class EdgesegAbortError extends EdgesegError {
   }
 
   /** `{ name, code, message }`, and the request's `method` and `url` where the abort stopped one. */
-  override toJSON(): { name: string; code: string; message: string; method?: string; url?: string } {
+  override toJSON(): {
+    /** `'EdgesegAbortError'`. */
+    name: string;
+    /** `'ABORTED'`. */
+    code: string;
+    /** The message. */
+    message: string;
+    /** The stopped request's method, where the abort stopped one. */
+    method?: string;
+    /** The stopped request's URL, key masked, where the abort stopped one. */
+    url?: string;
+  } {
     return {
       ...super.toJSON(),
       ...(this.method === undefined ? {} : { method: this.method }),
