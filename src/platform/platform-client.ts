@@ -219,14 +219,20 @@ export class PlatformClient {
    * @param datasetSlug - The project's URL slug.
    * @param version - The version number.
    * @param image - An http(s) URL or the image's bytes (not both).
-   * @param options - `confidence` (0–100, default 50) and the `signal`.
+   * @param options - `confidence` and the `signal`.
    * @returns The route's payload, flat (`{ segmentation_mask, class_map, image }`) whichever form it answered in.
    */
   async segmentHosted(
     datasetSlug: string,
     version: number | string,
     image: HostedImage,
-    options: CallOptions & { confidence?: number } = {},
+    options: CallOptions & {
+      /**
+       * 0–100: a pixel whose most probable class is less sure than `confidence / 100` is background.
+       * @default 50
+       */
+      confidence?: number;
+    } = {},
   ): Promise<SegmentationPayload> {
     let confidence: number;
     try {
