@@ -186,10 +186,13 @@ export interface NodeSegmenter {
  * ```
  */
 export async function createSegmenter(options: NodeSegmenterOptions = {}): Promise<NodeSegmenter> {
-  if (typeof options !== 'object' || options === null) {
+  // The type says an object; JavaScript callers pass what they like (a model's name in its place).
+  const given: unknown = options;
+  if (typeof given !== 'object' || given === null) {
+    const model = typeof given === 'string' ? `'${given}'` : "'people'";
     throw new InvalidInputError(
       'OPTION_INVALID',
-      `createSegmenter takes its options as an object: createSegmenter({ model: 'people' }), or createSegmenter() for the bundled people model; ${MODEL_FORMS}`,
+      `createSegmenter takes its options as an object: createSegmenter({ model: ${model} }), or createSegmenter() for the bundled people model; ${MODEL_FORMS}`,
     );
   }
   const files = await loadFiles(options);

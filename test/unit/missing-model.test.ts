@@ -55,12 +55,15 @@ describe('edgeseg/node', () => {
     "leave model out for the bundled people model, or give a bundled model's name ('people', 'people-landscape', 'shapes') or value (import people from 'edgeseg/models/people' and pass { model: people }), a package folder ('./my-model'), { files }, or { url }";
 
   test('options that are not an object (a model name in their place): the call to write', async () => {
-    const error = await refusal(createNodeSegmenter('people' as unknown as NodeSegmenterOptions));
+    // It ran the people model, the string ignored.
+    const error = await refusal(createNodeSegmenter('shapes' as unknown as NodeSegmenterOptions));
     expect([error.name, error.code]).toEqual(['InvalidInputError', 'OPTION_INVALID']);
     expect(error.message).toBe(
-      `createSegmenter takes its options as an object: createSegmenter({ model: 'people' }), or createSegmenter() for the bundled people model; ${FORMS}`,
+      `createSegmenter takes its options as an object: createSegmenter({ model: 'shapes' }), or createSegmenter() for the bundled people model; ${FORMS}`,
     );
-    expect((await refusal(createNodeSegmenter(null as unknown as NodeSegmenterOptions))).code).toBe('OPTION_INVALID');
+    const none = await refusal(createNodeSegmenter(null as unknown as NodeSegmenterOptions));
+    expect(none.code).toBe('OPTION_INVALID');
+    expect(none.message).toContain("createSegmenter({ model: 'people' })");
   });
 
   test('a model of no known form: its code kept, the forms in the message', async () => {
