@@ -3,7 +3,17 @@
 // transfer keep its class, code and request.
 import { expose, wrap, type Remote } from 'comlink';
 import { afterEach, describe, expect, test } from 'vitest';
-import { AbortedError, EdgesegAbortError, EdgesegError, isEdgesegError, isPlatformError, PlatformError } from '../../../src/index.js';
+import {
+  AbortedError,
+  createSegmenter,
+  EdgesegAbortError,
+  EdgesegError,
+  encodeMaskPng,
+  isEdgesegError,
+  isPlatformError,
+  PlatformClient,
+  PlatformError,
+} from '../../../src/index.js';
 import { EdgesegAbortError as NodeEdgesegAbortError, isEdgesegError as nodeIsEdgesegError } from '../../../src/node/index.js';
 import { deserializeError, installErrorTransfer, serializeError } from '../../../src/runtime/error-transfer.js';
 import { errorOf, TEST_KEY, usePlatformTestServer } from '../../helpers/platform-client.js';
@@ -45,6 +55,32 @@ describe('a platform request aborted', () => {
     expect(error).toBeInstanceOf(EdgesegAbortError);
     expect(error.code).toBe('ABORTED');
     expect(t.server.requests).toHaveLength(0);
+  });
+});
+
+describe("a segmenter's call on the hosted route, aborted", () => {
+  test('rejects with EdgesegAbortError, as a call on WebGPU or WASM does (the segmenter ends the call itself)', async () => {
+    t.server.script('POST /infer/shapes/2', { delayMs: 2000, json: {} });
+    const platform = new PlatformClient({ apiKey: TEST_KEY, baseUrl: t.server.url, inferenceUrl: `${t.server.url}/infer` });
+    // The model's URL is never fetched: the hosted route is the only backend.
+    const segmenter = await createSegmenter({
+      model: 'http://127.0.0.1:9/no-package/',
+      platform,
+      backends: ['hosted'],
+      hosted: { project: 'shapes', version: 2 },
+    });
+    try {
+      const controller = new AbortController();
+      const pending = segmenter.segment(encodeMaskPng(new Uint8Array(4), 2, 2), { signal: controller.signal });
+      await t.server.requested('POST /infer/shapes/2');
+      controller.abort();
+      const error = (await errorOf(pending)) as unknown as EdgesegAbortError;
+      expect(error).toBeInstanceOf(EdgesegAbortError);
+      expect(error.code).toBe('ABORTED');
+      expect(isPlatformError(error)).toBe(false);
+    } finally {
+      await segmenter.dispose();
+    }
   });
 });
 
