@@ -76,6 +76,7 @@ export {
   type BackendCode,
   type BackendName,
   EdgesegAbortError,
+  type EdgesegAbortErrorOptions,
   type AbortedCode,
   type LocalPlatformCode,
 } from './errors/index.js';
@@ -93,7 +94,16 @@ export {
   type RawSegmentation,
   type SegmentationPayload,
 } from './payload/index.js';
-export type { DownloadProgress, ModelSpec, PackageFiles, PackageGeneration } from './model/index.js';
+export type {
+  DownloadProgress,
+  DynamicInput,
+  ModelForm,
+  ModelSpec,
+  OutputForm,
+  PackageFiles,
+  PackageGeneration,
+  TensorLayout,
+} from './model/index.js';
 export type { ContrastType, PreprocessSpec, ResizeMode } from './pipeline/index.js';
 export { classColors } from './model/colors.js';
 export { IMAGE_FORMATS, type ImageFormat } from './decode/image-header.js';

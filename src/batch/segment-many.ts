@@ -2,15 +2,20 @@
 import { BackendError, EdgesegError, InvalidInputError, isEdgesegError, type BackendName } from '../errors/index.js';
 import { DEFAULT_CONFIDENCE, validateConfidence } from '../pipeline/confidence.js';
 
+/** What `segmentMany` takes, in the browser and in Node. */
 export interface SegmentManyOptions {
   /**
    * Sources in flight or finished and waiting to be taken, at most (an integer ≥ 1). In Node the default
    * follows the cores: 2 on 2 cores, 3 on 4, 4 from 6 on (`defaultBatchConcurrency()`): decoding and
    * encoding overlap the model runs, which take turns on the one session. In the browser the default is
    * 2: a segmenter runs one call at a time, so more only queues images ahead of the worker.
+   * @default 2 in the browser; `defaultBatchConcurrency()` in Node
    */
   concurrency?: number;
-  /** 0–100; default 50. */
+  /**
+   * 0–100, as each call's.
+   * @default 50
+   */
   confidence?: number;
   /** Stops the batch: no new source starts, those in flight are abandoned, and the iterator throws `EdgesegAbortError`. */
   signal?: AbortSignal;
@@ -22,7 +27,24 @@ export interface SegmentManyOptions {
  * (Node, where the decoded pixels and the mask PNG are in the caller's process).
  */
 export type SegmentManyOutcome<S, T, E extends Error = EdgesegError> =
-  ({ ok: true; index: number; source: S } & T) | { ok: false; index: number; source: S; error: E };
+  | ({
+      /** The source was segmented. */
+      ok: true;
+      /** The source's place among the sources, from 0. */
+      index: number;
+      /** The source, as given. */
+      source: S;
+    } & T)
+  | {
+      /** The source failed; the batch went on. */
+      ok: false;
+      /** The source's place among the sources, from 0. */
+      index: number;
+      /** The source, as given. */
+      source: S;
+      /** Why, with its code. */
+      error: E;
+    };
 
 /** The batch's concurrency and confidence, checked at the call: `OPTION_INVALID` or `CONFIDENCE_INVALID`. */
 export function batchSettings(options: SegmentManyOptions, defaultConcurrency: number): { concurrency: number; confidence: number } {

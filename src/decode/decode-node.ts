@@ -9,12 +9,17 @@ import type { PixelImage } from '../pipeline/types.js';
 /** Default pixel limit: 50 megapixels. */
 export const DEFAULT_MAX_PIXELS = 50_000_000;
 
+/** What `decodeImage` takes beside the bytes. */
 export interface DecodeOptions {
-  /** Images with more pixels are refused with IMAGE_TOO_LARGE. Default 50 000 000. */
+  /**
+   * Images with more pixels are refused with IMAGE_TOO_LARGE, before they are decoded where the header says their size.
+   * @default 50000000
+   */
   maxPixels?: number;
   /**
    * An image with an alpha channel comes back as RGBA (its colours the same as without it), for a cutout
-   * that keeps the image's own transparency. Default false: RGB, as the reference decodes.
+   * that keeps the image's own transparency. False: RGB, as the reference decodes.
+   * @default false
    */
   keepAlpha?: boolean;
 }

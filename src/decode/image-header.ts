@@ -5,6 +5,7 @@ import { isHtmlPage } from './html-page.js';
 
 /** The formats edgeseg decodes, everywhere. Anything else is refused before a decoder is reached. */
 export const IMAGE_FORMATS = ['jpeg', 'png', 'webp', 'gif', 'avif', 'tiff'] as const;
+/** One of the formats edgeseg decodes (`IMAGE_FORMATS`). */
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 
 /**

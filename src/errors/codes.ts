@@ -80,4 +80,5 @@ export type AbortedCode = 'ABORTED';
  */
 export type LocalPlatformCode = 'DATA_DIR_UNSAFE';
 
+/** Every `code` an {@link EdgesegError} may carry: branch on these, never on messages. */
 export type EdgesegErrorCode = InvalidInputCode | ModelPackageCode | BackendCode | AbortedCode | LocalPlatformCode;

@@ -1,6 +1,7 @@
 // The base class of every runtime and model error that edgeseg throws.
 import type { EdgesegErrorCode } from './codes.js';
 
+/** What an {@link EdgesegError} carries beside its code and message. */
 export interface EdgesegErrorOptions {
   /** What caused it, as `Error.cause`. */
   cause?: unknown;
@@ -12,15 +13,30 @@ export interface EdgesegErrorOptions {
  * across realms (a worker, an iframe) where `instanceof` does not.
  */
 export class EdgesegError extends Error {
+  /** The class's name (each subclass sets its own), which {@link isEdgesegError} reads across realms. */
   override name: string = 'EdgesegError';
+  /** What went wrong, as a stable string to branch on. */
   readonly code: EdgesegErrorCode;
 
+  /**
+   * @param code - The stable code.
+   * @param message - For people: what went wrong and, where there is one, the fix.
+   * @param options - The cause.
+   */
   constructor(code: EdgesegErrorCode, message: string, options: EdgesegErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
   }
 
-  toJSON(): { name: string; code: string; message: string } {
+  /** The error as `JSON.stringify` writes it (an `Error`'s own fields are not enumerable): a log line's or another process's view. */
+  toJSON(): {
+    /** The class's name. */
+    name: string;
+    /** The stable code. */
+    code: string;
+    /** The message. */
+    message: string;
+  } {
     return { name: this.name, code: this.code, message: this.message };
   }
 }

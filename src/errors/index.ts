@@ -4,4 +4,4 @@ export { EdgesegError, isEdgesegError, type EdgesegErrorOptions } from './edgese
 export { InvalidInputError } from './invalid-input-error.js';
 export { ModelPackageError } from './model-package-error.js';
 export { BackendError, type BackendName } from './backend-error.js';
-export { EdgesegAbortError, throwIfAborted } from './edgeseg-abort-error.js';
+export { EdgesegAbortError, throwIfAborted, type EdgesegAbortErrorOptions } from './edgeseg-abort-error.js';

@@ -5,9 +5,11 @@ import type { PackageCache } from './package-cache.js';
 import type { PackageFiles } from './types.js';
 import { isHtmlPage } from '../decode/html-page.js';
 
+/** How far one file of a model package has come, as `onProgress` is told it. */
 export interface DownloadProgress {
   /** The file being downloaded (weights.onnx, environment.json, …). */
   file: string;
+  /** Bytes received so far. */
   loaded: number;
   /** From Content-Length; null when the server does not say. */
   total: number | null;

@@ -54,18 +54,22 @@ export const NO_FORM_CONFIG: ModelFormConfig = { postProcessing: null, outputNam
 
 /** What edgeseg read from a model's graph and what it changed to run it (`edgeseg info` shows it). */
 export interface ModelForm {
+  /** The image input, as the model takes it. */
   input: {
     /** The graph input's name. */
     name: string;
+    /** Its axis order. */
     layout: TensorLayout;
     /** Its element type: `float32` or `float16` (edgeseg feeds float32 and casts in the graph). */
     type: string;
   };
+  /** The output edgeseg reads the mask from, as the model gives it. */
   output: {
     /** The graph output used. */
     name: string;
     /** What it holds, as the graph shows it (or as `post_processing` says, where the graph cannot). */
     form: OutputForm;
+    /** Its axis order. */
     layout: TensorLayout;
     /** Its element type as the model gives it. */
     type: string;

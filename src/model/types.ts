@@ -2,17 +2,24 @@
 import type { PreprocessSpec } from '../pipeline/types.js';
 import type { ModelForm } from './model-form.js';
 
+/**
+ * Which of the platform's export layouts a package is in: `legacy` (`environment.json`) or `current`
+ * (`inference_config.json`).
+ */
 export type PackageGeneration = 'legacy' | 'current';
 
 /** The files of a model package, by name (weights.onnx, environment.json or inference_config.json, …). */
 export type PackageFiles = Record<string, Uint8Array>;
 
+/** What a model package says about its model, read from either generation: classes, colours, preprocessing. */
 export interface ModelSpec {
+  /** The export layout it was read from. */
   generation: PackageGeneration;
   /** class_names.txt, in order; index = class id. */
   classNames: string[];
   /** Index of the `background` class (case-insensitive) in classNames. */
   backgroundClassId: number;
+  /** How an image is brought to the network's input. */
   preprocess: PreprocessSpec;
   /** Class name → colour (`#rrggbb`) where the package gives colours. */
   colors: Record<string, string>;
@@ -33,7 +40,21 @@ export interface ModelSpec {
 
 /** inference_config.json's `dynamic_spatial_size_supported` and `dynamic_spatial_size_mode`. */
 export interface DynamicInput {
+  /** `dynamic_spatial_size_supported`: whether the model runs at other input sizes than `training_input_size`. */
   supported: boolean;
-  /** `pad-to-be-divisible`: an asked-for size is rounded up to a multiple of `value`; `any-size`: taken as it is. */
-  mode: { type: 'pad-to-be-divisible'; value: number } | { type: 'any-size' } | null;
+  /** `dynamic_spatial_size_mode`: how an asked-for input size is taken; null where the package gives none. */
+  mode: DynamicSizeMode | null;
 }
+
+/** How an asked-for input size is taken: rounded up to a multiple of `value`, or as it is. */
+export type DynamicSizeMode =
+  | {
+      /** The size is rounded up to a multiple of `value`. */
+      type: 'pad-to-be-divisible';
+      /** The multiple. */
+      value: number;
+    }
+  | {
+      /** The size is taken as it is. */
+      type: 'any-size';
+    };

@@ -17,13 +17,17 @@ export function packageRoot(): string {
 }
 
 /**
- * The bundled models: `people` (MediaPipe's selfie segmenter, 256×256, converted by
- * models/people/convert.py), `people-landscape` (its 144×256 sibling for video calls) and `shapes` (five
- * synthetic shape classes, trained by models/shapes/train.py; legacy layout).
+ * The bundled models, each as the path of its package folder from the installed package's root:
+ * `people` (MediaPipe's selfie segmenter, 256×256, converted by models/people/convert.py),
+ * `people-landscape` (its 144×256 sibling for video calls) and `shapes` (four synthetic shapes and the
+ * background, trained by models/shapes/train.py; legacy layout).
  */
 export const BUNDLED_MODELS = {
+  /** MediaPipe's selfie segmenter, 256×256: background and person. The default. */
   people: ['models', 'people', 'general'],
+  /** Its 144×256 sibling, for video calls. */
   'people-landscape': ['models', 'people', 'landscape'],
+  /** Circle, rectangle, triangle, star and the background, on synthetic scenes (legacy layout). */
   shapes: ['models', 'shapes', 'package'],
 } as const satisfies Record<BundledModelName, readonly string[]>;
 

@@ -33,6 +33,7 @@ export {
   type BackendCode,
   type BackendName,
   EdgesegAbortError,
+  type EdgesegAbortErrorOptions,
   type AbortedCode,
   type LocalPlatformCode,
 } from '../errors/index.js';
@@ -50,7 +51,16 @@ export {
   type RawSegmentation,
   type SegmentationPayload,
 } from '../payload/index.js';
-export type { ModelSpec, PackageFiles, PackageGeneration, DownloadProgress } from '../model/index.js';
+export type {
+  ModelSpec,
+  ModelForm,
+  OutputForm,
+  TensorLayout,
+  DynamicInput,
+  PackageFiles,
+  PackageGeneration,
+  DownloadProgress,
+} from '../model/index.js';
 export { classColors } from '../model/colors.js';
 export type { ContrastType, PixelImage, PreprocessSpec, ResizeMode } from '../pipeline/index.js';
 export { IMAGE_FORMATS, type ImageFormat } from '../decode/image-header.js';

@@ -22,28 +22,54 @@ import { checkPixelCount } from '../decode/image-header.js';
 
 export type { NodeBackendName, SegmentManyOptions, Timings };
 
+/** What Node's `createSegmenter` runs, and how: the model, the backends in order, threads, limits, the download cache. */
 export interface NodeSegmenterOptions {
   /**
    * A bundled model by name (`people`, the default; `people-landscape`; `shapes`) or as the browser imports
    * it (`import people from 'edgeseg/models/people'`), a package folder (a folder named like a bundled model
    * is written with a slash: `./people`), a package's files in memory, or the base URL of a package
    * (downloaded once, cached). A word that names no bundled model nor a folder is `MODEL_NAME_UNKNOWN`.
+   * @default 'people'
    */
-  model?: BundledModelName | BundledModel | (string & {}) | { files: PackageFiles } | { url: string };
+  model?:
+    | BundledModelName
+    | BundledModel
+    | (string & {})
+    | {
+        /** The package's files by name (`weights.onnx`, `class_names.txt`, …), in memory. */
+        files: PackageFiles;
+      }
+    | {
+        /** The base URL of a package folder: its files are downloaded once and kept in `cacheDir`. */
+        url: string;
+      };
   /**
-   * Tried in this order; the first that loads the model runs it (`segmenter.backend`). Default
-   * `['native']`: onnxruntime-node. `wasm` runs onnxruntime-web's WASM build in Node, the browser's
-   * arithmetic. The names differ from the browser's (`webgpu`, `wasm`, `hosted`) because the runtimes do:
-   * Node has onnxruntime-node and no WebGPU worker or hosted fallback of its own.
+   * Tried in this order; the first that loads the model runs it (`segmenter.backend`). `native` is
+   * onnxruntime-node; `wasm` runs onnxruntime-web's WASM build in Node, the browser's arithmetic. The names
+   * differ from the browser's (`webgpu`, `wasm`, `hosted`) because the runtimes do: Node has
+   * onnxruntime-node and no WebGPU worker or hosted fallback of its own.
+   * @default ['native']
    */
   backends?: NodeBackendName[];
-  /** @deprecated Use `backends: [name]`; `backend` will be removed in the next release. */
+  /**
+   * The one backend to run, as the first release named it.
+   * @deprecated Use `backends: [name]`; `backend` will be removed in the next release.
+   */
   backend?: NodeBackendName;
-  /** Threads for the model run (`native`). Default: half the cores, at least 1, at most 4. The `wasm` backend always runs one thread in Node (its thread pool needs Web Workers). */
+  /**
+   * Threads for the model run (`native`). The `wasm` backend always runs one thread in Node (its thread pool needs Web Workers).
+   * @default half the cores, at least 1, at most 4
+   */
   numThreads?: number;
-  /** Larger images are refused with IMAGE_TOO_LARGE. Default 50 000 000. */
+  /**
+   * Larger images are refused with IMAGE_TOO_LARGE.
+   * @default 50000000
+   */
   maxPixels?: number;
-  /** Folder for packages downloaded by URL. Default `$EDGESEG_CACHE_DIR` or `~/.cache/edgeseg`. */
+  /**
+   * Folder for packages downloaded by URL.
+   * @default `$EDGESEG_CACHE_DIR`, else `$XDG_CACHE_HOME/edgeseg`, else `~/.cache/edgeseg`
+   */
   cacheDir?: string;
   /** Told of each file's download, in bytes, as createSegmenter fetches the package. */
   onProgress?: (progress: DownloadProgress) => void;
@@ -54,25 +80,32 @@ export interface NodeSegmenterOptions {
 /** An encoded image (path, bytes) or decoded pixels. */
 export type NodeImageSource = string | Uint8Array | ArrayBuffer | PixelImage;
 
+/** What each call of a {@link NodeSegmenter} takes. */
 export interface SegmentOptions {
-  /** 0–100; default 50. */
+  /**
+   * 0–100: a pixel whose most probable class is less sure than `confidence / 100` is background.
+   * @default 50
+   */
   confidence?: number;
-  /** Aborts the call: it rejects with an abort error. */
+  /** Aborts the call: it rejects with `EdgesegAbortError`. */
   signal?: AbortSignal;
   /**
    * `segmentRaw` and `segmentDetailed`: also give `raw.alpha`, the subject's soft alpha at the image's
    * size (0–255): the model's probability upsampled with edge refinement guided by the image, so that the
    * edge follows the picture's edge (a cutout's alpha). The class ids and the payload are the same either
-   * way. Default false; `segment` ignores it.
+   * way. `segment` ignores it.
+   * @default false
    */
   alpha?: boolean;
 }
 
 /** The result of `segmentDetailed`. */
 export interface DetailedSegmentation {
+  /** The hosted route's payload. */
   payload: SegmentationPayload;
   /** The payload's mask PNG, undecoded (`payload.segmentation_mask` is its base64): what a mask file holds. */
   maskPng: Uint8Array;
+  /** The class ids (and the alpha, where asked for) before PNG encoding. */
   raw: RawSegmentation;
   /** Every stage runs in Node, so each is there. */
   timings: Required<Timings>;
@@ -83,15 +116,34 @@ export interface DetailedSegmentation {
 /** One source's outcome from `segmentMany`, in the order of the sources. `index` counts from 0. */
 export type SegmentManyResult<S> = SegmentManyOutcome<S, DetailedSegmentation>;
 
+/**
+ * A model loaded in Node, on onnxruntime-node or onnxruntime-web's WASM build, made by `createSegmenter` of
+ * `edgeseg/node`. Calls take turns on the one session; each gets its own answer.
+ */
 export interface NodeSegmenter {
+  /** The backend that runs the model. */
   readonly backend: NodeBackendName;
+  /** What the package says about its model: classes, colours, preprocessing. */
   readonly spec: ModelSpec;
+  /** The class names in class-id order (`spec.classNames`). */
   readonly classNames: readonly string[];
   /** What the package asked for that edgeseg ran differently (as the platform's server does). */
   readonly warnings: readonly string[];
+  /** The hosted route's payload: `{ segmentation_mask, class_map, image }`. */
   segment(source: NodeImageSource, options?: SegmentOptions): Promise<SegmentationPayload>;
   /** The class ids without a PNG; with `alpha: true`, the subject's soft alpha too. */
-  segmentRaw(source: NodeImageSource, options: SegmentOptions & { alpha: true }): Promise<RawSegmentation & { alpha: Uint8Array }>;
+  segmentRaw(
+    source: NodeImageSource,
+    options: SegmentOptions & {
+      /** Give the subject's soft alpha as well. */
+      alpha: true;
+    },
+  ): Promise<
+    RawSegmentation & {
+      /** The subject's soft alpha, 0–255, one a pixel, row-major. */
+      alpha: Uint8Array;
+    }
+  >;
   /** The class ids without a PNG. */
   segmentRaw(source: NodeImageSource, options?: SegmentOptions): Promise<RawSegmentation>;
   /** The payload, the class ids, the decoded pixels and the time of each stage in milliseconds. */
@@ -108,10 +160,41 @@ export interface NodeSegmenter {
     sources: Iterable<S> | AsyncIterable<S>,
     options?: SegmentManyOptions & Pick<SegmentOptions, 'alpha'>,
   ): AsyncGenerator<SegmentManyResult<S>, void, undefined>;
+  /** Waits for the calls in flight, then frees the session; later calls reject with `BackendError` `DISPOSED`. */
   dispose(): Promise<void>;
 }
 
+/**
+ * A segmenter for the model in Node: the bundled people model when none is named, on onnxruntime-node
+ * unless `backends` says otherwise, returning the hosted route's payload.
+ *
+ * @param options - The model and how to run it; all optional.
+ * @returns A segmenter with the model loaded.
+ * @throws {@link InvalidInputError} `OPTION_INVALID` or `MODEL_NAME_UNKNOWN` for a bad option or model name;
+ * {@link ModelPackageError} for a package that is missing, malformed or cannot run; {@link BackendError}
+ * where no backend starts (the backend's own error where only one was to be tried, else `NO_BACKEND`).
+ * (`edgeseg/node` itself does not load without onnxruntime-node and sharp: `NATIVE_MODULE_MISSING`.)
+ *
+ * @example
+ * ```ts
+ * import { createSegmenter } from 'edgeseg/node';
+ *
+ * const segmenter = await createSegmenter(); // the bundled people model; or { model: './my-package' }
+ * const { segmentation_mask, class_map, image } = await segmenter.segment('photo.jpg', { confidence: 50 });
+ * for await (const r of segmenter.segmentMany(['a.jpg', 'b.png'])) if (!r.ok) console.error(r.source, r.error.code);
+ * await segmenter.dispose();
+ * ```
+ */
 export async function createSegmenter(options: NodeSegmenterOptions = {}): Promise<NodeSegmenter> {
+  // The type says an object; JavaScript callers pass what they like (a model's name in its place).
+  const given: unknown = options;
+  if (typeof given !== 'object' || given === null) {
+    const model = typeof given === 'string' ? `'${given}'` : "'people'";
+    throw new InvalidInputError(
+      'OPTION_INVALID',
+      `createSegmenter takes its options as an object: createSegmenter({ model: ${model} }), or createSegmenter() for the bundled people model; ${MODEL_FORMS}`,
+    );
+  }
   const files = await loadFiles(options);
   const threads = options.numThreads === undefined ? {} : { numThreads: options.numThreads };
   let backendName: NodeBackendName = 'native';
@@ -282,8 +365,9 @@ async function loadFiles(options: NodeSegmenterOptions): Promise<PackageFiles> {
       ...(options.signal ? { signal: options.signal } : {}),
     });
   }
-  throw new ModelPackageError(
-    'MODEL_FILE_MISSING',
-    "model must be a bundled model's name or value (import people from 'edgeseg/models/people'), a package folder, { files }, or { url }",
-  );
+  throw new ModelPackageError('MODEL_FILE_MISSING', `model is none of the forms a model takes: ${MODEL_FORMS}`);
 }
+
+/** What a model may be, as every "missing model" message of Node's createSegmenter ends. */
+const MODEL_FORMS =
+  "leave model out for the bundled people model, or give a bundled model's name ('people', 'people-landscape', 'shapes') or value (import people from 'edgeseg/models/people' and pass { model: people }), a package folder ('./my-model'), { files }, or { url }";

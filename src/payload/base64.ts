@@ -8,6 +8,7 @@ for (let i = 0; i < ALPHABET.length; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
 DECODE['-'.charCodeAt(0)] = 62;
 DECODE['_'.charCodeAt(0)] = 63;
 
+/** Standard base64 with padding and no line breaks, as `segmentation_mask` carries it. */
 export function bytesToBase64(bytes: Uint8Array): string {
   const parts: string[] = [];
   const CHUNK = 3 * 8192;

@@ -10,6 +10,11 @@ export function classMapOf(classNames: readonly string[]): Record<string, string
   return map;
 }
 
+/**
+ * The hosted route's payload from class ids: the mask PNG in base64, the class map, the size.
+ *
+ * @param maskPng - The mask PNG, where it is made already; encoded from `raw` when not given.
+ */
 export function buildPayload(raw: RawSegmentation, maskPng = encodeMaskPng(raw.classIds, raw.width, raw.height)): SegmentationPayload {
   return {
     segmentation_mask: bytesToBase64(maskPng),

@@ -9,6 +9,13 @@ import { InvalidInputError } from '../errors/index.js';
 import { deflateMaskRows } from './deflate-mask.js';
 import { PNG_SIGNATURE, readMaskHeader } from './png-header.js';
 
+/**
+ * The payload's mask PNG of class ids: 8-bit grayscale (colour type 0), as the hosted route writes it.
+ *
+ * @param classIds - One class id per pixel, row-major.
+ * @returns The PNG's bytes (`bytesToBase64` of them is `segmentation_mask`).
+ * @throws {@link InvalidInputError} `PAYLOAD_INVALID` when `classIds` is not `width × height` long.
+ */
 export function encodeMaskPng(classIds: Uint8Array, width: number, height: number): Uint8Array {
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || classIds.length !== width * height) {
     throw new InvalidInputError('PAYLOAD_INVALID', `cannot write a ${width}×${height} mask from ${classIds.length} class ids`);
@@ -44,7 +51,14 @@ export const MAX_MASK_PIXELS = 2 ** 28;
  * whose image data is not exactly its header's size (longer or shorter), checked as it inflates: a header
  * that lies, or a deflate bomb, costs no more memory than the mask it claims to be.
  */
-export function decodeMaskPng(png: Uint8Array): { classIds: Uint8Array; width: number; height: number } {
+export function decodeMaskPng(png: Uint8Array): {
+  /** One class id per pixel, row-major. */
+  classIds: Uint8Array;
+  /** In pixels. */
+  width: number;
+  /** In pixels. */
+  height: number;
+} {
   const { width, height } = readMaskHeader(png);
   if (!(width > 0 && height > 0) || width * height > MAX_MASK_PIXELS) {
     throw new InvalidInputError('PAYLOAD_INVALID', `the segmentation mask PNG says it is ${width}×${height}`);

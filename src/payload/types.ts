@@ -7,14 +7,23 @@ export interface SegmentationPayload {
   /** Class id (as a string) → class name, for every class in class_names.txt order, background included. */
   class_map: Record<string, string>;
   /** The input's size after EXIF orientation. */
-  image: { width: number; height: number };
+  image: {
+    /** In pixels. */
+    width: number;
+    /** In pixels. */
+    height: number;
+  };
 }
 
 /** The payload before PNG encoding: one class id per pixel, row-major. */
 export interface RawSegmentation {
+  /** One class id per pixel, row-major: `width × height` of them. */
   classIds: Uint8Array;
+  /** The image's width after EXIF orientation, in pixels. */
   width: number;
+  /** The image's height after EXIF orientation, in pixels. */
   height: number;
+  /** Class id (as a string) → class name, as the payload's. */
   class_map: Record<string, string>;
   /**
    * The subject's soft alpha (0–255, one per pixel, row-major), present where it was asked for

@@ -55,9 +55,11 @@ export interface StageTimings {
 export interface Timings {
   /** Reading and decoding the image. */
   decode?: number;
+  /** Crop, resize and normalise the pixels into the network's input. */
   preprocess?: number;
   /** The model run. */
   run?: number;
+  /** Upsample the logits to the image's size and pick each pixel's class. */
   postprocess?: number;
   /** Encoding the mask PNG (0 for `segmentRaw`). */
   encode?: number;

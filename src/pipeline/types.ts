@@ -2,9 +2,13 @@
 
 /** 8-bit interleaved pixels: 3 channels (RGB) or 4 (RGBA; alpha is ignored). Orientation already applied. */
 export interface PixelImage {
+  /** The pixels, row-major, `channels` bytes each. */
   data: Uint8Array | Uint8ClampedArray;
+  /** In pixels. */
   width: number;
+  /** In pixels. */
   height: number;
+  /** 3 (RGB) or 4 (RGBA). */
   channels: 3 | 4;
 }
 
@@ -17,6 +21,7 @@ export type ResizeMode =
   /** No scaling: centre-crop (or pad with 0) to the input size (the platform's "Fill (with center crop) in"). */
   | 'center-crop';
 
+/** The platform's "Auto-Adjust Contrast" preprocessing: contrast stretching, histogram equalisation, adaptive (CLAHE). */
 export type ContrastType = 'contrast-stretching' | 'histogram-equalization' | 'adaptive-equalization';
 
 /**
@@ -25,13 +30,27 @@ export type ContrastType = 'contrast-stretching' | 'histogram-equalization' | 'a
  */
 export interface PreprocessSpec {
   /** Static crop in percent of the image (0–100), or null. */
-  staticCrop: { xMin: number; yMin: number; xMax: number; yMax: number } | null;
+  staticCrop: {
+    /** Left edge, percent of the width. */
+    xMin: number;
+    /** Top edge, percent of the height. */
+    yMin: number;
+    /** Right edge, percent of the width. */
+    xMax: number;
+    /** Bottom edge, percent of the height. */
+    yMax: number;
+  } | null;
+  /** Make the image gray (its three channels equal) before the rest. */
   grayscale: boolean;
+  /** The contrast adjustment, or null for none. */
   contrast: ContrastType | null;
+  /** How the (cropped) image becomes the network's input size. */
   resize: {
+    /** Stretch, letterbox or centre-crop. */
     mode: ResizeMode;
-    /** The network input size. */
+    /** The network input's width. */
     width: number;
+    /** The network input's height. */
     height: number;
     /** Letterbox padding, in 8-bit pixel units (0, 127 or 255), applied before scaling and normalising. */
     paddingValue: number;
@@ -41,7 +60,12 @@ export interface PreprocessSpec {
   /** Pixels are divided by this (255 for [0, 1] inputs); null: not scaled. */
   scalingFactor: number | null;
   /** Per-channel mean and std, in the network's channel order, applied after scaling; null: none. */
-  normalization: { mean: [number, number, number]; std: [number, number, number] } | null;
+  normalization: {
+    /** Subtracted from each channel. */
+    mean: [number, number, number];
+    /** Each channel is divided by it, after the mean is subtracted. */
+    std: [number, number, number];
+  } | null;
 }
 
 /** What postprocessing needs to know about how one image was preprocessed. */

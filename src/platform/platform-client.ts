@@ -25,36 +25,89 @@ import {
   type WorkspaceAnswer,
 } from './types.js';
 
+/** How a {@link PlatformClient} reaches the platform: the key, the two base URLs, the timeout and the retries. */
 export interface PlatformClientOptions {
   /** The workspace's API key: sent as the `api_key` query parameter, and masked in every error and log. */
   apiKey: string;
-  /** Catalog, search and generation routes. Default `https://api.roboflow.com`. */
+  /**
+   * Catalog, search and generation routes; the local platform's (`edgeseg serve`) is `http://127.0.0.1:8787`.
+   * @default 'https://api.roboflow.com'
+   */
   baseUrl?: string;
-  /** The hosted segmentation route. Default `https://segment.roboflow.com`. */
+  /**
+   * The hosted segmentation route; the local platform's is its base URL and `/infer`.
+   * @default 'https://segment.roboflow.com'
+   */
   inferenceUrl?: string;
-  /** Default: the global fetch. */
+  /**
+   * The fetch that sends each request (a proxy's, a test's).
+   * @default globalThis.fetch
+   */
   fetch?: typeof fetch;
-  /** Per attempt; a request with no answer by then fails with TimeoutError and is not retried. Default 60 000 ms. */
+  /**
+   * Per attempt, in ms; a request with no answer by then fails with TimeoutError and is not retried.
+   * @default 60000
+   */
   timeoutMs?: number;
-  /** Retries of requests that are safe to repeat (on 429, 502, 503, 504 and dropped connections). Default 2. */
+  /**
+   * Retries of requests that are safe to repeat (on 429, 502, 503, 504 and dropped connections).
+   * @default 2
+   */
   maxRetries?: number;
-  /** First backoff; doubles each retry (up to 8 s), less up to a quarter of jitter. Retry-After overrides it. Default 500 ms. */
+  /**
+   * First backoff, in ms; doubles each retry (up to 8 s), less up to a quarter of jitter. Retry-After overrides it.
+   * @default 500
+   */
   retryBaseMs?: number;
 }
 
+/** What every method of {@link PlatformClient} takes last. */
 export interface CallOptions {
-  /** Aborts the call: it rejects with AbortedError. */
+  /** Aborts the call: it rejects with `EdgesegAbortError` (code `ABORTED`). */
   signal?: AbortSignal;
 }
 
-/** An image for the hosted route: a URL, bytes, or explicitly one of the two. */
-export type HostedImage = string | Uint8Array | ArrayBuffer | Blob | { url?: string; bytes?: Uint8Array | ArrayBuffer | Blob };
+/** An image for the hosted route: an http(s) URL, bytes, or explicitly one of the two. */
+export type HostedImage =
+  | string
+  | Uint8Array
+  | ArrayBuffer
+  | Blob
+  | {
+      /** An http(s) URL that the platform fetches the image from. */
+      url?: string;
+      /** The image's encoded bytes, uploaded as base64. */
+      bytes?: Uint8Array | ArrayBuffer | Blob;
+    };
 
+/**
+ * A typed client for the platform's routes: the catalog (workspaces, projects, versions, images, exports,
+ * where a version's model is), search, synthetic images and the hosted segmentation route. Requests that are
+ * safe to repeat are retried with backoff; every method takes an `AbortSignal`; the key is masked in every
+ * error, URL and printout. It uses the global `fetch`, so it runs in browsers, workers and Node alike.
+ *
+ * @example
+ * ```ts
+ * import { PlatformClient } from 'edgeseg';
+ *
+ * // edgeseg serve: { apiKey, baseUrl: 'http://127.0.0.1:8787', inferenceUrl: 'http://127.0.0.1:8787/infer' }
+ * const platform = new PlatformClient({ apiKey });
+ * const { workspace } = await platform.root(); // the workspace the key belongs to
+ * const { version } = await platform.version(workspace, 'my-project', 3); // version.model: its trained model
+ * const payload = await platform.segmentHosted('my-project', 3, imageBytes, { confidence: 50 });
+ * ```
+ */
 export class PlatformClient {
+  /** The base URL of the catalog, search and generation routes, without a trailing slash. */
   readonly baseUrl: string;
+  /** The base URL of the hosted segmentation route, without a trailing slash. */
   readonly inferenceUrl: string;
   readonly #http: HttpSettings;
 
+  /**
+   * A client with the key and settings given; nothing is sent until a method is called.
+   * @throws {@link InvalidRequestError} when `apiKey` is missing or empty.
+   */
   constructor(options: PlatformClientOptions) {
     if (typeof options?.apiKey !== 'string' || options.apiKey.length === 0) {
       throw new InvalidRequestError('apiKey is required');
@@ -78,14 +131,20 @@ export class PlatformClient {
     return this.#request({ method: 'POST', url: `${this.baseUrl}/`, retryable: true, ...signalOf(options) });
   }
 
+  /** `GET /{workspace}`: the workspace's record and its projects'. */
   async workspace(workspace: string, options: CallOptions = {}): Promise<WorkspaceAnswer> {
     return this.#get(this.#path(workspace), options);
   }
 
+  /** `GET /{workspace}/{project}`: the project's record, its workspace's and its versions'. */
   async project(workspace: string, project: string, options: CallOptions = {}): Promise<ProjectAnswer> {
     return this.#get(this.#path(workspace, project), options);
   }
 
+  /**
+   * `GET /{workspace}/{project}/{version}`: the version's record (its trained model, where it has one, in
+   * `version.model`), with its project's and workspace's.
+   */
   async version(workspace: string, project: string, version: number | string, options: CallOptions = {}): Promise<VersionAnswer> {
     return this.#get(this.#path(workspace, project, versionSegment(version)), options);
   }
@@ -171,12 +230,24 @@ export class PlatformClient {
    * The hosted segmentation route for `datasetSlug/version`: a URL goes in the `image` query parameter, bytes
    * as the `file` part of a multipart/form-data body (as the platform's Python SDK sends them). Returns the flat
    * payload, checked (the mask decodes and matches `image`).
+   *
+   * @param datasetSlug - The project's URL slug.
+   * @param version - The version number.
+   * @param image - An http(s) URL or the image's bytes (not both).
+   * @param options - `confidence` and the `signal`.
+   * @returns The route's payload, flat (`{ segmentation_mask, class_map, image }`) whichever form it answered in.
    */
   async segmentHosted(
     datasetSlug: string,
     version: number | string,
     image: HostedImage,
-    options: CallOptions & { confidence?: number } = {},
+    options: CallOptions & {
+      /**
+       * 0–100: a pixel whose most probable class is less sure than `confidence / 100` is background.
+       * @default 50
+       */
+      confidence?: number;
+    } = {},
   ): Promise<SegmentationPayload> {
     let confidence: number;
     try {
@@ -211,6 +282,7 @@ export class PlatformClient {
     return { baseUrl: this.baseUrl, inferenceUrl: this.inferenceUrl, apiKey: '***' };
   }
 
+  /** `PlatformClient(<baseUrl>)`: no key. */
   toString(): string {
     return `PlatformClient(${this.baseUrl})`;
   }

@@ -3,7 +3,6 @@
 import { transferHandlers, type TransferHandler } from 'comlink';
 import { BackendError, EdgesegAbortError, EdgesegError, InvalidInputError, ModelPackageError } from '../errors/index.js';
 import {
-  AbortedError,
   AuthenticationError,
   ConnectionError,
   InvalidRequestError,
@@ -32,7 +31,7 @@ const REGISTRY: Record<string, Rebuild> = {
   InvalidInputError: (s) => new InvalidInputError(s.code as never, s.message),
   ModelPackageError: (s) => new ModelPackageError(s.code as never, s.message),
   BackendError: (s) => new BackendError(s.code as never, s.message, f(s).backend ? { backend: f(s).backend as never } : {}),
-  EdgesegAbortError: (s) => new EdgesegAbortError(s.message),
+  EdgesegAbortError: (s) => new EdgesegAbortError(s.message, f(s)),
   PlatformError: (s) => new PlatformError(s.code as never, s.message, f(s)),
   AuthenticationError: (s) => new AuthenticationError(s.message, f(s)),
   NotFoundError: (s) => new NotFoundError(s.message, f(s)),
@@ -42,7 +41,6 @@ const REGISTRY: Record<string, Rebuild> = {
   ServerError: (s) => new ServerError(s.message, f(s)),
   ConnectionError: (s) => new ConnectionError(s.message, f(s)),
   TimeoutError: (s) => new TimeoutError(s.message, f(s)),
-  AbortedError: (s) => new AbortedError(s.message, f(s)),
   InvalidResponseError: (s) => new InvalidResponseError(s.message, f(s)),
 };
 const FIELDS = ['backend', 'status', 'method', 'url', 'type', 'hint', 'retryAfter'] as const;

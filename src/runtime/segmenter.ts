@@ -26,16 +26,20 @@ import { WorkerBackend } from './worker-backend.js';
 
 export type { SegmentManyOptions, VersionRef };
 
+/** The backends of the browser's segmenter: `webgpu` and `wasm` (onnxruntime-web in a worker) and `hosted` (the platform's route). */
 export type RuntimeBackendName = Exclude<BackendName, 'native'>;
 
 /** Why a backend was left (at start or while running), or a limit that applies. */
 export interface Fallback {
+  /** The backend that was left, or that the limit applies to. */
   backend: RuntimeBackendName;
   /** A stable code: an error's code (BACKEND_UNAVAILABLE, BACKEND_FAILED, MODEL_LOAD_FAILED, …), or NOT_ISOLATED / NO_SHARED_MEMORY / RUNTIME_REBUNDLED (WASM on one thread). */
   code: string;
+  /** Why, for people: the error's message, or what limits the backend and how to lift it. */
   message: string;
 }
 
+/** What `createSegmenter` runs, where, and how: the model, the backends in order, the platform, the runtime's files. */
 export interface SegmenterOptions {
   /**
    * A package folder URL (a string, or `{ url }` as in `edgeseg/node`), a bundled model
@@ -43,34 +47,71 @@ export interface SegmenterOptions {
    * A string is a URL here, resolved against the page, and a word (a bundled model's name:
    * `MODEL_NOT_IMPORTED`, naming the import) is refused: a folder is written with a slash (`'./people/'`).
    */
-  model: string | BundledModel | { url: string | URL } | { files: PackageFiles } | VersionRef;
+  model:
+    | string
+    | BundledModel
+    | {
+        /** The package folder's URL, resolved against the page. */
+        url: string | URL;
+      }
+    | {
+        /** The package's files by name (`weights.onnx`, `class_names.txt`, …), in memory. */
+        files: PackageFiles;
+      }
+    | VersionRef;
   /** For model resolution of a version and for the hosted route. */
   platform?: PlatformClient;
-  /** Tried in this order. Default `['webgpu', 'wasm', 'hosted']` (`edgeseg/wasm`: `['wasm', 'hosted']`). */
+  /**
+   * Tried in this order; the first that loads the model runs it, and one that fails while running hands
+   * the call to the next.
+   * @default ['webgpu', 'wasm', 'hosted'] (`edgeseg/wasm`: ['wasm', 'hosted'])
+   */
   backends?: RuntimeBackendName[];
-  /** The hosted route's project and version; defaults to the `model`'s when it is a platform version. */
-  hosted?: { project: string; version: number };
-  /** WASM threads. Default: half the cores, at most 4, when cross-origin isolated; 1 otherwise. */
+  /**
+   * The hosted route's project and version.
+   * @default the `model`'s, when it is a platform version
+   */
+  hosted?: {
+    /** The project's URL slug. */
+    project: string;
+    /** The version number. */
+    version: number;
+  };
+  /**
+   * WASM threads, 1–64.
+   * @default half the cores, at most 4, where the page is cross-origin isolated and has SharedArrayBuffer; 1 otherwise
+   */
   numThreads?: number;
   /** Byte progress of model downloads. */
   onProgress?: (progress: DownloadProgress) => void;
-  /** Larger images are refused with IMAGE_TOO_LARGE. Default 50 000 000. */
+  /**
+   * Larger images are refused with IMAGE_TOO_LARGE.
+   * @default 50000000
+   */
   maxPixels?: number;
-  /** Keep downloaded model files in Cache Storage, so that a second start works offline. Default true. */
+  /**
+   * Keep downloaded model files in Cache Storage, so that a second start works offline.
+   * @default true
+   */
   cache?: boolean;
   /**
    * The folder that `npx edgeseg copy-runtime <folder>` filled (edgeseg's worker and onnxruntime-web's
    * files), as the page reaches it (`'/edgeseg/'`): for bundlers that copy no files (esbuild, Rollup).
    * `workerUrl` and `wasmPaths`, where given, win over it.
+   * @default where the bundler or the package put the files
    */
   runtimeUrl?: string | URL;
-  /** Where edgeseg's worker script (`segment-worker.js` of the browser build) is, when not where the bundler or the package put it. */
+  /**
+   * Where edgeseg's worker script (`segment-worker.js` of the browser build) is, when not where the bundler or the package put it.
+   * @default where the bundler or the package put it
+   */
   workerUrl?: string | URL;
   /**
    * The folder that holds onnxruntime-web's files as edgeseg ships them (`ort.wasm.bundle.min.mjs`,
    * `ort-wasm-simd-threaded.wasm`; for WebGPU `ort.jspi.bundle.min.mjs`, `ort-wasm-simd-threaded.jspi.wasm`,
    * `ort.webgpu.bundle.min.mjs`, `ort-wasm-simd-threaded.asyncify.wasm.gz`), when not where the bundler
    * or the package put them (a CDN, another static folder).
+   * @default where the bundler or the package put them
    */
   wasmPaths?: string | URL;
 }
@@ -80,18 +121,32 @@ export interface SegmenterOptions {
  * result also carries the decoded pixels, the mask PNG and the class ids (`segmentDetailed`): in the
  * browser those stay in the worker, and only the payload crosses back.
  */
-export type SegmentManyResult<S> = SegmentManyOutcome<S, { payload: SegmentationPayload; timings: Timings }, EdgesegError | PlatformError>;
+export type SegmentManyResult<S> = SegmentManyOutcome<
+  S,
+  {
+    /** The source's payload. */
+    payload: SegmentationPayload;
+    /** The time of each stage of its call. */
+    timings: Timings;
+  },
+  EdgesegError | PlatformError
+>;
 
+/** What each call of a browser {@link Segmenter} takes. */
 export interface SegmentCallOptions {
-  /** 0–100. Default 50. */
+  /**
+   * 0–100: a pixel whose most probable class is less sure than `confidence / 100` is background.
+   * @default 50
+   */
   confidence?: number;
-  /** Aborts the call: it rejects with an abort error. */
+  /** Aborts the call: it rejects with `EdgesegAbortError`, and a call still waiting its turn leaves the queue. */
   signal?: AbortSignal;
   /**
    * `segmentRaw`: also give `alpha`, the subject's soft alpha at the image's size (0–255): the model's
    * probability upsampled with edge refinement guided by the image, for a cutout whose edge follows the
    * picture's. The class ids are the same either way. On the hosted route, which answers with class ids
-   * only, it is the class-id mask's (0 or 255). Default false; `segment` and `segmentMany` ignore it.
+   * only, it is the class-id mask's (0 or 255). `segment` and `segmentMany` ignore it.
+   * @default false
    */
   alpha?: boolean;
 }
@@ -183,6 +238,7 @@ export class Segmenter {
     return this.#spec;
   }
 
+  /** The WASM threads the model runs on (1 where the page is not cross-origin isolated; see `fallbacks`). */
   get numThreads(): number {
     return this.#numThreads;
   }
@@ -208,7 +264,18 @@ export class Segmenter {
   }
 
   /** Class ids without PNG encoding: `{ classIds, width, height, class_map }`; with `alpha: true`, the subject's soft alpha too. */
-  segmentRaw(source: ImageSource, options: SegmentCallOptions & { alpha: true }): Promise<RawSegmentation & { alpha: Uint8Array }>;
+  segmentRaw(
+    source: ImageSource,
+    options: SegmentCallOptions & {
+      /** Give the subject's soft alpha as well. */
+      alpha: true;
+    },
+  ): Promise<
+    RawSegmentation & {
+      /** The subject's soft alpha, 0–255, one a pixel, row-major. */
+      alpha: Uint8Array;
+    }
+  >;
   /** Class ids without PNG encoding: `{ classIds, width, height, class_map }`. */
   segmentRaw(source: ImageSource, options?: SegmentCallOptions): Promise<RawSegmentation>;
   segmentRaw(source: ImageSource, options: SegmentCallOptions = {}): Promise<RawSegmentation> {
@@ -243,6 +310,10 @@ export class Segmenter {
     return orderedPool(sources, one, { concurrency, ...(options.signal ? { signal: options.signal } : {}) });
   }
 
+  /**
+   * Ends the worker and frees the model. Calls in flight or waiting reject with `BackendError` `DISPOSED`,
+   * as do later ones; a second `dispose` does nothing.
+   */
   async dispose(): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;
@@ -460,10 +531,41 @@ export class Segmenter {
 /**
  * A segmenter for the model: tries each backend in order (default webgpu, wasm, hosted) until one
  * loads it. Rejects with `BackendError('NO_BACKEND')` (the reasons in its message) if none can.
+ *
+ * @param options - The model (required) and how to run it.
+ * @returns A segmenter whose model is loaded on the first backend that could load it (`segmenter.backend`).
+ * @throws {@link InvalidInputError} `OPTION_INVALID` for a missing model or a bad option, `MODEL_NOT_IMPORTED`
+ * for a bundled model's name given as a string; {@link BackendError} `NO_BACKEND` when no backend can run it.
+ *
+ * @example
+ * The bundled people model, with no account:
+ * ```ts
+ * import { createSegmenter } from 'edgeseg';
+ * import people from 'edgeseg/models/people';
+ *
+ * const segmenter = await createSegmenter({ model: people });
+ * const payload = await segmenter.segment(imageBlob); // { segmentation_mask, class_map, image }
+ * await segmenter.dispose();
+ * ```
+ *
+ * @example
+ * A platform version, with the hosted route where no local backend can run it:
+ * ```ts
+ * import { createSegmenter, PlatformClient } from 'edgeseg';
+ *
+ * const segmenter = await createSegmenter({
+ *   model: { workspace: 'my-workspace', project: 'my-project', version: 3 },
+ *   platform: new PlatformClient({ apiKey }),
+ * });
+ * ```
  */
 export function createSegmenter(options: SegmenterOptions): Promise<Segmenter> {
   return Segmenter.create(options);
 }
+
+/** What a model may be, as every "missing model" message of the browser's createSegmenter ends. */
+const MODEL_FORMS =
+  "import people from 'edgeseg/models/people' and pass { model: people }, or a package URL ('./my-model/'), { files }, or { workspace, project, version } with a platform";
 
 function isVersionRef(model: SegmenterOptions['model']): model is VersionRef {
   return typeof model === 'object' && model !== null && 'project' in model && 'version' in model;
@@ -471,7 +573,7 @@ function isVersionRef(model: SegmenterOptions['model']): model is VersionRef {
 
 function checkOptions(options: SegmenterOptions): RuntimeBackendName[] {
   if (typeof options !== 'object' || options === null || options.model === undefined) {
-    throw new InvalidInputError('OPTION_INVALID', 'createSegmenter needs { model }');
+    throw new InvalidInputError('OPTION_INVALID', `createSegmenter needs { model }: ${MODEL_FORMS}`);
   }
   refuseModelWord(options.model, 'createSegmenter');
   const order = options.backends ?? [...BUNDLED_BACKENDS, 'hosted'];
@@ -498,15 +600,19 @@ async function resolveModel(options: SegmenterOptions): Promise<WorkerModelSourc
   const { model } = options;
   if (typeof model === 'string') return { kind: 'url', baseUrl: new URL(model, globalThis.location?.href).toString() };
   if (isBundledModel(model)) return bundledModelSource(model);
-  if ('url' in model) return { kind: 'url', baseUrl: new URL(model.url, globalThis.location?.href).toString() };
-  if ('files' in model) return { kind: 'files', files: model.files };
-  if (!isVersionRef(model))
-    throw new InvalidInputError(
-      'OPTION_INVALID',
-      "model must be a URL, a bundled model (import people from 'edgeseg/models/people'), { url }, { files } or { workspace, project, version }",
-    );
-  if (!options.platform) throw new InvalidInputError('OPTION_INVALID', 'a platform version as the model needs options.platform');
-  return versionModelSource(options.platform, model, options.cache ?? true);
+  if (typeof model === 'object' && model !== null) {
+    if ('url' in model) return { kind: 'url', baseUrl: new URL(model.url, globalThis.location?.href).toString() };
+    if ('files' in model) return { kind: 'files', files: model.files };
+    if (isVersionRef(model)) {
+      if (!options.platform)
+        throw new InvalidInputError(
+          'OPTION_INVALID',
+          "a platform version as the model ({ workspace, project, version }) is resolved through the platform: pass { platform: new PlatformClient({ apiKey }) } with it, or a model that needs no account (import people from 'edgeseg/models/people' and pass { model: people })",
+        );
+      return versionModelSource(options.platform, model, options.cache ?? true);
+    }
+  }
+  throw new InvalidInputError('OPTION_INVALID', `model is none of the forms a model takes: ${MODEL_FORMS}`);
 }
 
 /** The codes of a runtime file that is not there, or not as shipped: the next place is tried. */

@@ -6,9 +6,13 @@ import type { PlatformClient } from '../platform/platform-client.js';
 import type { OrtAnswer } from '../platform/types.js';
 import type { WorkerModelSource } from './protocol.js';
 
+/** A platform version as a model: its trained model is resolved through the platform (`PlatformClient`). */
 export interface VersionRef {
+  /** The workspace's URL slug. */
   workspace: string;
+  /** The project's URL slug. */
   project: string;
+  /** The version number. */
   version: number;
 }
 

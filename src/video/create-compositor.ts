@@ -9,6 +9,10 @@ import { WebglCompositor } from './webgl-compositor.js';
  * `auto`: WebGL2 where the browser runs it on a GPU, else the CPU compositor. A software WebGL
  * (SwiftShader, llvmpipe) is the slowest of the three: on 2 cores its rasteriser took the cores from the
  * model's worker (camera at 640×480 with blur: 3 frames/s, against 15 with the CPU compositor).
+ *
+ * @param canvas - Where it draws: a page's canvas, or an OffscreenCanvas in a worker.
+ * @param choice - `auto` (the default), or `webgl2` or `canvas2d` to force one.
+ * @throws Error for `webgl2` where the browser has no WebGL2.
  */
 export function createCompositor(canvas: CompositorCanvas, choice: CompositorChoice = 'auto'): Compositor {
   if (choice === 'webgl2' || (choice === 'auto' && hardwareWebgl2())) {

@@ -1,18 +1,47 @@
 // The background effects the compositors draw (on stills and on live video), and the numbers that shape them.
 
+/** A colour as red, green and blue, each 0–255. */
 export type Rgb = readonly [number, number, number];
 
 /** What to do with the pixels of the background class; every other class counts as the subject. */
 export type Effect =
-  | { kind: 'overlay' }
-  | { kind: 'blur'; strength?: number }
-  | { kind: 'color'; color: Rgb }
-  | { kind: 'image'; image: ImageBitmap }
-  | { kind: 'cutout' };
+  | {
+      /** Paint each class in its colour over the picture (the viewer draws it, not a compositor). */
+      kind: 'overlay';
+    }
+  | {
+      /** Blur the background, as a shallow depth of field. */
+      kind: 'blur';
+      /**
+       * The blur's σ as a multiple of the default (the image's longest side / 64, at least 4 pixels).
+       * @default 1
+       */
+      strength?: number;
+    }
+  | {
+      /** Replace the background with a colour. */
+      kind: 'color';
+      /** The colour. */
+      color: Rgb;
+    }
+  | {
+      /** Replace the background with a picture, cover-fitted. */
+      kind: 'image';
+      /** The picture. */
+      image: ImageBitmap;
+    }
+  | {
+      /** Make the background transparent. */
+      kind: 'cutout';
+    };
 
+/** The name of an {@link Effect}: `overlay`, `blur`, `color`, `image` or `cutout`. */
 export type EffectKind = Effect['kind'];
 
-/** `#rrggbb` → [r, g, b] in 0–255. */
+/**
+ * `#rrggbb` → [r, g, b] in 0–255.
+ * @throws Error for any other text.
+ */
 export function parseHexColor(hex: string): Rgb {
   const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
   if (!m) throw new Error(`not a #rrggbb colour: ${hex}`);

@@ -82,8 +82,11 @@ export interface VideoStarted {
 
 /** Each frame's mask, at the network's output resolution. */
 export interface VideoMask {
+  /** One class id per cell, row-major, at the network's output resolution. */
   classIds: Uint8Array;
+  /** The mask's width, in cells (the network output's, not the frame's). */
   width: number;
+  /** The mask's height, in cells. */
   height: number;
   /**
    * The timestamp of the frame the mask was made from, in VideoFrame.timestamp's units (µs): on the

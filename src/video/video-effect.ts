@@ -21,6 +21,12 @@ export type { DeprecatedVideoEffectName, VideoBackground, VideoEffectOptions, Vi
 /** Told when the effect stops on an error (its output track has ended). */
 export type VideoEffectErrorHandler = (error: Error) => void;
 
+/**
+ * Live video with its background blurred, replaced or cut out: `process(track)` gives the output track, and
+ * `update()` changes the effect while it runs. Each frame is segmented by the model's worker, its mask smoothed
+ * over time and refined at the frame's resolution, and the frame composited, in a worker where the engine
+ * allows. Made by `createVideoEffect`.
+ */
 export class VideoEffect {
   #onMask: ((mask: VideoMask) => void) | null = null;
   /** Told when the loop stops on an error (the output track has ended). */
@@ -68,6 +74,7 @@ export class VideoEffect {
     return this.#onMask;
   }
 
+  /** Set a handler to receive each frame's class ids (the worker copies them out only while one is set); null stops them. */
   set onMask(handler: ((mask: VideoMask) => void) | null) {
     const changed = (handler === null) !== (this.#onMask === null);
     this.#onMask = handler;
@@ -81,6 +88,7 @@ export class VideoEffect {
     }
   }
 
+  /** What the effect did so far (frames, masks, drops, latency) and how it runs now (backend, path, compositor): a fresh object each read. */
   get stats(): VideoStats {
     const supervisor = this.#supervisor;
     return this.#stats.stats({
@@ -195,6 +203,21 @@ export class VideoEffect {
  * A video effect: `process(track)` returns the track with the effect. Rejects with OPTION_INVALID for a
  * bad option, IMAGE_DECODE_FAILED for a background that does not decode, and as createSegmenter does
  * when no backend can run the model.
+ *
+ * @param options - The effect's first settings and the model; every one has a default (the people model, `'blur'`).
+ * @returns The effect, its model loaded in its worker; call `process(track)` to start it.
+ *
+ * @example
+ * A camera with its background blurred, shown in a `<video>`:
+ * ```ts
+ * import { createVideoEffect } from 'edgeseg';
+ *
+ * const camera = await navigator.mediaDevices.getUserMedia({ video: true });
+ * const effect = await createVideoEffect({ effect: 'blur' }); // the bundled people model
+ * video.srcObject = new MediaStream([effect.process(camera.getVideoTracks()[0]!)]);
+ * await effect.update({ effect: 'image', background: '/beach.jpg' }); // switch while it runs
+ * await effect.close(); // ends the output track and frees the workers
+ * ```
  */
 export function createVideoEffect(options: VideoEffectOptions = {}): Promise<VideoEffect> {
   return VideoEffect.create(options);

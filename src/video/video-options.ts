@@ -20,38 +20,63 @@ export type DeprecatedVideoEffectName = 'colour';
 /** What can be changed while the effect runs. */
 export interface VideoEffectSettings {
   /**
-   * Default `'blur'`. `'none'` passes frames through (masks still come to onMask); `'overlay'` paints each
-   * class; `'color'` replaces the background with `background`'s colour; `'image'` with its picture;
-   * `'cutout'` makes it transparent. `'colour'` is a deprecated alias of `'color'`.
+   * `'none'` passes frames through (masks still come to onMask); `'overlay'` paints each class; `'blur'`
+   * blurs the background; `'color'` replaces the background with `background`'s colour; `'image'` with its
+   * picture; `'cutout'` makes it transparent. `'colour'` is a deprecated alias of `'color'`.
+   * @default 'blur'
    */
   effect?: VideoEffectName | DeprecatedVideoEffectName;
-  /** For `'color'` a colour (default a dark green), for `'image'` the picture, cover-fitted. */
+  /**
+   * For `'color'` a colour, for `'image'` the picture, cover-fitted.
+   * @default a dark green, [20, 90, 60] (`'image'` with no picture given draws it too)
+   */
   background?: VideoBackground;
-  /** The background blur's strength, 0.25–4: the σ as a multiple of the default (the longest side / 64). Default 1. */
+  /**
+   * The background blur's strength, 0.25–4: the σ as a multiple of the default (the longest side / 64).
+   * @default 1
+   */
   blur?: number;
-  /** 0–0.95: how much of its past a still part of the picture keeps each frame (0: raw per-frame masks). Default 0.7. */
+  /**
+   * 0–0.95: how much of its past a still part of the picture keeps each frame (0: raw per-frame masks).
+   * @default 0.7
+   */
   smoothing?: number;
-  /** 0–100, as segment()'s: a pixel whose best class is less sure than this is background. Default 50. */
+  /**
+   * 0–100, as segment()'s: a pixel whose best class is less sure than this is background.
+   * @default 50
+   */
   confidence?: number;
 }
 
+/**
+ * What `createVideoEffect` takes: the effect's first settings, the model and how it runs (the options of
+ * `createSegmenter` but the hosted route's), the compositor, and whether frames wait for their masks.
+ */
 export interface VideoEffectOptions extends VideoEffectSettings, Omit<SegmenterOptions, 'model' | 'backends' | 'hosted'> {
   /**
    * Anything `createSegmenter` takes as its model: a bundled model
    * (`import peopleLandscape from 'edgeseg/models/people-landscape'`), a package URL, `{ files }`, a version.
-   * Default: the bundled people model (also by its name, `'people'`), which only this default brings.
+   * The default (also by its name, `'people'`) is the only model this call brings into a build by itself.
+   * @default the bundled people model
    */
   model?: SegmenterOptions['model'];
-  /** Tried in this order. Default `['webgpu', 'wasm']`: live video runs the model on this device. */
+  /**
+   * Tried in this order: live video runs the model on this device, so `hosted` is refused.
+   * @default ['webgpu', 'wasm']
+   */
   backends?: Exclude<RuntimeBackendName, 'hosted'>[];
-  /** `auto` (default): WebGL2 where it runs on a GPU, else canvas 2D. */
+  /**
+   * `auto`: WebGL2 where it runs on a GPU, else canvas 2D.
+   * @default 'auto'
+   */
   compositor?: 'auto' | 'webgl2' | 'canvas2d';
   /**
    * `true`: each frame waits for its own mask. `false`: each frame is shown at once on the newest mask, and
    * the model takes a frame whenever it is free: lower latency, and as many frames out as the compositor
-   * keeps up with where the model is slower than the camera; a moving edge lags by a model run. `'auto'`
-   * (default): frames wait while the model and the frame loop keep pace with the camera, and stop waiting
-   * while they do not.
+   * keeps up with where the model is slower than the camera; a moving edge lags by a model run. `'auto'`:
+   * frames wait while the model and the frame loop keep pace with the camera, and stop waiting while they
+   * do not.
+   * @default 'auto'
    */
   waitForMask?: boolean | 'auto';
 }

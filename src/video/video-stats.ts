@@ -7,12 +7,22 @@ export interface VideoStats {
   /** Output frames in the last second. */
   fps: number;
   /** Frame in → frame out, ms, over the last 120 frames. */
-  latency: { p50: number; p95: number };
+  latency: {
+    /** The median. */
+    p50: number;
+    /** The 95th percentile. */
+    p95: number;
+  };
   /**
    * How much older than the frame shown the frame its mask was made from is, ms, over the last 120
    * frames: 0 where each frame waits for its own mask; a moving edge lags by this (plus the latency).
    */
-  maskAge: { p50: number; p95: number };
+  maskAge: {
+    /** The median. */
+    p50: number;
+    /** The 95th percentile. */
+    p95: number;
+  };
   /** Frames closed unprocessed because the pipeline was busy. */
   dropped: number;
   /** Frames written. */

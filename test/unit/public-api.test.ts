@@ -1,5 +1,5 @@
 // What an app written against the old, wider entries meets: a removed internal is a type error naming it,
-// and a renamed option still compiles, its TSDoc `@deprecated` naming the replacement.
+// and a renamed option or class still compiles, its TSDoc `@deprecated` naming the replacement.
 import { join } from 'node:path';
 import ts from 'typescript';
 import { beforeAll, expect, test } from 'vitest';
@@ -7,11 +7,12 @@ import { ROOT } from '../helpers/paths.js';
 
 const APP = join(ROOT, 'test', 'unit', '__old-app__.ts');
 const SOURCE = `
-import { INJECT_FAULT, redact, errorFromResponse, throwIfAborted, SEARCH_EXTENSIONS, createSegmenter as browserSegmenter } from '../../src/index.js';
+import { INJECT_FAULT, redact, errorFromResponse, throwIfAborted, SEARCH_EXTENSIONS, createSegmenter as browserSegmenter, AbortedError } from '../../src/index.js';
 import { parseModelPackage, DEFAULT_MAX_PIXELS, createSegmenter } from '../../src/node/index.js';
 export const seg = createSegmenter({ backend: 'wasm' });
 export const ok = createSegmenter({ backends: ['wasm'] });
 export const b = browserSegmenter;
+export const aborted = (e: unknown) => e instanceof AbortedError && e.code === 'ABORTED';
 `;
 
 let diagnostics: readonly ts.Diagnostic[];
@@ -69,4 +70,13 @@ test('the old backend option compiles, deprecated, its TSDoc naming backends', (
   const info = service.getQuickInfoAtPosition(APP, at)!;
   const tags = info.tags?.filter((t) => t.name === 'deprecated').map((t) => ts.displayPartsToString(t.text));
   expect(tags).toEqual([expect.stringContaining('backends: [name]')]);
+});
+
+test('the old abort error compiles, deprecated, its TSDoc naming EdgesegAbortError', () => {
+  const at = SOURCE.indexOf('instanceof AbortedError') + 'instanceof '.length;
+  const info = service.getQuickInfoAtPosition(APP, at)!;
+  const tags = info.tags?.filter((t) => t.name === 'deprecated').map((t) => ts.displayPartsToString(t.text));
+  // The value and the type of the name each carry the tag.
+  expect(tags?.length).toBeGreaterThan(0);
+  for (const tag of tags!) expect(tag).toContain('EdgesegAbortError');
 });
