@@ -133,11 +133,15 @@ const api: WorkerApi = {
     const pkg = await packageFiles(request.model, request.cache, onProgress);
     performance.mark('edgeseg:model-read');
     let adapter: string | undefined;
-    const next = await loadModel(pkg, async (onnx, spec) => {
-      const created = await createRunner(request.backend, onnx, request.numThreads, spec.preprocess, request.ort);
-      adapter = created.adapter;
-      return created.runner;
-    });
+    const next = await loadModel(
+      pkg,
+      async (onnx, spec) => {
+        const created = await createRunner(request.backend, onnx, request.numThreads, spec.preprocess, request.ort);
+        adapter = created.adapter;
+        return created.runner;
+      },
+      request.inputSize ? { inputSize: request.inputSize } : {},
+    );
     performance.mark('edgeseg:session-created');
     if (loaded) await loaded.runner.dispose();
     loaded = next;

@@ -4,6 +4,7 @@
 import { classMapOf } from '../payload/payload.js';
 import type { SegmentationModel } from '../pipeline/segment-pixels.js';
 import type { ModelIo } from './model-shapes.js';
+import type { InputSize } from './input-size.js';
 import type { OnnxModel } from './onnx-model.js';
 import { checkModelShapes } from './model-shapes.js';
 import { parseModelPackage, type ParsedPackage } from './model-package.js';
@@ -35,19 +36,21 @@ export interface LoadedModel<R extends LoadableRunner> {
 export async function loadModel<R extends LoadableRunner>(
   files: PackageFiles,
   startRunner: (model: OnnxModel, spec: ParsedPackage['spec']) => Promise<R>,
+  options: { inputSize?: InputSize } = {},
 ): Promise<LoadedModel<R>> {
   const parsed = parseModelPackage(files);
   const runner = await startRunner(parsed.model, parsed.spec);
-  let spec: ModelSpec;
+  let checked: ReturnType<typeof checkModelShapes>;
   try {
-    spec = checkModelShapes(parsed.spec, runner.io);
+    checked = checkModelShapes(parsed.spec, runner.io, options.inputSize);
   } catch (error) {
     await runner.dispose();
     throw error;
   }
+  const { spec } = checked;
   return {
     spec,
-    warnings: parsed.warnings,
+    warnings: [...parsed.warnings, ...checked.warnings],
     runner,
     classMap: classMapOf(spec.classNames),
     model: { preprocess: spec.preprocess, classCount: spec.classNames.length, backgroundClassId: spec.backgroundClassId },

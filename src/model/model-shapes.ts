@@ -1,6 +1,7 @@
 // Checks a parsed package against its ONNX model's input and output, and settles the input size.
 import { ModelPackageError } from '../errors/index.js';
 import type { ParsedPackage } from './model-package.js';
+import { resolveInputSize, type InputSize } from './input-size.js';
 import type { ModelSpec } from './types.js';
 
 /** One ONNX dimension: a number, or a symbolic name / unknown. */
@@ -17,15 +18,25 @@ const isFixed = (d: Dim): d is number => typeof d === 'number' && d > 0;
  * The ModelSpec for this package and model: input `[1, 3, H, W]` (H, W from the package, or from the
  * model where the package does not say), output `[1, C, h, w]` with C the classes, the classes − 1, or 1.
  */
-export function checkModelShapes(parsed: ParsedPackage['spec'], io: ModelIo): ModelSpec {
+export function checkModelShapes(
+  parsed: ParsedPackage['spec'],
+  io: ModelIo,
+  inputSize?: InputSize,
+): { spec: ModelSpec; warnings: string[] } {
   const { input, output } = io;
   const shape = (dims: readonly Dim[]) => `[${dims.map((d) => (isFixed(d) ? d : (d ?? '?'))).join(', ')}]`;
   if (input.length !== 4 || (isFixed(input[0]) && input[0] !== 1) || input[1] !== 3) {
     throw new ModelPackageError('MODEL_INPUT_SHAPE', `the model's input is ${shape(input)}; edgeseg runs [1, 3, H, W] models`);
   }
   const resize = parsed.preprocess.resize;
-  const height = resize.height ?? (isFixed(input[2]) ? input[2] : null);
-  const width = resize.width ?? (isFixed(input[3]) ? input[3] : null);
+  const warnings: string[] = [];
+  let height = resize.height ?? (isFixed(input[2]) ? input[2] : null);
+  let width = resize.width ?? (isFixed(input[3]) ? input[3] : null);
+  if (height !== null && width !== null) {
+    const resolved = resolveInputSize({ width, height }, parsed.dynamicInput, parsed.architecture, inputSize);
+    ({ width, height } = resolved.size);
+    if (resolved.warning) warnings.push(resolved.warning);
+  }
   if (height === null || width === null) {
     throw new ModelPackageError(
       'MODEL_INPUT_SHAPE',
@@ -46,5 +57,5 @@ export function checkModelShapes(parsed: ParsedPackage['spec'], io: ModelIo): Mo
       `the model outputs ${c} channels for ${classes} classes; expected ${classes}, ${classes - 1} (no background channel) or 1 (sigmoid)`,
     );
   }
-  return { ...parsed, preprocess: { ...parsed.preprocess, resize: { ...resize, width, height } } };
+  return { spec: { ...parsed, preprocess: { ...parsed.preprocess, resize: { ...resize, width, height } } }, warnings };
 }

@@ -1,5 +1,6 @@
 // edgeseg in Node: a model package run by onnxruntime-node ("native") or onnxruntime-web ("wasm"),
 // returning the hosted route's payload.
+import { checkInputSizeOption } from '../model/input-size.js';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { BackendError, InvalidInputError, ModelPackageError } from '../errors/index.js';
@@ -66,6 +67,14 @@ export interface NodeSegmenterOptions {
    * @default 50000000
    */
   maxPixels?: number;
+  /**
+   * The network input size to run at, where the package says its model takes other sizes
+   * (`dynamic_spatial_size_supported`): rounded up to a multiple of `dynamic_spatial_size_mode.value`, or as
+   * given for `any-size`, as the platform's inference server takes an `image_size`. Elsewhere ignored, with a
+   * warning (`seg.warnings`).
+   * @default the package's `training_input_size`
+   */
+  inputSize?: { width: number; height: number };
   /**
    * Folder for packages downloaded by URL.
    * @default `$EDGESEG_CACHE_DIR`, else `$XDG_CACHE_HOME/edgeseg`, else `~/.cache/edgeseg`
@@ -195,14 +204,19 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
       `createSegmenter takes its options as an object: createSegmenter({ model: ${model} }), or createSegmenter() for the bundled people model; ${MODEL_FORMS}`,
     );
   }
+  checkInputSizeOption(options.inputSize);
   const files = await loadFiles(options);
   const threads = options.numThreads === undefined ? {} : { numThreads: options.numThreads };
   let backendName: NodeBackendName = 'native';
-  const { spec, warnings, runner, classMap, model } = await loadModel(files, async (onnx) => {
-    const started = await startRunner(backendOrder(options), onnx.bytes(), threads);
-    backendName = started.name;
-    return started.runner;
-  });
+  const { spec, warnings, runner, classMap, model } = await loadModel(
+    files,
+    async (onnx) => {
+      const started = await startRunner(backendOrder(options), onnx.bytes(), threads);
+      backendName = started.name;
+      return started.runner;
+    },
+    options.inputSize ? { inputSize: options.inputSize } : {},
+  );
   const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
   let queue: Promise<unknown> = Promise.resolve();
   let disposed = false;

@@ -39,6 +39,8 @@ export interface LoadRequest {
   numThreads: number;
   /** Keep downloaded files in Cache Storage. */
   cache: boolean;
+  /** The network input size asked for (`SegmenterOptions.inputSize`). */
+  inputSize?: { width: number; height: number };
 }
 
 export interface LoadResult {

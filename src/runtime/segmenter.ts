@@ -1,5 +1,6 @@
 // The browser segmenter: runs a model package in a worker on WebGPU or WASM, or on the hosted route,
 // in the caller's order of preference, falling back when a backend cannot load or fails while running.
+import { checkInputSizeOption } from '../model/input-size.js';
 import { BackendError, EdgesegAbortError, InvalidInputError, type BackendName, type EdgesegError } from '../errors/index.js';
 import type { DownloadProgress, ModelSpec, PackageFiles } from '../model/index.js';
 import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
@@ -90,6 +91,14 @@ export interface SegmenterOptions {
    */
   maxPixels?: number;
   /**
+   * The network input size to run at, where the package says its model takes other sizes
+   * (`dynamic_spatial_size_supported`): rounded up to a multiple of `dynamic_spatial_size_mode.value`, or as
+   * given for `any-size`, as the platform's inference server takes an `image_size`. Elsewhere ignored, with a
+   * warning (`seg.warnings`). The hosted route runs at the package's size.
+   * @default the package's `training_input_size`
+   */
+  inputSize?: { width: number; height: number };
+  /**
    * Keep downloaded model files in Cache Storage, so that a second start works offline.
    * @default true
    */
@@ -173,6 +182,7 @@ export class Segmenter {
   #backend: Backend | null = null;
   #fallbacks: Fallback[] = [];
   #spec: ModelSpec | null = null;
+  #warnings: readonly string[] = [];
   #numThreads: number;
   #adapter: string | undefined;
   #lastTimings: Timings | null = null;
@@ -236,6 +246,14 @@ export class Segmenter {
   /** The model package's spec (classes, preprocessing); null when only the hosted route runs. */
   get spec(): ModelSpec | null {
     return this.#spec;
+  }
+
+  /**
+   * What the package asked for that edgeseg runs otherwise, as the platform's server does (a resize format
+   * it does not know, an `inputSize` the package's model does not take, …); empty when only the hosted route runs.
+   */
+  get warnings(): readonly string[] {
+    return this.#warnings;
   }
 
   /** The WASM threads the model runs on (1 where the page is not cross-origin isolated; see `fallbacks`). */
@@ -419,6 +437,7 @@ export class Segmenter {
       try {
         const backend = await this.#startWorker(name, location);
         this.#spec = backend.spec;
+        this.#warnings = backend.loadResult.warnings;
         this.#adapter = backend.loadResult.adapter;
         if (backend.loadResult.rebundled && this.#numThreads > 1) {
           this.#numThreads = 1;
@@ -446,6 +465,7 @@ export class Segmenter {
         model: this.modelSource as WorkerModelSource,
         numThreads: this.#numThreads,
         cache: this.options.cache ?? true,
+        ...(this.options.inputSize ? { inputSize: this.options.inputSize } : {}),
         ...(ort ? { ort: { ...ort, fix } } : {}),
       },
       maxPixels: this.options.maxPixels ?? 50_000_000,
@@ -593,6 +613,7 @@ function checkOptions(options: SegmenterOptions): RuntimeBackendName[] {
   }
   if (options.maxPixels !== undefined && !(options.maxPixels > 0))
     throw new InvalidInputError('OPTION_INVALID', 'maxPixels must be positive');
+  checkInputSizeOption(options.inputSize);
   return order;
 }
 

@@ -6,7 +6,7 @@ import manifest from '../fixtures/reference/manifest.json';
 import samples from '../../models/shapes/samples/manifest.json';
 
 const files = [...new Set(manifest.endToEnd.map((c) => c.file))];
-const packages = ['tiny-legacy', 'tiny-current', 'tiny-nobg', 'tiny-binary'];
+const packages = ['tiny-legacy', 'tiny-current', 'tiny-nobg', 'tiny-binary', 'tiny-yolo26'];
 
 describe('wasm in the browser gives the Node native payload', () => {
   const segs = new Map<string, Segmenter>();

@@ -136,7 +136,7 @@ const image = { data: new Uint8Array(24 * 16 * 3).map((_, i) => (i * 37) % 256),
 function load(files: PackageFiles): string {
   try {
     const parsed = parseModelPackage(files);
-    const spec = checkModelShapes(parsed.spec, { input: [1, 3, null, null], output: [1, parsed.spec.classNames.length, null, null] });
+    const { spec } = checkModelShapes(parsed.spec, { input: [1, 3, null, null], output: [1, parsed.spec.classNames.length, null, null] });
     const { width, height } = spec.preprocess.resize;
     // The parser bounds the input size, so that its tensor can be allocated; tried here up to a cheap size.
     expect(width <= MAX_INPUT_SIDE && height <= MAX_INPUT_SIDE).toBe(true);

@@ -184,11 +184,11 @@ describe('checkModelShapes', () => {
   const { spec } = parseModelPackage(legacy({ resize: { format: 'Stretch to', width: 64, height: 48 } }));
   test('accepts [1, 3, H, W] → [1, C, h, w] and C = classes, classes − 1, 1', () => {
     for (const c of [3, 2, 1])
-      expect(checkModelShapes(spec, { input: [1, 3, 48, 64], output: [1, c, 12, 16] }).preprocess.resize.width).toBe(64);
+      expect(checkModelShapes(spec, { input: [1, 3, 48, 64], output: [1, c, 12, 16] }).spec.preprocess.resize.width).toBe(64);
   });
   test('takes the size from the model when the package has none', () => {
     const { spec: noSize } = parseModelPackage(legacy({}));
-    expect(checkModelShapes(noSize, { input: ['batch', 3, 100, 80], output: [1, 3, 25, 20] }).preprocess.resize).toMatchObject({
+    expect(checkModelShapes(noSize, { input: ['batch', 3, 100, 80], output: [1, 3, 25, 20] }).spec.preprocess.resize).toMatchObject({
       width: 80,
       height: 100,
     });
@@ -215,4 +215,22 @@ test('an input size no tensor could hold is refused at parse time', () => {
   expect(codeOf(() => parseModelPackage(pkg('8192')))).toBe('no error');
   expect(codeOf(() => parseModelPackage(pkg('100000')))).toBe('MODEL_CONFIG_INVALID');
   expect(codeOf(() => parseModelPackage(pkg(2 ** 53)))).toBe('MODEL_CONFIG_INVALID');
+});
+
+describe("the platform's architectures (model_config.json)", () => {
+  test('YOLO26: fit-longer-edge is a grey letterbox (127), as the reference runs it; DeepLabV3+ and no architecture: black', async () => {
+    const files = await readPackageDir(TINY('tiny-yolo26'));
+    const yolo = parseModelPackage(files).spec;
+    expect([yolo.architecture, yolo.preprocess.resize]).toEqual(['yolo26', { mode: 'letterbox', width: 64, height: 48, paddingValue: 127 }]);
+    const as = (architecture: string | null) => {
+      const copy: PackageFiles = { ...files };
+      if (architecture === null) delete copy['model_config.json'];
+      else copy['model_config.json'] = enc(JSON.stringify({ model_architecture: architecture }));
+      return parseModelPackage(copy).spec;
+    };
+    expect(as('deep-lab-v3-plus').preprocess.resize.paddingValue).toBe(0);
+    expect(as(null)).toMatchObject({ architecture: null, preprocess: { resize: { paddingValue: 0 } } });
+    // Its 4 logit channels for 5 classes: the background channel is inserted, as the reference does.
+    expect(yolo.form.output.channels).toBe(4);
+  });
 });

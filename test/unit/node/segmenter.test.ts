@@ -22,8 +22,13 @@ for (const backend of ['native', 'wasm'] as const) {
   describe(`the ${backend} backend reproduces the reference class ids end to end`, () => {
     const segmenters = new Map<string, NodeSegmenter>();
     beforeAll(async () => {
-      for (const name of ['tiny-legacy', 'tiny-current', 'tiny-nobg', 'tiny-binary']) {
-        segmenters.set(name, await createSegmenter({ model: TINY(name), backends: [backend], numThreads: 1 }));
+      for (const name of ['tiny-legacy', 'tiny-current', 'tiny-nobg', 'tiny-binary', 'tiny-yolo26', 'tiny-dynamic']) {
+        // A package whose model takes other sizes runs at the size its cases ask for.
+        const inputSize = manifest.endToEnd.find((c) => c.package === name)?.inputSize;
+        segmenters.set(
+          name,
+          await createSegmenter({ model: TINY(name), backends: [backend], numThreads: 1, ...(inputSize ? { inputSize } : {}) }),
+        );
       }
     });
     afterAll(async () => {
