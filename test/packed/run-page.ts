@@ -59,29 +59,31 @@ export async function runPage(
   await page.goto(url);
   // A navigation may return before the new document replaced the old one (WebKitGTK's driver, when the
   // page's COOP puts it in another process): the result counts only once the page is the one asked for.
-  // Read-only, so run again where WebKitGTK's driver failed to read a script's answer back ("Could not
-  // parse script result", now and then on a page with a media stream): the page's result is still there.
-  const readResult = async (attempt = 1): Promise<Omit<PageResult, 'console'>> => {
+  // The wait is here, in short read-only scripts polled against our own deadline, not one script held open
+  // for the whole wait: on a busy machine WebKitGTK's driver failed such a long script ("unknown error",
+  // "Could not parse script result") though the page was fine, so a script that fails that way is read again.
+  const href = new URL(url).href;
+  const deadline = Date.now() + timeoutMs;
+  const read = async <T>(fn: (href: string) => T): Promise<T | undefined> => {
     try {
-      return await page.evaluate(
-        (href: string, ms: number) =>
-          new Promise<Omit<PageResult, 'console'>>((resolve, reject) => {
-            const started = Date.now();
-            const poll = () => {
-              const published = (window as unknown as { edgesegResult?: Omit<PageResult, 'console'> }).edgesegResult;
-              if (published && location.href === href) resolve(published);
-              else if (Date.now() - started > ms)
-                reject(new Error(`the page published no result in ${ms} ms (status: ${document.querySelector('#status')?.textContent})`));
-              else setTimeout(poll, 50);
-            };
-            poll();
-          }),
-        new URL(url).href,
-        timeoutMs,
-      );
+      return await page.evaluate(fn, href);
     } catch (error) {
-      if (engine !== 'webkit' || attempt >= 3 || !/Could not parse script result/.test(String(error))) throw error;
-      return readResult(attempt + 1);
+      if (!/Could not parse script result|unknown error/i.test(String(error)) || Date.now() > deadline) throw error;
+      return undefined;
+    }
+  };
+  const readResult = async (): Promise<Omit<PageResult, 'console'>> => {
+    for (;;) {
+      const published = await read((expected) => {
+        const found = (window as unknown as { edgesegResult?: Omit<PageResult, 'console'> }).edgesegResult;
+        return found && location.href === expected ? found : null;
+      });
+      if (published) return published;
+      if (Date.now() > deadline) {
+        const status = await read(() => document.querySelector('#status')?.textContent ?? null).catch(() => undefined);
+        throw new Error(`the page published no result in ${timeoutMs} ms (status: ${status ?? 'unreadable'})`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
   };
   const result = await readResult();
