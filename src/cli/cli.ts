@@ -1,15 +1,17 @@
 // The `edgeseg` command line. Exit codes: 0 ok, 1 runtime failure, 2 usage, 3 bad input, 4 model package, 130 batch interrupted.
 import { stat, writeFile } from 'node:fs/promises';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { isEdgesegError } from '../errors/index.js';
 import { classColors } from '../model/index.js';
 import { validateConfidence } from '../pipeline/index.js';
+import { numberOption, parse, type Io } from './args.js';
 import { formatSummary, prepareBatch, runBatch } from './batch.js';
 import { DEFAULT_BUNDLED_MODEL, packageVersion } from '../node/bundled-model.js';
 import { cutoutRgba, maskAlpha, type CutoutEdges } from './cutout.js';
 import { COPY_RUNTIME_HELP, copyRuntimeCommand } from './copy-runtime.js';
 import { EXIT } from './exit-codes.js';
+import { modelInfoJson, modelInfoLines } from './model-info.js';
 import { overlayMask } from './overlay.js';
+import { PACKAGE_HELP, packageCommand } from './package.js';
 import { createProgressBar } from './progress-bar.js';
 import { createSegmenter, type NodeBackendName, type NodeSegmenterOptions } from '../node/segmenter.js';
 import { defaultBatchConcurrency } from '../node/threads.js';
@@ -41,7 +43,11 @@ Usage:
       image that fails is listed in the summary and the rest go on; the exit code is then 3.
       --concurrency: images in flight (default ${defaultBatchConcurrency()} here: 2 on 2 cores, up to 4).
   edgeseg info [--model <name|dir|url>] [--json]
-      The model's classes, input size and preprocessing.
+      What edgeseg will do with the model: its classes, input size and preprocessing; the graph's input
+      (name, layout, type) and the output it reads (its form: logits, sigmoid, softmax, argmax; layout,
+      type, channels), the outputs left out, what edgeseg changed in the graph to run it, the
+      architecture, the dynamic input size, and the package's warnings.
+${PACKAGE_HELP}
   edgeseg serve [--port 8787] [--host 127.0.0.1] [--data <dir>] [--api-key <key>]
                 [--allow-origin <origin>]... [--public-url <url>]
       The local platform: every route of the platform on loopback. A new data directory gets a
@@ -54,18 +60,12 @@ ${COPY_RUNTIME_HELP}
 --model names a bundled model: people (the default: people in photos, 256×256), people-landscape
 (144×256, for video calls) or shapes (five synthetic shape classes); or a package folder (write a folder
 named like a bundled model as ./people); or a URL, downloaded once and cached ($EDGESEG_CACHE_DIR,
-default ~/.cache/edgeseg).
+default ~/.cache/edgeseg). A model file alone (model.onnx) is not a package: edgeseg package writes one.
 
-Exit codes: 0 ok · 1 runtime failure · 2 usage error (also: --out-dir cannot be written) · 3 bad input
-(image, confidence; in a batch: any image failed) · 4 model package problem · 130 batch stopped by Ctrl-C`;
+Exit codes: 0 ok · 1 runtime failure · 2 usage error (also: --out-dir or package's --out cannot be
+written) · 3 bad input (image, confidence; in a batch: any image failed) · 4 model package problem
+(package: a model edgeseg refuses) · 130 batch stopped by Ctrl-C`;
 
-type Io = {
-  out: (s: string) => void;
-  err: (s: string) => void;
-  /** Whether stderr is a terminal: the batch's progress bar is drawn only there. */
-  errIsTTY?: boolean;
-  errColumns?: () => number | undefined;
-};
 const stdio: Io = {
   out: (s) => process.stdout.write(s),
   err: (s) => process.stderr.write(s),
@@ -86,6 +86,7 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
     }
     if (command === 'segment') return await segment(rest, io);
     if (command === 'info') return await info(rest, io);
+    if (command === 'package') return await packageCommand(rest, io);
     if (command === 'serve') return await serve(rest, io);
     if (command === 'copy-runtime') {
       copyRuntimeCommand(rest, io.out);
@@ -96,28 +97,6 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
   } catch (error) {
     return report(error, io);
   }
-}
-
-function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
-  const config = {
-    args,
-    options: { ...options, help: { type: 'boolean' as const, short: 'h' } },
-    allowPositionals: true as const,
-    strict: true as const,
-  };
-  try {
-    return parseArgs(config);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
-function numberOption(name: string, value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(n))
-    throw new UsageError(`--${name} must be a number, got ${JSON.stringify(value)}`);
-  return n;
 }
 
 function modelOf(value: unknown): string | { url: string } {
@@ -270,32 +249,8 @@ async function info(args: string[], io: Io): Promise<number> {
   }
   const seg = await createSegmenter({ model: modelOf(values.model), numThreads: 1 });
   try {
-    const { spec } = seg;
-    const colors = classColors(spec);
-    if (values.json) {
-      io.out(
-        `${JSON.stringify({ generation: spec.generation, task: spec.task, modelType: spec.modelType, classes: spec.classNames, colors, backgroundClassId: spec.backgroundClassId, preprocess: spec.preprocess, warnings: seg.warnings }, null, 2)}\n`,
-      );
-      return EXIT.ok;
-    }
-    const p = spec.preprocess;
-    const lines = [
-      `package:       ${spec.generation === 'legacy' ? 'legacy export (environment.json)' : 'current export (inference_config.json)'}`,
-      `task:          ${spec.task ?? 'not given (model_type.json)'}`,
-      `model type:    ${spec.modelType ?? 'not given (model_type.json)'}`,
-      `input:         ${p.resize.width}×${p.resize.height}, ${p.resize.mode}${p.resize.mode === 'letterbox' ? ` (padding ${p.resize.paddingValue})` : ''}, ${p.colorMode.toUpperCase()}`,
-      `scale:         ${p.scalingFactor === null ? 'none' : `÷${p.scalingFactor}`}`,
-      `normalise:     ${p.normalization === null ? 'none' : `mean ${p.normalization.mean.join(', ')} · std ${p.normalization.std.join(', ')}`}`,
-      `static crop:   ${p.staticCrop === null ? 'none' : `x ${p.staticCrop.xMin}–${p.staticCrop.xMax}%, y ${p.staticCrop.yMin}–${p.staticCrop.yMax}%`}`,
-      `grayscale:     ${p.grayscale ? 'yes' : 'no'}`,
-      `contrast:      ${p.contrast ?? 'none'}`,
-      `classes (${spec.classNames.length}):`,
-      ...spec.classNames.map(
-        (n, i) => `  ${String(i).padStart(3)}  ${colors[i]}  ${n}${i === spec.backgroundClassId ? '  (background)' : ''}`,
-      ),
-      ...seg.warnings.map((w) => `warning: ${w}`),
-    ];
-    io.out(`${lines.join('\n')}\n`);
+    if (values.json) io.out(`${JSON.stringify(modelInfoJson(seg.spec, seg.warnings), null, 2)}\n`);
+    else io.out(`${modelInfoLines(seg.spec, seg.warnings).join('\n')}\n`);
     return EXIT.ok;
   } finally {
     await seg.dispose();

@@ -1,11 +1,18 @@
 // A segmenter asked for with no usable model says what to write: the import of the bundled people model
 // (which needs no account) and the other forms a model takes, in the browser entry and in Node.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createSegmenter, type SegmenterOptions } from '../../src/index.js';
-import { createSegmenter as createNodeSegmenter, type NodeSegmenterOptions } from '../../src/node/index.js';
+import { parseModelPackage } from '../../src/model/index.js';
+import {
+  createSegmenter as createNodeSegmenter,
+  ModelPackageError,
+  readPackageDir,
+  type NodeSegmenterOptions,
+} from '../../src/node/index.js';
+import { TINY } from '../helpers/paths.js';
 
 const refusal = async (p: Promise<unknown>) =>
   p.then(
@@ -82,6 +89,67 @@ describe('edgeseg/node', () => {
       );
     } finally {
       await rm(dir, { recursive: true });
+    }
+  });
+
+  const PACKAGE = (model: string) =>
+    `write the package with: npx edgeseg package ${model} --classes background,<class>,… (the flags it asks for say how the model saw images; docs/node.md, "Packaging a model")`;
+
+  test('a model file given as the model: what a package holds, and the edgeseg package command for it', async () => {
+    const model = join(TINY('forms/sigmoid'), 'weights.onnx');
+    const error = await refusal(createNodeSegmenter({ model }));
+    expect([error.name, error.code]).toEqual(['ModelPackageError', 'MODEL_FILE_MISSING']);
+    expect(error.message).toBe(
+      `${model} is a model file, not a package folder: edgeseg needs to know its classes and how it saw images, which a package folder says (weights.onnx, class_names.txt, inference_config.json); ${PACKAGE(model)}`,
+    );
+  });
+
+  test('a TensorFlow Lite file given as the model: convert it, then package it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'edgeseg-tflite-'));
+    try {
+      const model = join(dir, 'selfie_segmentation.tflite');
+      await writeFile(model, 'TFL3');
+      const error = await refusal(createNodeSegmenter({ model }));
+      expect([error.name, error.code]).toEqual(['ModelPackageError', 'MODEL_FILE_MISSING']);
+      expect(error.message).toBe(
+        `${model} is a TensorFlow Lite model, and edgeseg runs ONNX models in package folders: convert it to ONNX (python -m tf2onnx.convert --tflite ${model} --output model.onnx), then package it with: npx edgeseg package model.onnx --classes background,<class>,…`,
+      );
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+
+  test.each([
+    ['alone', []],
+    ['beside class_names.txt', ['class_names.txt']],
+  ])('a folder whose model is not named weights.onnx (%s): the edgeseg package command for it', async (_, others) => {
+    const dir = await mkdtemp(join(tmpdir(), 'edgeseg-wild-'));
+    try {
+      await writeFile(join(dir, 'model.onnx'), await readFile(join(TINY('forms/sigmoid'), 'weights.onnx')));
+      for (const name of others) await writeFile(join(dir, name), 'background\nshape\n');
+      const error = await refusal(createNodeSegmenter({ model: dir }));
+      expect([error.name, error.code]).toEqual(['ModelPackageError', 'MODEL_FILE_MISSING']);
+      expect(error.message).toBe(
+        `${dir} holds model.onnx but no weights.onnx: a package folder holds the model as weights.onnx, with class_names.txt and inference_config.json beside it; ${PACKAGE(join(dir, 'model.onnx'))}`,
+      );
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+
+  test('a refusal of the model itself reaches the caller as the package reader wrote it: class, code, message', async () => {
+    const files = await readPackageDir(TINY('forms/clip'));
+    let expected: unknown;
+    try {
+      parseModelPackage(files);
+    } catch (error) {
+      expected = error;
+    }
+    expect(expected).toMatchObject({ name: 'ModelPackageError', code: 'MODEL_OUTPUT_SHAPE' });
+    for (const model of [TINY('forms/clip'), { files }]) {
+      const error = await refusal(createNodeSegmenter({ model }));
+      expect(error).toBeInstanceOf(ModelPackageError);
+      expect([error.code, error.message]).toEqual([(expected as ModelPackageError).code, (expected as Error).message]);
     }
   });
 });
