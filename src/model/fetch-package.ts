@@ -29,6 +29,13 @@ export interface FetchPackageOptions {
  * layout's inference_config.json first, then the legacy environment.json and its optional model_type.json.
  */
 export async function fetchPackageFiles(baseUrl: string, options: FetchPackageOptions = {}): Promise<PackageFiles> {
+  const given = new URL(baseUrl, absoluteBase());
+  if (/\.(onnx|tflite|ort)$/i.test(given.pathname)) {
+    throw new ModelPackageError(
+      'MODEL_FILE_MISSING',
+      `${redactQuery(given.toString())} is a model file, and a model URL names a package folder: weights.onnx beside its inference_config.json and class_names.txt (\`npx edgeseg package <model> --classes background,…\` writes them; serve the folder)`,
+    );
+  }
   const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`, absoluteBase()).toString();
   // Why each optional file counts as absent, so that a package missing a needed one says what the host did.
   const absent = new Map<string, Absence>();
@@ -60,7 +67,7 @@ export async function fetchPackageFiles(baseUrl: string, options: FetchPackageOp
   else
     throw new ModelPackageError(
       'MODEL_FILE_MISSING',
-      `no inference_config.json or environment.json under ${redactQuery(base)}${hostSaid(absent, 'inference_config.json', 'environment.json')}`,
+      `no inference_config.json or environment.json under ${redactQuery(base)}${hostSaid(absent, 'inference_config.json', 'environment.json')}; a package folder holds weights.onnx, class_names.txt and one of them (\`npx edgeseg package model.onnx --classes background,…\` writes a package for a model)`,
     );
   if (names) files['class_names.txt'] = names;
   else if (config)
@@ -69,6 +76,12 @@ export async function fetchPackageFiles(baseUrl: string, options: FetchPackageOp
       `class_names.txt is missing under ${redactQuery(base)}${hostSaid(absent, 'class_names.txt')}`,
     );
   if (type) files['model_type.json'] = type;
+  // The architecture matters only to fit-longer-edge (YOLO26 pads grey): asked for only then, so that other
+  // packages' pages make no request that answers 404.
+  if (config && /"resize_mode"\s*:\s*"fit-longer-edge"/.test(new TextDecoder().decode(config))) {
+    const modelConfig = await get('model_config.json', false);
+    if (modelConfig) files['model_config.json'] = modelConfig;
+  }
   files['weights.onnx'] = (await weights)!;
   if (options.cache) await options.cache.put(manifestUrl, new TextEncoder().encode(JSON.stringify(Object.keys(files))));
   return files;

@@ -326,7 +326,7 @@ function chooseOutput(
   const reasons = outputs.map((o, i) => `${describe(o)} ${readings[i] as string}`);
   throw refuse(
     'MODEL_OUTPUT_SHAPE',
-    `${looksLike(outputs, classCount)}no output of the model fits ${classCount} classes: ${reasons.join('; ')}. edgeseg runs semantic segmentation models whose output is [1, C, h, w] or [1, h, w, C] with C = ${classCount}, ${classCount - 1} (no background channel) or 1 (one class against the background)${outputs.length > 1 ? '; to use another output, name it in network_output.name in inference_config.json' : ''}`,
+    `${looksLike(outputs, classCount)}no output of the model fits ${classCount} classes: ${reasons.join('; ')}. edgeseg runs semantic segmentation models whose output is [1, C, h, w] or [1, h, w, C] with C = ${fittingCounts(classCount)}${outputs.length > 1 ? '; to use another output, name it in network_output.name in inference_config.json' : ''}`,
   );
 }
 
@@ -442,12 +442,12 @@ function readOutput(
     if (typeof dims[1] === 'number' && typeof dims[3] === 'number' && fits(dims[1], classCount) && fits(dims[3], classCount)) {
       return `could be NCHW or NHWC (${dims[1]} and ${dims[3]} channels both fit ${classCount} classes): set network_output.layout to "nchw" or "nhwc" in inference_config.json`;
     }
-    return `has ${describeChannels(dims)} channels, which fit none of ${classCount}, ${classCount - 1} (no background channel) or 1 (one class against the background)`;
+    return `has ${describeChannels(dims)} channels, which fit none of ${fittingCounts(classCount)}`;
   }
   const nchw = layout === 'nchw' || rank === 3 ? dims : [dims[0], dims[3], dims[1], dims[2]];
   const channels = typeof nchw[1] === 'number' && nchw[1] > 0 ? nchw[1] : null;
   if (channels !== null && !fits(channels, classCount)) {
-    return `has ${channels} channels (${layout.toUpperCase()}), which fit none of ${classCount}, ${classCount - 1} (no background channel) or 1 (one class against the background)`;
+    return `has ${channels} channels (${layout.toUpperCase()}), which fit none of ${fittingCounts(classCount)}`;
   }
   if (activation?.op_type === 'Softmax' && channels === 1) return 'is a Softmax over one channel, which is 1 everywhere';
 
@@ -544,6 +544,12 @@ function dimsBefore(graph: GraphProto, outputDims: Dims, passed: NodeProto[], op
 
 const fits = (channels: number, classCount: number) => channels === classCount || channels === classCount - 1 || channels === 1;
 
+/** The channel counts that fit `classCount` classes, in words. */
+function fittingCounts(classCount: number): string {
+  if (classCount <= 2) return `${classCount === 2 ? '2 or ' : ''}1 (one class against the background)`;
+  return `${classCount}, ${classCount - 1} (no background channel) or 1 (one class against the background)`;
+}
+
 function layoutOfDims(dims: (number | string | undefined)[], classCount: number): TensorLayout | null {
   const second = dims[1];
   const last = dims[3];
@@ -565,7 +571,7 @@ function describeChannels(dims: (number | string | undefined)[]): string {
 
 /** `name float32 [1, 3, 320, 320]`, for messages. */
 export function describe(v: ValueType): string {
-  const dims = v.dims ? `[${v.dims.map((d) => (typeof d === 'number' && d > 0 ? d : (d ?? '?'))).join(', ')}]` : '[?]';
+  const dims = v.dims ? `[${v.dims.map((d) => (typeof d === 'number' ? (d > 0 ? d : '?') : d || '?')).join(', ')}]` : '[?]';
   return `${JSON.stringify(v.name)} ${elemName(v.elemType)} ${dims}`;
 }
 

@@ -35,7 +35,15 @@ export interface ParsedPackage {
 
 export function parseModelPackage(files: PackageFiles): ParsedPackage {
   const weights = files['weights.onnx'];
-  if (!weights || weights.length === 0) throw missing('weights.onnx');
+  if (!weights || weights.length === 0) {
+    const other = Object.keys(files).find((name) => /\.(onnx|tflite|ort|pt|pth)$/i.test(name) && name !== 'weights.onnx');
+    throw new ModelPackageError(
+      'MODEL_FILE_MISSING',
+      other
+        ? `the package has no weights.onnx but a ${JSON.stringify(other)}: a package's model is named weights.onnx, beside its inference_config.json and class_names.txt (\`npx edgeseg package ${other} --classes background,…\` writes them)`
+        : 'the package has no weights.onnx',
+    );
+  }
   const read = readOnnxModel(weights);
   const text = (name: string) => new TextDecoder().decode(files[name]);
   const { task, modelType } = parseModelType(files['model_type.json']);
@@ -89,7 +97,21 @@ export function parseModelPackage(files: PackageFiles): ParsedPackage {
       'the package has weights.onnx but neither inference_config.json (current export) nor environment.json (legacy export), which say how to preprocess images for the model: write one (docs/node.md lists its fields), or let `npx edgeseg package weights.onnx --classes background,…` write the package',
     );
   }
-  const { proto, form } = adaptModel(read.proto, parsed.spec.classNames.length, reading);
+  let adapted: ReturnType<typeof adaptModel>;
+  try {
+    adapted = adaptModel(read.proto, parsed.spec.classNames.length, reading);
+  } catch (error) {
+    // A legacy package's environment.json has none of the fields a refusal names: its package is written anew.
+    if (parsed.spec.generation === 'legacy' && error instanceof ModelPackageError && error.message.includes('inference_config.json')) {
+      throw new ModelPackageError(
+        error.code,
+        `${error.message} (this package is in the legacy layout, whose environment.json has no such field: write an inference_config.json in its place, as \`npx edgeseg package weights.onnx --classes …\` does)`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  const { proto, form } = adapted;
   return {
     ...parsed,
     spec: { ...parsed.spec, form, dynamicInput: reading.dynamicInput },

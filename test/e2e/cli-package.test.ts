@@ -481,7 +481,7 @@ describe('bad flags: exit code 2 and what to write, nothing written (every flag:
     [
       'no --size for a dynamic model',
       ['models/dynamic-sigmoid.onnx', ...DYNAMIC_FLAGS],
-      `the model's input "x" float32 [-1, 3, -1, -1] fixes no size: give the size it was trained at, --size WxH`,
+      `the model's input "x" float32 [?, 3, ?, ?] fixes no size: give the size it was trained at, --size WxH`,
     ],
   ])('%s', async (name, args, message) => {
     const target = out(`bad-${name.replace(/\W+/g, '-')}`);

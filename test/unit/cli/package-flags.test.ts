@@ -161,12 +161,12 @@ test.each<[string, string[], string]>([
   [
     'no --size',
     [],
-    `the model's input "x" float32 [-1, 3, -1, -1] fixes no size: give the size it was trained at, --size WxH (width×height, e.g. --size 640x640)`,
+    `the model's input "x" float32 [?, 3, ?, ?] fixes no size: give the size it was trained at, --size WxH (width×height, e.g. --size 640x640)`,
   ],
   [
     'no --divisible or --any-size',
     ['--size', '32x24'],
-    `the model's input "x" float32 [-1, 3, -1, -1] takes any size as far as its graph says, but many models take only multiples of a stride (text detectors: 32): give --divisible N, or --any-size where any size works`,
+    `the model's input "x" float32 [?, 3, ?, ?] takes any size as far as its graph says, but many models take only multiples of a stride (text detectors: 32): give --divisible N, or --any-size where any size works`,
   ],
   [
     'a --size that is not a multiple of --divisible',

@@ -97,3 +97,37 @@ describe('a file by data: URL (a bundler inlines small files of a bundled model 
     expect([...cache.store.keys()]).toEqual([]);
   });
 });
+
+describe('what a package URL fetches for the model form', () => {
+  const current = (resizeMode: string) => ({
+    network_input: { training_input_size: { width: 64, height: 48 }, resize_mode: resizeMode, color_mode: 'rgb', input_channels: 3 },
+  });
+
+  test('model_config.json (the architecture, which decides how fit-longer-edge pads) is asked for only for fit-longer-edge', async () => {
+    server.script('GET /pkg/inference_config.json', { json: current('fit-longer-edge') });
+    server.script('GET /pkg/class_names.txt', { text: 'background\na\n' });
+    server.script('GET /pkg/model_config.json', { json: { model_architecture: 'yolo26' } });
+    server.script('GET /pkg/weights.onnx', { text: weights });
+    const files = await fetchPackageFiles(`${server.url}/pkg/`);
+    expect(JSON.parse(new TextDecoder().decode(files['model_config.json']))).toEqual({ model_architecture: 'yolo26' });
+    server.reset();
+    server.script('GET /pkg/inference_config.json', { json: current('letterbox') });
+    server.script('GET /pkg/class_names.txt', { text: 'background\na\n' });
+    server.script('GET /pkg/weights.onnx', { text: weights });
+    expect(Object.keys(await fetchPackageFiles(`${server.url}/pkg/`)).sort()).toEqual([
+      'class_names.txt',
+      'inference_config.json',
+      'weights.onnx',
+    ]);
+    expect(server.requests.map((r) => r.path)).not.toContain('/pkg/model_config.json');
+  });
+
+  test("a model file's URL where a package folder belongs says so, and asks for nothing", async () => {
+    const error = await rejection(fetchPackageFiles(`${server.url}/models/u2netp.onnx?api_key=sekret`));
+    expect(error).toMatchObject({ code: 'MODEL_FILE_MISSING' });
+    expect(error.message).toMatch(/u2netp\.onnx\?… is a model file, and a model URL names a package folder/);
+    expect(error.message).toContain('npx edgeseg package');
+    expect(error.message).not.toContain('sekret');
+    expect(server.requests).toEqual([]);
+  });
+});

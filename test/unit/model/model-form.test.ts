@@ -175,3 +175,19 @@ test('a TensorFlow Lite file where weights.onnx should be says so', async () => 
   tflite.set(enc('\x1c\0\0\0TFL3'), 0);
   expect(refusal(pkg(tflite))).toMatch(/it is a TensorFlow Lite model: convert it to ONNX first/);
 });
+
+describe('refusals that name the file to write', () => {
+  test('{ files } with the model under its own name: names weights.onnx and the command that writes a package', async () => {
+    const files = await readPackageDir(TINY('forms/sigmoid'));
+    const renamed: PackageFiles = { 'u2netp.onnx': files['weights.onnx']!, 'class_names.txt': files['class_names.txt']! };
+    expect(refusal(renamed)).toMatch(
+      /MODEL_FILE_MISSING: the package has no weights.onnx but a "u2netp.onnx": .*`npx edgeseg package u2netp.onnx --classes background,…`/,
+    );
+  });
+
+  test('a legacy package (environment.json) whose graph cannot tell: the refusal says to write an inference_config.json', async () => {
+    expect(refusal(await readPackageDir(TINY('forms/clip')))).toMatch(
+      /ends in a Clip, .*this package is in the legacy layout, whose environment.json has no such field: write an inference_config.json in its place/,
+    );
+  });
+});

@@ -221,7 +221,10 @@ describe("the platform's architectures (model_config.json)", () => {
   test('YOLO26: fit-longer-edge is a grey letterbox (127), as the reference runs it; DeepLabV3+ and no architecture: black', async () => {
     const files = await readPackageDir(TINY('tiny-yolo26'));
     const yolo = parseModelPackage(files).spec;
-    expect([yolo.architecture, yolo.preprocess.resize]).toEqual(['yolo26', { mode: 'letterbox', width: 64, height: 48, paddingValue: 127 }]);
+    expect([yolo.architecture, yolo.preprocess.resize]).toEqual([
+      'yolo26',
+      { mode: 'letterbox', width: 64, height: 48, paddingValue: 127 },
+    ]);
     const as = (architecture: string | null) => {
       const copy: PackageFiles = { ...files };
       if (architecture === null) delete copy['model_config.json'];
