@@ -2,7 +2,7 @@
 // with it, so that the logits never leave the GPU: the compute pass in gpu-postprocess.ts reads them.
 import type { InferenceSession, Tensor } from 'onnxruntime-common';
 import { BackendError, ModelPackageError } from '../src/errors/index.js';
-import type { SessionRunner } from '../src/ort/ort-session.js';
+import { shapeOf, type SessionRunner } from '../src/ort/ort-session.js';
 import { classIdsFromLogits, type DeviceLogits, type Logits, type PreparedInput } from '../src/pipeline/index.js';
 import { GpuPostprocessor } from './gpu-postprocess.js';
 import { GpuPreprocessor } from './gpu-preprocess.js';
@@ -73,7 +73,6 @@ export async function createWebgpuRunner(
   void used.lost.then((info) => (lost = `the GPU device was lost (${info.reason}): ${info.message}`));
   const post = new GpuPostprocessor(used);
   const pre = new GpuPreprocessor(used);
-  const shapeOf = (m: InferenceSession.ValueMetadata | undefined) => (m && m.isTensor ? [...m.shape] : []);
   const inputName = session.inputNames[0]!;
   const outputName = session.outputNames[0]!;
   const failed = (cause: unknown) =>

@@ -1,7 +1,7 @@
 // Wraps an onnxruntime InferenceSession (node or web build; they share one API) as a model runner:
 // used by the Node backends and by the browser worker alike.
 import { BackendError, ModelPackageError, type BackendName } from '../errors/index.js';
-import type { ModelIo } from '../model/index.js';
+import type { Dim, ModelIo } from '../model/index.js';
 import type { PrepareInput, RunModel } from '../pipeline/index.js';
 
 /**
@@ -52,6 +52,16 @@ export type OrtModule = {
   Tensor: new (type: 'float32', data: Float32Array, dims: readonly number[]) => OrtTensor;
 };
 
+/**
+ * A tensor's shape as onnxruntime reports it, for the package shape check, with a dim that is unknown and
+ * unnamed as null. onnxruntime-web reports such a dim (one with neither value nor name, or `dim_value: -1`
+ * as paddle2onnx writes it) as 4294967295, its -1 read as an unsigned 32-bit number; onnxruntime-node as "".
+ */
+export function shapeOf(m: OrtValueMetadata | undefined): Dim[] {
+  if (!m || !m.isTensor) return [];
+  return m.shape.map((d) => (typeof d === 'number' && (d < 0 || d === 2 ** 32 - 1) ? null : d));
+}
+
 export async function sessionRunner<N extends BackendName>(
   name: N,
   ort: OrtModule,
@@ -68,7 +78,6 @@ export async function sessionRunner<N extends BackendName>(
   }
   const input = session.inputMetadata[0];
   const output = session.outputMetadata[0];
-  const shapeOf = (m: OrtValueMetadata | undefined) => (m && m.isTensor ? [...m.shape] : []);
   const inputName = session.inputNames[0]!;
   const outputName = session.outputNames[0]!;
   return {

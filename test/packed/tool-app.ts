@@ -5,11 +5,9 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-/** Where installs are kept between runs (EDGESEG_TOOL_CACHE to move it). */
-export const TOOL_CACHE = process.env['EDGESEG_TOOL_CACHE'] ?? join(homedir(), '.cache', 'edgeseg-test-tools');
+import { TOOL_CACHE } from '../helpers/paths.js';
 
 export interface ToolAppOptions {
   /** A short name for the app, for folder names: `vite5`, `nuxt3`. */

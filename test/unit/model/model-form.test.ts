@@ -191,3 +191,22 @@ describe('refusals that name the file to write', () => {
     );
   });
 });
+
+test.each(['native', 'wasm'] as const)(
+  '%s: dims that are unknown and unnamed (dim_value -1, as paddle2onnx writes, or neither value nor name) are dynamic',
+  async (backend) => {
+    // onnxruntime-web reports such a dim as 4294967295 (-1 as an unsigned 32-bit number), onnxruntime-node as "".
+    const unnamed = { name: 'x', type: { tensor_type: { elem_type: 1, shape: { dim: [{}, { dim_value: 3 }, {}, {}] } } } };
+    for (const input of [tensorInfo('x', [-1, 3, -1, -1]), unnamed]) {
+      const weights = graphModel([{ op_type: 'Relu', input: ['x'], output: ['y'] }], input, [tensorInfo('y', [-1, 3, -1, -1])]);
+      const seg = await createSegmenter({ model: { files: pkg(weights) }, backends: [backend], numThreads: 1 });
+      try {
+        expect(seg.spec.preprocess.resize).toMatchObject({ width: 32, height: 32 });
+        const file = fixturePath(manifest.endToEnd[0]!.file);
+        expect((await seg.segment(file)).image).toEqual({ width: manifest.endToEnd[0]!.width, height: manifest.endToEnd[0]!.height });
+      } finally {
+        await seg.dispose();
+      }
+    }
+  },
+);
