@@ -34,7 +34,15 @@ export function resolveInputSize(
   architecture: string | null,
   asked: InputSize | undefined,
 ): { size: InputSize; warning?: string } {
-  if (!asked || (asked.width === packageSize.width && asked.height === packageSize.height)) return { size: packageSize };
+  if (!asked || (asked.width === packageSize.width && asked.height === packageSize.height)) {
+    // The package's own size is run as it is (as the platform runs it); one its own mode would round is worth a word.
+    const step = dynamic.supported && dynamic.mode?.type === 'pad-to-be-divisible' ? dynamic.mode.value : 1;
+    if (packageSize.width % step === 0 && packageSize.height % step === 0) return { size: packageSize };
+    return {
+      size: packageSize,
+      warning: `training_input_size ${packageSize.width}×${packageSize.height} is not a multiple of ${step}, which dynamic_spatial_size_mode says the model's sizes are: the model may refuse it at the first call`,
+    };
+  }
   const ignored = (why: string) => ({
     size: packageSize,
     warning: `inputSize ${asked.width}×${asked.height} is ignored: ${why}; the model runs at ${packageSize.width}×${packageSize.height}`,

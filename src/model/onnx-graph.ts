@@ -37,7 +37,10 @@ export interface ValueType {
 
 export function valueTypeOf(info: ValueInfoProto): ValueType {
   const tensor = info.type?.tensor_type;
-  const dims = tensor?.shape?.dim?.map((d) => (d.dim_value !== undefined ? Number(d.dim_value) : d.dim_param));
+  // A dim_value of -1 (as paddle2onnx writes an unknown size) or 0 is no size: unknown, as an unnamed dim is.
+  const dims = tensor?.shape?.dim?.map((d) =>
+    d.dim_value !== undefined ? (d.dim_value > 0n ? Number(d.dim_value) : undefined) : d.dim_param || undefined,
+  );
   return { name: info.name ?? '', elemType: tensor?.elem_type, dims };
 }
 

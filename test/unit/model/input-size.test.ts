@@ -18,7 +18,7 @@ describe('resolveInputSize', () => {
   });
 
   test("not asked, or asked for the package's own size: the package's size", () => {
-    expect(resolveInputSize(own, divisible, null, undefined)).toEqual({ size: own });
+    expect(resolveInputSize({ width: 64, height: 32 }, divisible, null, undefined)).toEqual({ size: { width: 64, height: 32 } });
     expect(resolveInputSize(own, { supported: false, mode: null }, null, { ...own })).toEqual({ size: own });
   });
 
@@ -58,4 +58,12 @@ test('createSegmenter with inputSize: tiny-dynamic runs at 128×96; tiny-legacy 
   expect(fixed.spec.preprocess.resize).toMatchObject({ width: 64, height: 48 });
   expect(fixed.warnings).toEqual([expect.stringContaining('inputSize 100×70 is ignored')]);
   await Promise.all([dynamic.dispose(), fixed.dispose()]);
+});
+
+test('a package whose own size is not a multiple its mode asks for: run as it is, with a warning', () => {
+  expect(resolveInputSize({ width: 400, height: 300 }, divisible, null, undefined)).toEqual({
+    size: { width: 400, height: 300 },
+    warning:
+      "training_input_size 400×300 is not a multiple of 32, which dynamic_spatial_size_mode says the model's sizes are: the model may refuse it at the first call",
+  });
 });
