@@ -261,6 +261,9 @@ const STRUCTURE: Partial<Record<ImageFormat, (b: Uint8Array, header: Extent) => 
  */
 const MAX_TIFF_ENTRIES = 1 << 20;
 
+/** The pixel limit of every image edgeseg decodes, unless `maxPixels` says otherwise: 50 megapixels. */
+export const DEFAULT_MAX_PIXELS = 50_000_000;
+
 /** Refuses an image over the pixel limit, from its size alone (a header's, or a decoded image's). */
 export function checkPixelCount(width: number, height: number, maxPixels: number): void {
   if (width * height > maxPixels) {
