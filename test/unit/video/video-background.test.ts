@@ -49,7 +49,7 @@ const image = (background: unknown, maxPixels?: number) =>
 
 test('a background whose header says more pixels than the limit is IMAGE_TOO_LARGE before any decoder sees it: Blob or URL', async () => {
   const { calls } = decoder();
-  for (const background of [new Blob([huge]), `${base}/huge.png`, new URL(`${base}/huge.png`)]) {
+  for (const background of [new Blob([new Uint8Array(huge)]), `${base}/huge.png`, new URL(`${base}/huge.png`)]) {
     await expect(image(background)).rejects.toMatchObject({
       name: 'InvalidInputError',
       code: 'IMAGE_TOO_LARGE',
@@ -71,7 +71,7 @@ test('a format edgeseg does not decode (SVG) is IMAGE_FORMAT_UNSUPPORTED; a miss
 
 test("the effect's maxPixels is the limit, at creation and on update; an image within it is decoded", async () => {
   const { calls } = decoder();
-  await expect(image(new Blob([png]), 24 * 16 - 1)).rejects.toMatchObject({ code: 'IMAGE_TOO_LARGE' });
+  await expect(image(new Blob([new Uint8Array(png)]), 24 * 16 - 1)).rejects.toMatchObject({ code: 'IMAGE_TOO_LARGE' });
   await expect(
     parseVideoOptions({ effect: 'image', background: `${base}/ok.png`, maxPixels: 100, model: { url: `${base}/model/` } }),
   ).rejects.toMatchObject({ code: 'IMAGE_TOO_LARGE' });
