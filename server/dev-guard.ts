@@ -6,7 +6,7 @@
 // would read them all, and any page could navigate the user's browser to them.
 import { realpath, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { extname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { createAccessPolicy, duplicateHost, hasDuplicateHost } from './access.js';
 import { HttpError, notFound, sendError } from './http.js';
 
@@ -41,24 +41,48 @@ export function createDevGuard(options: DevGuardOptions): (req: IncomingMessage,
   const allowed = Promise.all(options.allow.map((dir) => realpath(dir).catch(() => resolve(dir))));
   return (req, res, next) => {
     if (hasDuplicateHost(req)) return sendError(res, duplicateHost());
-    const url = new URL(req.url ?? '/', 'http://dev.invalid');
-    let path: string;
-    try {
-      path = decodeURIComponent(url.pathname);
-    } catch {
-      // Vite answers a malformed path itself.
-      return next();
-    }
+    const path = canonicalPath(req.url ?? '/');
+    // Vite answers a malformed path itself.
+    if (path === null) return next();
     const asker = askerOf(req);
-    if (asker === 'elsewhere' ? !(isNavigation(req) && isPage(path)) : asker === 'tool' && path.startsWith('/__open-in-editor')) {
+    if (asker === 'elsewhere' ? !(isNavigation(req) && isPage(path)) : asker === 'tool' && isEditorEndpoint(path)) {
       return refuse(res);
     }
-    servable(path.startsWith('/@fs/') ? path.slice('/@fs'.length) : join(root, path), allowed).then(
+    servable(path.name.startsWith('/@fs/') ? path.name.slice('/@fs'.length) : join(root, path.name), allowed).then(
       (ok) => (ok ? next() : sendError(res, notFound('no such file', 'the dev server serves the demo and what it loads'))),
-      () => next(),
+      () => sendError(res, notFound('no such file', 'the dev server serves the demo and what it loads')),
     );
   };
 }
+
+/** A request's path as the decisions read it: one name for every spelling that Vite serves as one file. */
+interface CanonicalPath {
+  /** Decoded once (as Vite decodes it), dot segments resolved, slashes single, no trailing slash (but `/`). */
+  name: string;
+  /** Whether the path as sent named a folder (a trailing slash): its index.html is a page. */
+  folder: boolean;
+}
+
+/**
+ * Vite serves `/@fs/…/x.json/`, `/@fs/…//x.json` and `/@fs/…/x%2Ejson` as `x.json`, and its router takes
+ * `/__OPEN-IN-EDITOR` as `/__open-in-editor` (connect matches a prefix in any case): every check is made on
+ * this one spelling, so that no other one skips it. Null for a path that does not decode.
+ */
+function canonicalPath(url: string): CanonicalPath | null {
+  let decoded: string;
+  try {
+    // Not parsed as a URL relative to a base: `//x.json/` would be a host and the path `/`.
+    const sent = url.startsWith('/') ? url.replace(/[?#][\s\S]*$/, '') : new URL(url).pathname;
+    decoded = decodeURIComponent(sent);
+  } catch {
+    return null;
+  }
+  const name = posix.normalize(decoded).replace(/(?<=.)\/+$/, '');
+  return { name, folder: decoded.endsWith('/') };
+}
+
+/** Vite's endpoint that opens a file in the user's editor, in any spelling its router answers. */
+const isEditorEndpoint = (path: CanonicalPath): boolean => path.name.toLowerCase().startsWith('/__open-in-editor');
 
 function askerOf(req: IncomingMessage): Asker {
   const site = req.headers['sec-fetch-site'];
@@ -87,18 +111,26 @@ function isNavigation(req: IncomingMessage): boolean {
 }
 
 /** One of the demo's pages: an HTML file or a folder (its index.html) of the root, not a Vite endpoint. */
-function isPage(path: string): boolean {
-  if (path.startsWith('/@') || path.startsWith('/__') || path.split('/').includes('node_modules')) return false;
-  return path.endsWith('/') || extname(path) === '.html';
+function isPage(path: CanonicalPath): boolean {
+  const { name } = path;
+  if (name.startsWith('/@') || name.startsWith('/__') || name.toLowerCase().split('/').includes('node_modules')) return false;
+  return name === '/' || extname(name) === '.html' || (path.folder && extname(name) === '');
 }
 
 /**
  * Whether the file at `path` may be served: inside the allowed folders once links are resolved, and under
  * `node_modules` neither a folder (Vite would answer its index.html) nor a document. A path that names no
- * file rejects: Vite answers it (its own modules, a 404).
+ * file is Vite's to answer (its own modules, a 404); one that cannot be resolved otherwise (a file taken as
+ * a folder, a loop of links, no permission) rejects, and is answered as a missing file.
  */
 async function servable(path: string, allowed: Promise<string[]>): Promise<boolean> {
-  const real = await realpath(path);
+  let real: string;
+  try {
+    real = await realpath(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw error;
+  }
   const within = (await allowed).find((dir) => isInside(real, dir));
   if (within === undefined) return false;
   const inModules = [path, real].some((p) => p.split(sep).includes('node_modules'));

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createAccessPolicy, duplicateHost, hasDuplicateHost } from './access.js';
 import { BodyBudget, type BodyBudgetLimits } from './body-budget.js';
-import { badRequest, HttpError, notFound, readBody, readJson, sendError, setCorsHeaders, setResourcePolicy } from './http.js';
+import { badRequest, HttpError, httpErrorOf, notFound, readBody, readJson, sendError, setCorsHeaders, setResourcePolicy } from './http.js';
 import { Segmenters, type InferenceLimits } from './inference.js';
 import type { Urls } from './records.js';
 import { loggedUrl, maskSecrets } from './request-log.js';
@@ -191,7 +191,8 @@ export function createPlatformHandler(options: PlatformHandlerOptions): Platform
   const secrets = () => store.state.workspaces.flatMap((w) => [w.apiKey, w.settings.providerApiKey]);
 
   const failed = (res: ServerResponse, error: unknown) => {
-    if (error instanceof HttpError) return sendError(res, error);
+    const coded = httpErrorOf(error);
+    if (coded) return sendError(res, coded);
     options.log?.(maskSecrets(`error: ${(error as Error)?.stack ?? String(error)}`, secrets()));
     sendError(res, new HttpError(500, 'the local platform failed on this request', 'InternalError'));
   };

@@ -1,5 +1,6 @@
 // HTTP plumbing of the local platform: the platform's error shape, bounded bodies, CORS, isolation.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isEdgesegError } from '../src/errors/index.js';
 
 /**
  * An error answered as `{ error: { message, type, code, hint?, field? } }` with its status: `type` as the
@@ -22,6 +23,21 @@ export class HttpError extends Error {
 }
 
 export const badRequest = (message: string, hint?: string, field?: string) => new HttpError(400, message, 'ValidationError', hint, field);
+
+/**
+ * The answer to an error that reached the dispatcher: an HttpError as it is; an error of edgeseg's with its
+ * code, as the command line reports it (bad image input 400, 413 past the pixel limit; a model package that
+ * cannot be loaded, a hostile one included, 422: the request was fine, the version's model is not); null for
+ * anything else, a fault of the server's own (500, its stack logged).
+ */
+export function httpErrorOf(error: unknown): HttpError | null {
+  if (error instanceof HttpError) return error;
+  if (!isEdgesegError(error)) return null;
+  if (error.name === 'InvalidInputError') return new HttpError(error.code === 'IMAGE_TOO_LARGE' ? 413 : 400, error.message, error.code);
+  if (error.name === 'ModelPackageError')
+    return new HttpError(422, error.message, error.code, "the version's model package cannot be run: replace its files");
+  return null;
+}
 export const notFound = (message: string, hint?: string) => new HttpError(404, message, 'NotFound', hint);
 
 /**

@@ -1,6 +1,5 @@
 // POST {inference}/{project}/{version}: the hosted segmentation route, run by the shared pipeline on
 // onnxruntime-node: the reference payload for the browser runtime.
-import { isEdgesegError } from '../src/errors/index.js';
 import { bundledModelDir, isBundledModelName } from '../src/node/bundled-model.js';
 import { createSegmenter, type NodeSegmenter } from '../src/node/segmenter.js';
 import type { SegmentationPayload } from '../src/payload/index.js';
@@ -96,15 +95,9 @@ export async function hostedSegmentation(
       throw badRequest('no image: send it as the body (base64, or a multipart `file` part), or its URL as the `image` parameter');
     bytes = imageFromBody(body, contentType, limits.maxImageBytes);
   }
+  // A package or image that edgeseg refuses throws its coded error, answered by the dispatcher (httpErrorOf).
   const segmenter = await segmenters.get(version);
-  try {
-    return await segmenters.gate.run(pixelWeight(bytes, limits.maxPixels), () => segmenter.segment(bytes, { confidence }));
-  } catch (error) {
-    if (isEdgesegError(error) && error.name === 'InvalidInputError') {
-      throw new HttpError(error.code === 'IMAGE_TOO_LARGE' ? 413 : 400, error.message, error.code);
-    }
-    throw error;
-  }
+  return segmenters.gate.run(pixelWeight(bytes, limits.maxPixels), () => segmenter.segment(bytes, { confidence }));
 }
 
 /**

@@ -71,7 +71,8 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
       throw badRequest('an image URL must be http or https', undefined, 'image');
   }
   const key = ws.settings.providerApiKey;
-  if (!key) {
+  // A blank key (stored by an earlier version) is none.
+  if (!key?.trim()) {
     throw new HttpError(
       400,
       'no image provider key is configured for this workspace',

@@ -14,28 +14,39 @@ export function settingsRoute({ store, maxJson }: Platform): Route {
       if (method === 'PUT' || method === 'POST') {
         const body = await readJson(maxJson);
         checkFields(body, { providerApiKey: 'string', providerBaseUrl: 'string', captionModel: 'string' });
-        if (typeof body.providerBaseUrl === 'string') {
-          const target = providerUrl(body.providerBaseUrl);
-          // The stored key was given for the URL it is stored with: a key holder who could point it elsewhere
-          // would receive it in the next call's Authorization header. A new URL takes a key of its own.
-          if (ws.settings.providerApiKey && typeof body.providerApiKey !== 'string' && target !== providerUrl(ws.settings.providerBaseUrl))
-            throw new HttpError(
-              400,
-              'providerBaseUrl cannot change without the provider key: the stored key is sent only to the URL it was set with',
-              'ProviderKeyRequired',
-              'send providerApiKey in the same request as the new providerBaseUrl',
-              'providerApiKey',
-            );
-        }
+        // A blank key is no key: stored, it would read as "not configured" while carrying a URL change.
+        const given = typeof body.providerApiKey === 'string' ? body.providerApiKey : undefined;
+        const key = given !== undefined && given.trim() !== '' ? given : undefined;
+        const moves =
+          typeof body.providerBaseUrl === 'string' && providerUrl(body.providerBaseUrl) !== providerUrl(ws.settings.providerBaseUrl);
+        // A key is sent only to the URL it was set with. A key holder who could move the URL alone would receive
+        // the stored key in the next call's Authorization header, or, on a workspace without one, the key the
+        // owner sets next (as ProviderNotConfigured tells them to). So a new URL comes with a key of its own,
+        // whether or not one is stored.
+        if (moves && key === undefined)
+          throw new HttpError(
+            400,
+            'providerBaseUrl cannot change without a provider key in the same request: a key is sent only to the URL it was set with',
+            'ProviderKeyRequired',
+            'send providerApiKey (not blank) in the same request as the new providerBaseUrl',
+            'providerApiKey',
+          );
         await store.update(() => {
-          for (const k of ['providerApiKey', 'providerBaseUrl', 'captionModel'] as const)
-            if (typeof body[k] === 'string') ws.settings[k] = body[k];
+          const settings = ws.settings;
+          if (moves) {
+            // The old key belonged to the old URL: never left behind for the new one.
+            delete settings.providerApiKey;
+            settings.providerBaseUrl = body.providerBaseUrl as string;
+          }
+          if (key !== undefined) settings.providerApiKey = key;
+          else if (given !== undefined) delete settings.providerApiKey;
+          if (typeof body.captionModel === 'string') settings.captionModel = body.captionModel;
         });
       }
       // The provider key itself is never returned.
       sendJson(res, 200, {
         settings: {
-          providerConfigured: Boolean(ws.settings.providerApiKey),
+          providerConfigured: Boolean(ws.settings.providerApiKey?.trim()),
           providerBaseUrl: ws.settings.providerBaseUrl ?? null,
           captionModel: ws.settings.captionModel ?? 'gpt-4o',
         },

@@ -1,6 +1,6 @@
 // The batch form of `edgeseg segment`: files, folders and globs in; a mask (a cutout, an overlay) for each under --out-dir; a summary out.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { isEdgesegError } from '../errors/index.js';
 import { classColors } from '../model/index.js';
 import { assignOutputs, listBatchInputs, type BatchInput } from './batch-inputs.js';
@@ -10,7 +10,9 @@ import { overlayMask } from './overlay.js';
 import { formatSeconds, type Progress } from './progress-bar.js';
 import type { DetailedSegmentation, NodeSegmenter } from '../node/segmenter.js';
 import { UsageError } from './usage-error.js';
-import { writeImage } from './write-image.js';
+import { encodeImage } from './write-image.js';
+import { writeOutputFile } from './output-file.js';
+import { printable } from './printable.js';
 
 /** What each image writes, and the suffix that replaces its extension. */
 export const OUTPUT_SUFFIXES = { mask: '.png', cutout: '.cutout.png', overlay: '.overlay.jpg' } as const;
@@ -48,7 +50,7 @@ export async function prepareBatch(
     kinds.map((k) => OUTPUT_SUFFIXES[k]),
   );
   if (clashes.length > 0) {
-    const lines = clashes.slice(0, 5).map((c) => `  ${c.file} ← ${c.inputs.join(', ')}`);
+    const lines = clashes.slice(0, 5).map((c) => `  ${printable(c.file)} ← ${c.inputs.map((i) => printable(i)).join(', ')}`);
     throw new UsageError(
       `two inputs would write the same output file:\n${lines.join('\n')}${clashes.length > 5 ? `\n  … and ${clashes.length - 5} more` : ''}`,
     );
@@ -63,7 +65,7 @@ async function checkWritable(dir: string): Promise<void> {
     await writeFile(probe, '', { flag: 'wx' });
     await rm(probe);
   } catch (cause) {
-    throw new UsageError(`--out-dir ${dir} cannot be written: ${(cause as Error).message}`);
+    throw new UsageError(`--out-dir ${printable(dir)} cannot be written: ${printable((cause as Error).message)}`);
   }
 }
 
@@ -137,7 +139,7 @@ export async function runBatch(seg: NodeSegmenter, plan: BatchPlan, options: Run
         });
       } else {
         try {
-          await writeOutputs(seg, result, plan.kinds, files, options.feather);
+          await writeOutputs(seg, result, plan, files, options.feather);
           written.push({ path: input.path, files });
         } catch (cause) {
           failures.push({ index, path: input.path, code: 'OUTPUT_WRITE_FAILED', message: (cause as Error).message, ours: true });
@@ -169,38 +171,51 @@ export async function runBatch(seg: NodeSegmenter, plan: BatchPlan, options: Run
 async function writeOutputs(
   seg: NodeSegmenter,
   result: DetailedSegmentation,
-  kinds: readonly OutputKind[],
+  plan: BatchPlan,
   files: readonly string[],
   feather: number,
 ): Promise<void> {
   const { width, height } = result.raw;
   const background = seg.spec.backgroundClassId;
-  await mkdir(dirname(files[0]!), { recursive: true });
-  for (const [i, kind] of kinds.entries()) {
+  for (const [i, kind] of plan.kinds.entries()) {
     const file = files[i]!;
     // The payload's own PNG, so that the file is the single-image path's answer byte for byte.
-    if (kind === 'mask') await writeFile(file, result.maskPng);
-    else if (kind === 'cutout') {
-      const subject = result.raw.alpha ?? maskAlpha(result.raw.classIds, background);
-      await writeImage(file, cutoutRgba(result.image, subject, feather), width, height, 4);
-    } else await writeImage(file, overlayMask(result.image, result.raw.classIds, classColors(seg.spec), background), width, height, 3);
+    const bytes =
+      kind === 'mask'
+        ? result.maskPng
+        : kind === 'cutout'
+          ? await encodeImage(
+              file,
+              cutoutRgba(result.image, result.raw.alpha ?? maskAlpha(result.raw.classIds, background), feather),
+              width,
+              height,
+              4,
+            )
+          : await encodeImage(file, overlayMask(result.image, result.raw.classIds, classColors(seg.spec), background), width, height, 3);
+    await writeOutputFile(plan.outDir, file, bytes);
   }
 }
 
-/** The summary for people: counts, time and rate, then each failure with its code, then what was skipped. */
+/**
+ * The summary for people: counts, time and rate, then each failure with its code, then what was skipped.
+ * Names and messages come from the file system: a name may hold terminal escapes, printed escaped.
+ */
 export function formatSummary(summary: BatchSummary): string {
   const { images, segmented, failed, skipped, seconds } = summary;
   const rate = seconds > 0 ? ` (${(segmented / seconds).toFixed(1)} images/s)` : '';
   const lines = [
     `edgeseg: ${summary.interrupted ? 'interrupted: ' : ''}${segmented} of ${images} image${images === 1 ? '' : 's'} segmented in ${formatSeconds(seconds)}${rate}` +
-      `${failed.length > 0 ? `, ${failed.length} failed` : ''}; outputs in ${summary.outDir}`,
+      `${failed.length > 0 ? `, ${failed.length} failed` : ''}; outputs in ${printable(summary.outDir)}`,
   ];
   if (failed.length > 0) {
     lines.push('failed:');
-    for (const f of failed) lines.push(`  ${f.path}: ${f.message} [${f.code}]`);
+    for (const f of failed) lines.push(`  ${printable(f.path)}: ${printable(f.message)} [${f.code}]`);
   }
   if (skipped.length > 0) {
-    const shown = skipped.slice(0, 5).join(', ');
+    const shown = skipped
+      .slice(0, 5)
+      .map((name) => printable(name))
+      .join(', ');
     lines.push(
       `skipped ${skipped.length} file${skipped.length === 1 ? '' : 's'} not named as images: ${shown}${skipped.length > 5 ? `, … (${skipped.length - 5} more)` : ''}`,
     );

@@ -17,6 +17,7 @@ import { createSegmenter, type NodeBackendName, type NodeSegmenterOptions } from
 import { defaultBatchConcurrency } from '../node/threads.js';
 import { UsageError } from './usage-error.js';
 import { writeImage } from './write-image.js';
+import { printable } from './printable.js';
 
 export { restrictImageLoaders } from '../node/image-loaders.js';
 
@@ -92,7 +93,7 @@ export async function main(argv: string[], io: Io = stdio): Promise<number> {
       copyRuntimeCommand(rest, io.out);
       return EXIT.ok;
     }
-    io.err(`edgeseg: unknown command "${command}"\n\n${HELP}\n`);
+    io.err(`edgeseg: unknown command "${printable(command)}"\n\n${HELP}\n`);
     return EXIT.usage;
   } catch (error) {
     return report(error, io);
@@ -162,13 +163,13 @@ async function segment(args: string[], io: Io): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('segment takes exactly one image; for several, a folder or a glob, give --out-dir');
   const source = positionals[0]!;
   if ((await stat(source).catch(() => undefined))?.isDirectory())
-    throw new UsageError(`${source} is a folder; give --out-dir to segment the images in it`);
+    throw new UsageError(`${printable(source)} is a folder; give --out-dir to segment the images in it`);
   const { options, confidence, feather, edges } = segmenterSettings(values);
   if (values.cutout && !/\.(png|webp)$/i.test(values.cutout))
     throw new UsageError(`--cutout needs a format with alpha (.png or .webp), got ${values.cutout}`);
   const seg = await createSegmenter(options);
   try {
-    for (const w of seg.warnings) io.err(`edgeseg: warning: ${w}\n`);
+    for (const w of seg.warnings) io.err(`edgeseg: warning: ${printable(w)}\n`);
     // The soft alpha is computed only for a soft cutout; the payload is the same either way.
     const alpha = Boolean(values.cutout) && edges === 'soft';
     const { payload, maskPng, raw, timings, image } = await seg.segmentDetailed(source, { confidence, alpha });
@@ -218,7 +219,7 @@ async function segmentBatch(args: string[], io: Io): Promise<number> {
   const seg = await createSegmenter(options);
   const bar = io.errIsTTY && !values.quiet ? createProgressBar(io.err, io.errColumns ?? (() => undefined)) : undefined;
   try {
-    for (const w of seg.warnings) io.err(`edgeseg: warning: ${w}\n`);
+    for (const w of seg.warnings) io.err(`edgeseg: warning: ${printable(w)}\n`);
     // Ctrl-C stops the batch after the images in hand and still prints the summary; a second one kills.
     const controller = new AbortController();
     const interrupt = () => controller.abort();
@@ -292,7 +293,7 @@ async function serve(args: string[], io: Io): Promise<number> {
     ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
     ...(allowOrigins.length ? { allowOrigins } : {}),
     ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
-    ...(values.quiet ? {} : { log: (line: string) => io.err(`${line}\n`) }),
+    ...(values.quiet ? {} : { log: (line: string) => io.err(`${printable(line)}\n`) }),
   });
   // Listening for the signals before the banner says the server is up: whoever reads the banner may stop
   // it at once, and a signal that came before its handler would kill the process instead of closing it.
@@ -307,7 +308,7 @@ async function serve(args: string[], io: Io): Promise<number> {
       `  base_url       ${server.baseUrl}`,
       `  inference_url  ${server.inferenceUrl}`,
       `  api key        ${server.apiKey}   (workspace edgeseg-demo, project shapes, versions 1 and 2)`,
-      `  data           ${server.dataDir}`,
+      `  data           ${printable(server.dataDir)}`,
       `  CORS           loopback origins${allowOrigins.length ? `, ${allowOrigins.join(', ')}` : ''}`,
       'Ctrl-C stops it.',
       '',
@@ -318,18 +319,20 @@ async function serve(args: string[], io: Io): Promise<number> {
   return EXIT.ok;
 }
 
+/** The error for people, on stderr: its message escaped (it may quote a file name, which may hold terminal escapes). */
 function report(error: unknown, io: Io): number {
   if (error instanceof UsageError) {
-    io.err(`edgeseg: ${error.message}\nRun "edgeseg --help" for usage.\n`);
+    // A usage error may run over several lines (the outputs that clash, one a line).
+    io.err(`edgeseg: ${printable(error.message, '\n')}\nRun "edgeseg --help" for usage.\n`);
     return EXIT.usage;
   }
   if (isEdgesegError(error)) {
     const e = error;
-    io.err(`edgeseg: ${e.message} [${e.code}]\n`);
+    io.err(`edgeseg: ${printable(e.message)} [${e.code}]\n`);
     if (e.name === 'InvalidInputError') return EXIT.badInput;
     if (e.name === 'ModelPackageError') return EXIT.model;
     return EXIT.failure;
   }
-  io.err(`edgeseg: ${(error as Error)?.message ?? String(error)}\n`);
+  io.err(`edgeseg: ${printable((error as Error)?.message ?? String(error))}\n`);
   return EXIT.failure;
 }

@@ -1,6 +1,7 @@
 // What `edgeseg info` and `edgeseg package` print of a loaded model: the package's preprocessing and classes,
 // what the model's graph takes and gives, and what edgeseg changed in it to run it.
 import { classColors, type ModelSpec, type OutputForm } from '../model/index.js';
+import { printable } from './printable.js';
 
 /** `edgeseg info --json`: the spec's parts a user reads, and the package's warnings. */
 export function modelInfoJson(spec: ModelSpec, warnings: readonly string[]) {
@@ -58,11 +59,11 @@ export function modelInfoLines(spec: ModelSpec, warnings: readonly string[]): st
     `model output:  ${JSON.stringify(output.name)} ${output.type} ${output.layout.toUpperCase()}, ${channels}: ${FORMS[output.form]}`,
     `other outputs: ${ignoredOutputs.length ? `${ignoredOutputs.map((o) => JSON.stringify(o)).join(', ')} (left out)` : 'none'}`,
     `changes:       ${changes.length ? '' : 'none (the model runs as it is)'}`.trimEnd(),
-    ...changes.map((c) => `  - ${c}`),
+    ...changes.map((c) => `  - ${printable(c)}`),
     `classes (${spec.classNames.length}):`,
     ...spec.classNames.map(
-      (n, i) => `  ${String(i).padStart(3)}  ${colors[i]}  ${n}${i === spec.backgroundClassId ? '  (background)' : ''}`,
+      (n, i) => `  ${String(i).padStart(3)}  ${colors[i]}  ${printable(n)}${i === spec.backgroundClassId ? '  (background)' : ''}`,
     ),
-    ...warnings.map((w) => `warning: ${w}`),
+    ...warnings.map((w) => `warning: ${printable(w)}`),
   ];
 }

@@ -44,16 +44,8 @@ export async function decodeInWorker(
         image.frame.close();
       }
     }
-    case 'url': {
-      let response: Response;
-      try {
-        response = await fetch(image.url);
-      } catch (cause) {
-        throw new InvalidInputError('IMAGE_SOURCE_INVALID', `could not fetch the image: ${(cause as Error).message}`, { cause });
-      }
-      if (!response.ok) throw new InvalidInputError('IMAGE_SOURCE_INVALID', `fetching the image answered ${response.status}`);
-      return decodeBytes(new Uint8Array(await response.arrayBuffer()), maxPixels);
-    }
+    case 'url':
+      return decodeBytes(await fetchImageBytes(image.url), maxPixels);
     case 'blob':
       return decodeBytes(new Uint8Array(await image.blob.arrayBuffer()), maxPixels);
     case 'bytes':
@@ -61,19 +53,55 @@ export async function decodeInWorker(
   }
 }
 
+/** The bytes at an image URL; a failed fetch or an error status is IMAGE_SOURCE_INVALID. */
+export async function fetchImageBytes(url: string | URL): Promise<Uint8Array> {
+  let response: Response;
+  try {
+    response = await fetch(url);
+  } catch (cause) {
+    throw new InvalidInputError('IMAGE_SOURCE_INVALID', `could not fetch the image: ${(cause as Error).message}`, { cause });
+  }
+  if (!response.ok) throw new InvalidInputError('IMAGE_SOURCE_INVALID', `fetching the image answered ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** How the worker has the browser decode: EXIF orientation applied, colours and alpha as stored (as libvips decodes). */
+const AS_STORED: ImageBitmapOptions = { imageOrientation: 'from-image', premultiplyAlpha: 'none', colorSpaceConversion: 'none' };
+
 async function decodeBytes(bytes: Uint8Array, maxPixels: number): Promise<{ pixels: PixelImage | YCbCrImage; encoded: Uint8Array }> {
-  // The allow-list and the header's size are checked before the browser's decoders see the bytes.
-  const header = readImageHeader(bytes);
-  if (header.width !== undefined && header.height !== undefined) checkPixelCount(header.width, header.height, maxPixels);
+  const header = checkedHeader(bytes, maxPixels);
   const planes = await jpegPlanes(bytes, header);
   if (planes) return { pixels: planes, encoded: bytes };
+  const bitmap = await decodeBitmap(bytes, maxPixels, AS_STORED, header);
+  try {
+    return { pixels: (await opaquePixels(bitmap)) ?? draw(bitmap, bitmap.width, bitmap.height), encoded: bytes };
+  } finally {
+    bitmap.close();
+  }
+}
+
+/** The allow-list and the header's size, checked before the browser's decoders see the bytes. */
+function checkedHeader(bytes: Uint8Array, maxPixels: number): ImageHeader {
+  const header = readImageHeader(bytes);
+  if (header.width !== undefined && header.height !== undefined) checkPixelCount(header.width, header.height, maxPixels);
+  return header;
+}
+
+/**
+ * Encoded bytes as an ImageBitmap, with every check an image to segment gets: the allow-list and the pixel
+ * limit from the header before the browser's decoder sees the bytes (a 2 KB file can say 16383×16383), the
+ * limit again on what was decoded. Anything the page decodes from bytes it was handed goes through here:
+ * the worker's images, and the video effect's background.
+ */
+export async function decodeBitmap(
+  bytes: Uint8Array,
+  maxPixels: number,
+  options: ImageBitmapOptions = {},
+  header: ImageHeader = checkedHeader(bytes, maxPixels),
+): Promise<ImageBitmap> {
   let bitmap: ImageBitmap;
   try {
-    bitmap = await createImageBitmap(new Blob([bytes as BlobPart]), {
-      imageOrientation: 'from-image',
-      premultiplyAlpha: 'none',
-      colorSpaceConversion: 'none',
-    });
+    bitmap = await createImageBitmap(new Blob([bytes as BlobPart]), options);
   } catch (cause) {
     // Of the allowed formats only TIFF lacks a decoder in most browsers (Safari has one).
     if (header.format === 'tiff')
@@ -90,10 +118,11 @@ async function decodeBytes(bytes: Uint8Array, maxPixels: number): Promise<{ pixe
   }
   try {
     checkPixels(bitmap.width, bitmap.height, maxPixels);
-    return { pixels: (await opaquePixels(bitmap)) ?? draw(bitmap, bitmap.width, bitmap.height), encoded: bytes };
-  } finally {
+  } catch (error) {
     bitmap.close();
+    throw error;
   }
+  return bitmap;
 }
 
 /**

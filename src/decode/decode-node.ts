@@ -3,11 +3,10 @@
 import type { Metadata } from 'sharp';
 import { sharp } from '../node/native-modules.js';
 import { InvalidInputError } from '../errors/index.js';
-import { checkPixelCount, formatName, readImageHeader, type ImageFormat } from './image-header.js';
+import { checkPixelCount, DEFAULT_MAX_PIXELS, formatName, readImageHeader, type ImageFormat } from './image-header.js';
 import type { PixelImage } from '../pipeline/types.js';
 
-/** Default pixel limit: 50 megapixels. */
-export const DEFAULT_MAX_PIXELS = 50_000_000;
+export { DEFAULT_MAX_PIXELS } from './image-header.js';
 
 /** What `decodeImage` takes beside the bytes. */
 export interface DecodeOptions {

@@ -44,9 +44,9 @@ export interface ImageHeader {
   /**
    * The size a decoder may allocate for: the image's, or where a file holds several frames or pages the
    * largest of them (a GIF's screen and every frame's extent, an APNG's or animated WebP's canvas and
-   * frames, a multi-page TIFF's largest page, an AVIF's largest `ispe`), since a header's screen or first
-   * page can say 1×1 over a frame of 7000×7000. Undefined where the file keeps its size deeper than this
-   * reads (an AVIF without `ispe`).
+   * frames, a multi-page TIFF's largest page with its sizes read as libtiff reads them, an AVIF's largest
+   * `ispe` or grid or overlay canvas), since a header's screen or first page can say 1×1 over a frame of
+   * 7000×7000. Undefined where the file keeps its size deeper than this reads (an AVIF without `ispe`).
    */
   width?: number;
   height?: number;
@@ -239,18 +239,21 @@ const STRUCTURE: Partial<Record<ImageFormat, (b: Uint8Array, header: Extent) => 
     return largest;
   },
   avif(b, header) {
-    // Every item's `ispe` (the primary image, its grid's tiles, alpha, thumbnails): the largest in pixels.
+    // Every item's `ispe` (the primary image, its grid's tiles, alpha, thumbnails), and the canvas of every
+    // derived image (a grid's output size, an overlay's canvas), which libheif allocates from the item's own
+    // data whatever its `ispe` says: the largest in pixels.
     const ipco = findBox(b, 0, b.length, ['meta', 'iprp', 'ipco']);
     let largest = header;
+    const consider = (size: Extent) => {
+      if (size.width * size.height > largest.width * largest.height) largest = size;
+    };
     for (let i = ipco?.start ?? 0, end = ipco?.end ?? 0; i + 8 <= end;) {
       const size = u32be(b, i);
       if (size < 8 || i + size > end) break;
-      if (brand(b, i + 4) === 'ispe' && size >= 20) {
-        const ispe = { width: u32be(b, i + 12), height: u32be(b, i + 16) };
-        if (ispe.width * ispe.height > largest.width * largest.height) largest = ispe;
-      }
+      if (brand(b, i + 4) === 'ispe' && size >= 20) consider({ width: u32be(b, i + 12), height: u32be(b, i + 16) });
       i += size;
     }
+    for (const canvas of derivedCanvases(b)) consider(canvas);
     return largest;
   },
 };
@@ -261,6 +264,9 @@ const STRUCTURE: Partial<Record<ImageFormat, (b: Uint8Array, header: Extent) => 
  * later pages are weighed for decoders that read them all.
  */
 const MAX_TIFF_ENTRIES = 1 << 20;
+
+/** The pixel limit of every image edgeseg decodes, unless `maxPixels` says otherwise: 50 megapixels. */
+export const DEFAULT_MAX_PIXELS = 50_000_000;
 
 /** Refuses an image over the pixel limit, from its size alone (a header's, or a decoded image's). */
 export function checkPixelCount(width: number, height: number, maxPixels: number): void {
@@ -338,7 +344,7 @@ const SIZE_READERS: Record<ImageFormat, (b: Uint8Array) => ImageHeader> = {
     const ifd = u32(4);
     if (ifd < 8 || ifd + 2 > b.length) throw truncated('tiff', 'the first directory lies outside the file');
     const page = tiffPageSize(b, ifd, u16(ifd));
-    if (!page) throw truncated('tiff', 'the first directory gives no width and height');
+    if (!page) throw truncated('tiff', 'the first directory gives no width and height that decoders read');
     return { format: 'tiff', ...page };
   },
   avif(b) {
@@ -371,24 +377,138 @@ function tiffReaders(b: Uint8Array) {
   };
 }
 
-/** The ImageWidth and ImageLength of the TIFF directory at `ifd` with `n` entries; null where it lacks one. */
-function tiffPageSize(b: Uint8Array, ifd: number, n: number): Extent | null {
+/**
+ * The field types libtiff reads an ImageWidth or ImageLength from, with their sizes in bytes: BYTE, SHORT,
+ * LONG, SBYTE, SSHORT, SLONG, IFD, LONG8, SLONG8, IFD8. A value of more than four bytes is kept at an
+ * offset (a LONG8's four-byte entry is that offset, not the size); a negative one, or one past 32 bits,
+ * fails the directory, as does any other type (ASCII, RATIONAL, FLOAT…) or a count other than 1.
+ */
+const TIFF_SIZE_TYPES: ReadonlyMap<number, { bytes: 1 | 2 | 4 | 8; signed: boolean }> = new Map([
+  [1, { bytes: 1, signed: false }],
+  [3, { bytes: 2, signed: false }],
+  [4, { bytes: 4, signed: false }],
+  [6, { bytes: 1, signed: true }],
+  [8, { bytes: 2, signed: true }],
+  [9, { bytes: 4, signed: true }],
+  [13, { bytes: 4, signed: false }],
+  [16, { bytes: 8, signed: false }],
+  [17, { bytes: 8, signed: true }],
+  [18, { bytes: 8, signed: false }],
+]);
+
+/** The value of the size entry at `e` as libtiff reads it, or null where libtiff refuses the directory for it. */
+function tiffSizeValue(b: Uint8Array, e: number): number | null {
   const { u16, u32 } = tiffReaders(b);
-  let width: number | undefined;
-  let height: number | undefined;
+  const type = TIFF_SIZE_TYPES.get(u16(e + 2));
+  if (type === undefined || u32(e + 4) !== 1) return null;
+  const at = type.bytes <= 4 ? e + 8 : u32(e + 8);
+  if (at + type.bytes > b.length) return null;
+  if (type.bytes === 1) return type.signed && b[at]! >= 0x80 ? null : b[at]!;
+  const little = b[0] === 0x49;
+  if (type.bytes === 2) {
+    const v = u16(at);
+    return type.signed && v >= 0x8000 ? null : v;
+  }
+  if (type.bytes === 4) {
+    const v = u32(at);
+    return type.signed && v >= 0x80000000 ? null : v;
+  }
+  // Eight bytes: libtiff takes them only where the high word is zero (a size is 32 bits).
+  const [low, high] = little ? [u32(at), u32(at + 4)] : [u32(at + 4), u32(at)];
+  return high === 0 ? low : null;
+}
+
+/**
+ * The ImageWidth and ImageLength of the TIFF directory at `ifd` with `n` entries, as libtiff reads them:
+ * null where the directory lacks one, or where libtiff would refuse it for the first of either (a type it
+ * does not read them from, a count other than 1, a value out of range). A tag given again counts at its
+ * larger value: libtiff takes the first, another decoder may not.
+ */
+function tiffPageSize(b: Uint8Array, ifd: number, n: number): Extent | null {
+  const { u16 } = tiffReaders(b);
+  const sizes: Partial<Record<256 | 257, number>> = {};
   for (let k = 0; k < n; k++) {
     const e = ifd + 2 + 12 * k;
     if (e + 12 > b.length) break;
     const tag = u16(e);
-    // ImageWidth, ImageLength: SHORT (3) or LONG (4), the value in the entry itself.
-    if (tag === 256 || tag === 257) {
-      const value = u16(e + 2) === 3 ? u16(e + 8) : u32(e + 8);
-      // A tag given twice counts at its larger value, whichever a decoder takes.
-      if (tag === 256) width = Math.max(width ?? 0, value);
-      else height = Math.max(height ?? 0, value);
+    if (tag !== 256 && tag !== 257) continue;
+    const value = tiffSizeValue(b, e);
+    if (value === null) {
+      if (sizes[tag] === undefined) return null;
+      continue;
+    }
+    sizes[tag] = Math.max(sizes[tag] ?? 0, value);
+  }
+  const { 256: width, 257: height } = sizes;
+  return width === undefined || height === undefined ? null : { width, height };
+}
+
+/**
+ * The output size of each derived image item of an HEIF/AVIF (`grid`: a version byte, flags, rows − 1,
+ * columns − 1, then width and height; `iovl`: a version byte, flags, four 16-bit fill values, then width
+ * and height; the sizes 32-bit where flags bit 0 is set, else 16-bit), its data found through `iloc` in the
+ * file or in `idat`. Items whose data cannot be found are passed over: no decoder reads them either.
+ */
+function derivedCanvases(b: Uint8Array): Extent[] {
+  const meta = findBox(b, 0, b.length, ['meta']);
+  if (meta === null) return [];
+  const derived = new Map<number, string>();
+  const iinf = findBox(b, meta.start, meta.end, ['iinf']);
+  if (iinf !== null) {
+    for (let i = iinf.start + 4 + (b[iinf.start] === 0 ? 2 : 4); i + 8 <= iinf.end;) {
+      const size = u32be(b, i);
+      if (size < 8 || i + size > iinf.end) break;
+      // infe version 2 or 3: a 16- or 32-bit item ID, a 16-bit protection index, then the item's type.
+      const version = b[i + 8];
+      if (brand(b, i + 4) === 'infe' && (version === 2 || version === 3)) {
+        const at = i + 12;
+        const id = version === 2 ? u16be(b, at) : u32be(b, at);
+        const type = brand(b, at + (version === 2 ? 4 : 6));
+        if (type === 'grid' || type === 'iovl') derived.set(id, type);
+      }
+      i += size;
     }
   }
-  return width === undefined || height === undefined ? null : { width, height };
+  if (derived.size === 0) return [];
+  const iloc = findBox(b, meta.start, meta.end, ['iloc']);
+  const idat = findBox(b, meta.start, meta.end, ['idat']);
+  if (iloc === null) return [];
+  // iloc: version, flags, the sizes of its fields (offset, length, base offset, index: 0, 4 or 8 bytes),
+  // the item count, then each item's ID, construction method (0: in the file, 1: in idat), base offset
+  // and extents; an item's data starts at its first extent.
+  const version = b[iloc.start]!;
+  if (version > 2) return [];
+  const offsetSize = b[iloc.start + 4]! >> 4;
+  const lengthSize = b[iloc.start + 4]! & 15;
+  const baseSize = b[iloc.start + 5]! >> 4;
+  const indexSize = version === 0 ? 0 : b[iloc.start + 5]! & 15;
+  const sized = (at: number, bytes: number): number =>
+    bytes === 0 ? 0 : bytes === 4 ? u32be(b, at) : bytes === 8 ? u32be(b, at) * 0x100000000 + u32be(b, at + 4) : NaN;
+  const wideIds = version === 2;
+  const count = wideIds ? u32be(b, iloc.start + 6) : u16be(b, iloc.start + 6);
+  const canvases: Extent[] = [];
+  let i = iloc.start + (wideIds ? 10 : 8);
+  for (let k = 0; k < count && i + 4 <= iloc.end; k++) {
+    const id = wideIds ? u32be(b, i) : u16be(b, i);
+    i += wideIds ? 4 : 2;
+    const method = version === 0 ? 0 : u16be(b, i) & 15;
+    i += version === 0 ? 2 : 4;
+    const base = sized(i, baseSize);
+    i += baseSize;
+    const extents = u16be(b, i);
+    const first = i + 2;
+    i = first + extents * (indexSize + offsetSize + lengthSize);
+    const type = derived.get(id);
+    if (type === undefined || extents === 0 || i > iloc.end) continue;
+    const offset = base + sized(first + indexSize, offsetSize);
+    const start = method === 0 ? offset : method === 1 && idat !== null ? idat.start + offset : NaN;
+    if (!Number.isSafeInteger(start)) continue;
+    const at = start + (type === 'grid' ? 4 : 10);
+    const wide = (b[start + 1]! & 1) === 1;
+    if (at + (wide ? 8 : 4) > b.length) continue;
+    canvases.push(wide ? { width: u32be(b, at), height: u32be(b, at + 4) } : { width: u16be(b, at), height: u16be(b, at + 2) });
+  }
+  return canvases;
 }
 
 /** The payload range of the box at `path` (each step a child of the one before), walking ISO-BMFF boxes. */

@@ -35,14 +35,17 @@ export class VideoEffect {
   readonly #supervisor: LoopSupervisor;
   readonly #stats: VideoStatsRecorder;
   #settings: VideoSettings;
+  /** The pixel limit a new background is held to (the options' maxPixels). */
+  readonly #maxPixels: number | undefined;
   /** The current input's way through the effect (the last one, once it ended). */
   #path: InputPath | null = null;
   #track: MediaStreamTrack | null = null;
   #closed = false;
 
-  private constructor(segmenter: Segmenter, settings: VideoSettings) {
+  private constructor(segmenter: Segmenter, settings: VideoSettings, maxPixels: number | undefined) {
     this.#segmenter = segmenter;
     this.#settings = settings;
+    this.#maxPixels = maxPixels;
     this.#stats = new VideoStatsRecorder(settings.waitForMask !== false);
     this.#supervisor = new LoopSupervisor(segmenter, modelWorkerOf(segmenter)!, {
       closed: () => this.#closed,
@@ -63,7 +66,7 @@ export class VideoEffect {
       await segmenter.dispose();
       throw new BackendError('BACKEND_UNAVAILABLE', 'live video needs the model in a worker (webgpu or wasm)');
     }
-    const effect = new VideoEffect(segmenter, parsed.settings);
+    const effect = new VideoEffect(segmenter, parsed.settings, options.maxPixels);
     // Where the page has no track generator, the spec's path needs one made ahead in the loop's worker.
     if (!pageHasGenerator()) await effect.#supervisor.makeSpare();
     return effect;
@@ -136,7 +139,7 @@ export class VideoEffect {
   /** Changes the effect, background, blur, smoothing or confidence while running; rejects (and keeps the effect before) when the background cannot be decoded. */
   async update(partial: VideoEffectSettings): Promise<void> {
     if (this.#closed) throw new BackendError('DISPOSED', 'this video effect was closed');
-    const next = await resolveSettings(partial, this.#settings);
+    const next = await resolveSettings(partial, this.#settings, this.#maxPixels);
     this.#settings = next;
     await this.#supervisor.loopRemote().videoUpdate(this.#wire());
   }

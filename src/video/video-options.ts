@@ -1,5 +1,7 @@
 // createVideoEffect's options: their types, their checks and defaults, and the background's decoding
 // (a colour, any CSS colour through a canvas, or an image).
+import { decodeBitmap, fetchImageBytes } from '../decode/decode-in-worker.js';
+import { checkPixelCount, DEFAULT_MAX_PIXELS } from '../decode/image-header.js';
 import { InvalidInputError } from '../errors/index.js';
 import { refuseModelWord } from '../model/bundled-model.js';
 import { DEFAULT_CONFIDENCE, validateConfidence } from '../pipeline/confidence.js';
@@ -87,7 +89,7 @@ const DEFAULT_COLOR: Rgb = [20, 90, 60];
 export async function parseVideoOptions(options: VideoEffectOptions): Promise<{ settings: VideoSettings; segmenter: SegmenterOptions }> {
   if (typeof options !== 'object' || options === null)
     throw new InvalidInputError('OPTION_INVALID', 'createVideoEffect takes an options object');
-  const settings = await resolveSettings(options, null);
+  const settings = await resolveSettings(options, null, options.maxPixels);
   if ((options.backends as string[] | undefined)?.includes('hosted'))
     throw new InvalidInputError(
       'OPTION_INVALID',
@@ -125,8 +127,15 @@ async function modelOf(model: SegmenterOptions['model'] | undefined): Promise<Se
 
 const EFFECTS: readonly VideoEffectName[] = ['none', 'overlay', 'blur', 'color', 'image', 'cutout'];
 
-/** Checks `partial` and merges it over `base` (the defaults when null), decoding a new background. */
-export async function resolveSettings(partial: VideoEffectSettings, base: VideoSettings | null): Promise<VideoSettings> {
+/**
+ * Checks `partial` and merges it over `base` (the defaults when null), decoding a new background: an image
+ * over `maxPixels` (the effect's `maxPixels`, as for any image) is refused with IMAGE_TOO_LARGE.
+ */
+export async function resolveSettings(
+  partial: VideoEffectSettings,
+  base: VideoSettings | null,
+  maxPixels = DEFAULT_MAX_PIXELS,
+): Promise<VideoSettings> {
   if (typeof partial !== 'object' || partial === null)
     throw new InvalidInputError('OPTION_INVALID', 'update() takes an object of settings');
   // The old spelling, kept for one release (DeprecatedVideoEffectName).
@@ -143,7 +152,7 @@ export async function resolveSettings(partial: VideoEffectSettings, base: VideoS
   let color = base?.color ?? DEFAULT_COLOR;
   let image = base?.image ?? null;
   if (partial.background !== undefined) {
-    const parsed = await decodeBackground(partial.background, effect);
+    const parsed = await decodeBackground(partial.background, effect, maxPixels);
     if ('color' in parsed) color = parsed.color;
     else image = parsed.image;
   }
@@ -160,7 +169,11 @@ export async function resolveSettings(partial: VideoEffectSettings, base: VideoS
   };
 }
 
-async function decodeBackground(background: VideoBackground, effect: VideoEffectName): Promise<{ color: Rgb } | { image: ImageBitmap }> {
+async function decodeBackground(
+  background: VideoBackground,
+  effect: VideoEffectName,
+  maxPixels: number,
+): Promise<{ color: Rgb } | { image: ImageBitmap }> {
   if (Array.isArray(background)) {
     if (background.length !== 3 || background.some((v) => !Number.isInteger(v) || v < 0 || v > 255))
       throw new InvalidInputError('OPTION_INVALID', 'a background colour as [r, g, b] takes integers 0–255');
@@ -171,17 +184,34 @@ async function decodeBackground(background: VideoBackground, effect: VideoEffect
     if (!color) throw new InvalidInputError('OPTION_INVALID', `not a colour: ${background}`);
     return { color };
   }
+  // Bytes from a URL or a Blob are decoded as any image to segment is (decodeBitmap): the same allow-list, the
+  // same pixel limit read from the header before the browser decodes, and again on what it decoded. The
+  // background may come from elsewhere (a URL a user picked), and a 2 KB file can decode to gigabytes.
+  const about = (error: unknown): never => {
+    if (error instanceof InvalidInputError)
+      throw new InvalidInputError(error.code, `the background image: ${error.message}`, { cause: error });
+    throw error;
+  };
+  if (typeof background === 'string' || background instanceof URL || (typeof Blob === 'function' && background instanceof Blob)) {
+    const bytes = await (
+      background instanceof Blob ? background.arrayBuffer().then((b) => new Uint8Array(b)) : fetchImageBytes(background)
+    ).catch(about);
+    return { image: await decodeBitmap(bytes, maxPixels).catch(about) };
+  }
+  // A picture the page has decoded already (a bitmap, an image, a canvas): its size is held to the same limit.
+  let bitmap: ImageBitmap;
   try {
-    let source: ImageBitmapSource = background as ImageBitmapSource;
-    if (typeof background === 'string' || background instanceof URL) {
-      const response = await fetch(background);
-      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-      source = await response.blob();
-    }
-    return { image: await createImageBitmap(source) };
+    bitmap = await createImageBitmap(background as ImageBitmapSource);
   } catch (cause) {
     throw new InvalidInputError('IMAGE_DECODE_FAILED', `the background image could not be decoded: ${(cause as Error).message}`, { cause });
   }
+  try {
+    checkPixelCount(bitmap.width, bitmap.height, maxPixels);
+  } catch (error) {
+    bitmap.close();
+    about(error);
+  }
+  return { image: bitmap };
 }
 
 /** Any CSS colour → [r, g, b], through a canvas; null when the canvas does not take it. */

@@ -562,11 +562,18 @@ describe('createVideoEffect in this engine: a canvas track in, the effect out; b
       const before = fx.stats.frames;
       await until(() => fx.stats.reused >= 1 && fx.stats.frames >= before + 2, 'frames after a failed run');
       expect(output.readyState).toBe('live');
-      // A background that does not decode: update() rejects, and the effect before it stays.
+      // A background that does not decode (a PNG cut short), or is no image at all: update() rejects, with the
+      // codes any image gets, and the effect before it stays.
+      const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13];
+      await expect(
+        fx.update({ effect: 'image', background: new Blob([new Uint8Array(png)], { type: 'image/png' }) }),
+      ).rejects.toMatchObject({
+        code: 'IMAGE_DECODE_FAILED',
+      });
       await expect(
         fx.update({ effect: 'image', background: new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }) }),
       ).rejects.toMatchObject({
-        code: 'IMAGE_DECODE_FAILED',
+        code: 'IMAGE_FORMAT_UNSUPPORTED',
       });
       await expect(fx.update({ effect: 'sparkle' as never })).rejects.toMatchObject({ code: 'OPTION_INVALID' });
       const frames = fx.stats.frames;

@@ -214,12 +214,29 @@ describe('dev endpoints, pages of node_modules and links out of the served folde
     }
   });
 
+  test('the endpoint in another spelling (case, a trailing slash, percent-encoded, dot segments) is refused as its own is', async () => {
+    const query = openInEditor.slice(openInEditor.indexOf('?'));
+    // Vite's router (connect) matches a path's prefix without regard to case, and takes a trailing slash.
+    const spellings = ['/__OPEN-IN-EDITOR', '/__Open-In-Editor/', '/__open-in-editor/', '/%5F%5Fopen-in-editor', '/x/../__OPEN-in-editor'];
+    for (const spelling of spellings) {
+      for (const headers of [{}, navigation('cross-site'), navigation('none')]) {
+        const answer = await rawHttp(devUrl, { path: spelling + query, headers });
+        expect([spelling, answer.status, code(answer.body)]).toEqual([spelling, 403, 'OriginNotAllowed']);
+      }
+    }
+  });
+
   test('no page, document or folder under node_modules is served, to any page; its modules are', async () => {
     const page = join(ROOT, 'node_modules', 'tslib', 'tslib.html');
     const folder = join(ROOT, 'node_modules', 'playwright-core', 'lib', 'vite', 'traceViewer');
     expect(existsSync(page) && existsSync(join(folder, 'index.html'))).toBe(true);
     for (const headers of [ownFetch, navigation('same-origin'), {}]) {
       for (const path of ['/@fs' + page, '/@fs' + page + '?import', '/@fs' + folder + '/', '/@fs' + join(folder, 'index.html')]) {
+        const answer = await rawHttp(devUrl, { path, headers });
+        expect([path, answer.status, code(answer.body)]).toEqual([path, 404, 'NotFound']);
+      }
+      // The same page in other spellings of its path: each is what Vite would serve as the page.
+      for (const path of [`/@fs${page}/`, `/@fs${page}//`, `/@fs${page.replace('tslib.html', 'tslib%2Ehtml')}/`, `/@fs/${page}/`]) {
         const answer = await rawHttp(devUrl, { path, headers });
         expect([path, answer.status, code(answer.body)]).toEqual([path, 404, 'NotFound']);
       }
@@ -240,7 +257,25 @@ describe('dev endpoints, pages of node_modules and links out of the served folde
     try {
       for (const [link, target] of Object.entries(links)) await symlink(target, join(ROOT, 'demo', link));
       for (const headers of [ownFetch, {}]) {
-        for (const path of [`/${name}.txt`, `/${name}.txt?raw`, `/${name}-dir/platform.json`, '/@fs' + join(ROOT, 'demo', `${name}.txt`)]) {
+        const viaFs = '/@fs' + join(ROOT, 'demo', `${name}.txt`);
+        for (const path of [
+          `/${name}.txt`,
+          `/${name}.txt?raw`,
+          `/${name}-dir/platform.json`,
+          viaFs,
+          // Other spellings of the same paths: a trailing slash, doubled slashes, dot segments, encodings.
+          `${viaFs}/`,
+          `${viaFs}//`,
+          `${viaFs}/?raw`,
+          viaFs.replace('/demo/', '/demo//'),
+          viaFs.replace('/demo/', '/demo/./'),
+          viaFs.replace('/demo/', '/src/../demo/'),
+          viaFs.replace('.txt', '%2Etxt/'),
+          viaFs.replace('/@fs/', '/@fs//'),
+          `/${name}.txt/`,
+          `//${name}.txt/`,
+          `/${name}-dir//platform.json/`,
+        ]) {
           const answer = await rawHttp(devUrl, { path, headers });
           expect([path, answer.status, code(answer.body)]).toEqual([path, 404, 'NotFound']);
           expect(answer.body).not.toContain(key);
