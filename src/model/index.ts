@@ -1,5 +1,6 @@
 // Model packages: both export generations parsed into one ModelSpec, shape checks, downloads, caching.
 export type { DynamicInput, DynamicSizeMode, ModelSpec, PackageFiles, PackageGeneration } from './types.js';
+export type { InputSize } from './input-size.js';
 export type { ModelForm, OutputForm, TensorLayout } from './model-form.js';
 export { parseModelPackage, PACKAGE_FILES, type ParsedPackage } from './model-package.js';
 export { checkModelShapes, type Dim, type ModelIo } from './model-shapes.js';

@@ -6,7 +6,9 @@ import type { DynamicInput } from './types.js';
 
 /** A network input size in pixels. */
 export interface InputSize {
+  /** Width in pixels. */
   width: number;
+  /** Height in pixels. */
   height: number;
 }
 

@@ -1,6 +1,6 @@
 // edgeseg in Node: a model package run by onnxruntime-node ("native") or onnxruntime-web ("wasm"),
 // returning the hosted route's payload.
-import { checkInputSizeOption } from '../model/input-size.js';
+import { checkInputSizeOption, type InputSize } from '../model/input-size.js';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { BackendError, InvalidInputError, ModelPackageError } from '../errors/index.js';
@@ -74,7 +74,7 @@ export interface NodeSegmenterOptions {
    * warning (`seg.warnings`).
    * @default the package's `training_input_size`
    */
-  inputSize?: { width: number; height: number };
+  inputSize?: InputSize;
   /**
    * Folder for packages downloaded by URL.
    * @default `$EDGESEG_CACHE_DIR`, else `$XDG_CACHE_HOME/edgeseg`, else `~/.cache/edgeseg`

@@ -1,5 +1,6 @@
 // The segmentation worker's protocol (workers/segment-worker.ts): what the runtime may ask, and what comes
 // back. Images and results move by transfer; errors come back with their class and code (see error-transfer.ts).
+import type { InputSize } from '../model/input-size.js';
 import type { DownloadProgress, ModelSpec, PackageFiles } from '../model/index.js';
 import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
 import type { StageTimings } from '../pipeline/index.js';
@@ -40,7 +41,7 @@ export interface LoadRequest {
   /** Keep downloaded files in Cache Storage. */
   cache: boolean;
   /** The network input size asked for (`SegmenterOptions.inputSize`). */
-  inputSize?: { width: number; height: number };
+  inputSize?: InputSize;
 }
 
 export interface LoadResult {

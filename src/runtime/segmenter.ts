@@ -1,6 +1,6 @@
 // The browser segmenter: runs a model package in a worker on WebGPU or WASM, or on the hosted route,
 // in the caller's order of preference, falling back when a backend cannot load or fails while running.
-import { checkInputSizeOption } from '../model/input-size.js';
+import { checkInputSizeOption, type InputSize } from '../model/input-size.js';
 import { BackendError, EdgesegAbortError, InvalidInputError, type BackendName, type EdgesegError } from '../errors/index.js';
 import type { DownloadProgress, ModelSpec, PackageFiles } from '../model/index.js';
 import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
@@ -98,7 +98,7 @@ export interface SegmenterOptions {
    * warning (`seg.warnings`). The hosted route runs at the package's size.
    * @default the package's `training_input_size`
    */
-  inputSize?: { width: number; height: number };
+  inputSize?: InputSize;
   /**
    * Keep downloaded model files in Cache Storage, so that a second start works offline.
    * @default true
