@@ -267,14 +267,4 @@ export class LoopSupervisor {
     // A worker that died holds no frame.
     return open ?? 0;
   }
-
-  /** Makes the frame loop's own worker die (a test's fault); false where the loop has no worker of its own. */
-  async crashLoopWorker(): Promise<boolean> {
-    const loop = this.#loop;
-    if (!loop) return false;
-    await loop.remote.injectFault('crash');
-    // The armed crash plays at the next ping; the guard lets go of the call once the worker is gone.
-    void loop.guard(loop.remote.ping()).catch(() => undefined);
-    return true;
-  }
 }

@@ -46,7 +46,7 @@ export class VideoEffect {
       report: (report) => this.#report(report),
       ended: (error, final) => this.#ended(error, final),
     });
-    registerVideoInternals(this, { crashLoopWorker: () => this.#supervisor.crashLoopWorker() });
+    registerVideoInternals(this, { loopWorker: () => this.#supervisor.loop });
   }
 
   /** @internal — use createVideoEffect. */
