@@ -1,12 +1,13 @@
-// How frames reach the frame loop: one small interface, one implementation per engine's way (the page's
-// track processor and generator, the track sent to a worker, a <video> read on the main thread).
+// How frames reach the frame loop: one small interface, one implementation per engine's way (see
+// `PathKind`): `streams` (the page's track processor and generator), `track` (the track sent to a worker),
+// `frames` (a <video> read on the page, each frame sent).
 import type { LoopSupervisor } from './loop-supervisor.js';
-import type { FrameReport, VideoPath } from './protocol.js';
+import type { FrameReport, PathKind } from './protocol.js';
 
 /** One input track's way through the effect. */
 export interface InputPath {
-  /** As `VideoStats.path` says it. */
-  readonly kind: VideoPath;
+  /** Which path (`PUBLIC_PATH` names it as `VideoStats.path` does). */
+  readonly kind: PathKind;
   /** The track with the effect, the same for the path's life (across restarts). */
   readonly output: MediaStreamTrack;
   /** Starts the loop. */
@@ -25,7 +26,7 @@ export interface PathContext {
   ended(error?: Error, final?: boolean): void;
   /** The loop stopped on `error` (the path has stopped): the app is told, unless the effect was closed. */
   failed(error: Error): void;
-  /** The page skipped a camera frame (the `main-thread` path, two frames in flight). */
+  /** The page skipped a camera frame (the frames path, two frames in flight). */
   skipped(): void;
   /** The input frames the loop's worker held when its loop stopped. */
   openFrames(open: number): void;

@@ -40,7 +40,7 @@ export class LoopSupervisor {
   #generation = 0;
   #recovering = false;
   /**
-   * The spec's path: a track generator made ahead in the loop's worker (`owner`), whose track the next
+   * The track path: a track generator made ahead in the loop's worker (`owner`), whose track the next
    * process() returns; null where that worker has none.
    */
   #spare: { id: number; track: MediaStreamTrack; owner: CompanionWorker } | null = null;
@@ -189,7 +189,7 @@ export class LoopSupervisor {
   }
 
   /**
-   * Where the page has no track generator, the spec's path needs one made in the loop's worker before
+   * Where the page has no track generator, the track path needs one made in the loop's worker before
    * process() is called (it returns the output at once); none where that worker cannot make one either.
    */
   async makeSpare(): Promise<void> {
@@ -248,7 +248,7 @@ export class LoopSupervisor {
     }
   }
 
-  /** Stops the loop in the loop's own worker (the spec's path, whose output that worker holds); the frames it held then, or null. */
+  /** Stops the loop in the loop's own worker (the track path, whose output that worker holds); the frames it held then, or null. */
   async stopTrackLoop(): Promise<number | null> {
     const loop = this.#loop;
     if (!loop || this.#host.closed()) return null;

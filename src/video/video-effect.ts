@@ -5,15 +5,23 @@
 import { BackendError, InvalidInputError } from '../errors/index.js';
 import { deserializeError } from '../runtime/error-transfer.js';
 import { createSegmenter, type Segmenter } from '../runtime/segmenter.js';
-import { GeneratorPath, pageHasGenerator } from './generator-path.js';
+import { FramesPath } from './frames-path.js';
 import type { InputPath, PathContext } from './input-path.js';
 import { LoopSupervisor, modelWorkerOf } from './loop-supervisor.js';
-import { MainThreadPath } from './main-thread-path.js';
-import type { FrameReport, VideoEffectName, VideoMask, VideoPath, VideoSettings, VideoStages } from './protocol.js';
+import {
+  PUBLIC_PATH,
+  type FrameReport,
+  type VideoEffectName,
+  type VideoMask,
+  type VideoPath,
+  type VideoSettings,
+  type VideoStages,
+} from './protocol.js';
+import { pageHasGenerator, StreamsPath } from './streams-path.js';
+import { TrackPath } from './track-path.js';
 import { registerVideoInternals } from './video-internals.js';
 import { parseVideoOptions, resolveSettings, type VideoEffectOptions, type VideoEffectSettings } from './video-options.js';
 import { VideoStatsRecorder, type VideoStats } from './video-stats.js';
-import { WorkerTrackPath } from './worker-track-path.js';
 
 export type { VideoEffectName, VideoMask, VideoPath, VideoStages, VideoStats };
 export type { DeprecatedVideoEffectName, VideoBackground, VideoEffectOptions, VideoEffectSettings } from './video-options.js';
@@ -58,7 +66,7 @@ export class VideoEffect {
       throw new BackendError('BACKEND_UNAVAILABLE', 'live video needs the model in a worker (webgpu or wasm)');
     }
     const effect = new VideoEffect(segmenter, parsed.settings);
-    // Where the page has no track generator, the spec's path needs one made ahead in the loop's worker.
+    // Where the page has no track generator, the track path needs one made ahead in the loop's worker.
     if (!pageHasGenerator()) await effect.#supervisor.makeSpare();
     return effect;
   }
@@ -87,7 +95,7 @@ export class VideoEffect {
       backend: this.#segmenter.backend,
       fallbacks: supervisor.fallbacks,
       restarts: supervisor.restarts,
-      path: this.#path?.kind ?? null,
+      path: this.#path ? PUBLIC_PATH[this.#path.kind] : null,
       compositor: supervisor.compositor,
     });
   }
@@ -113,12 +121,12 @@ export class VideoEffect {
     this.#track = track;
     const context = this.#context();
     let path: InputPath;
-    if (pageHasGenerator()) path = new GeneratorPath(track, context);
+    if (pageHasGenerator()) path = new StreamsPath(track, context);
     else {
       const spare = this.#supervisor.takeSpare();
       // The next one made now, so that a process() after this track ends finds one.
       if (spare) void this.#supervisor.makeSpare();
-      path = spare ? new WorkerTrackPath(track, spare, context) : new MainThreadPath(track, context);
+      path = spare ? new TrackPath(track, spare, context) : new FramesPath(track, context);
     }
     this.#path = path;
     path.start();

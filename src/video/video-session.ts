@@ -44,7 +44,7 @@ export class VideoSession {
     this.#model = model;
     this.#settings = settings;
     this.#events = events;
-    // In memory: on the `main-thread` path its bitmaps go to the page, and WebKitGTK's page crashed using
+    // In memory: on the frames path its bitmaps go to the page, and WebKitGTK's page crashed using
     // bitmaps a worker had kept on its GPU context (CONTRIBUTING.md, "A browser that crashes").
     this.#plain = new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true })!;
     this.#colours = classColors(model.spec).map((hex) => [...parseHexColor(hex)] as [number, number, number]);
@@ -72,7 +72,7 @@ export class VideoSession {
   }
 
   /**
-   * The `main-thread` path: one frame, composited, as a bitmap (the frame is closed); null where it was not
+   * The frames path: one frame, composited, as a bitmap (the frame is closed); null where it was not
    * shown (the loop stopped or failed). The page may send the next frame before this one is back: the
    * scheduler takes frames in order, and results come back in order.
    */
@@ -146,7 +146,7 @@ export class VideoSession {
     return scheduler;
   }
 
-  /** The streams paths (the worker's): frames read from the track processor, written to the generator. */
+  /** The streams and track paths (the host hands the track path's input over as streams): frames read from a track processor, written to a generator. */
   #streamHooks(reader: ReadableStreamDefaultReader<VideoFrame>, writer: WritableStreamDefaultWriter<VideoFrame>) {
     return {
       keep: (taken: Taken) => void this.#copy(taken),
@@ -164,7 +164,7 @@ export class VideoSession {
     };
   }
 
-  /** The `main-thread` path: frames are bitmaps the page sent (never copied), each answered with its composited bitmap. */
+  /** The frames path: frames are bitmaps the page sent (never copied), each answered with its composited bitmap. */
   #frameHooks() {
     return {
       keep: noop,
@@ -257,7 +257,7 @@ export class VideoSession {
    * CPU, where every draw of a camera frame converts all its pixels from YUV, even a small one: its copies
    * are kept in memory. The WebGL2 compositor uploads its frame as a texture: its copies are canvases the
    * browser may keep on the GPU (a GPU copy, which replaces the one it made of each camera frame before
-   * uploading it), so nothing is read back. Bitmaps (the `main-thread` path) are not copied.
+   * uploading it), so nothing is read back. Bitmaps (the frames path) are not copied.
    */
   #copy(taken: Taken): FrameCopy {
     const { frame, width, height } = taken;
@@ -395,7 +395,7 @@ export class VideoSession {
 /** What a frame is drawn from: the frame as it came, or a camera frame's RGB copy. */
 type FrameCopy = LiveFrame | OffscreenCanvas;
 
-/** A frame the loop took: a camera's VideoFrame (the streams paths) or a bitmap the page sent (`main-thread`). */
+/** A frame the loop took: a camera's VideoFrame (read from a stream: the streams and track paths) or a bitmap the page sent (the frames path). */
 interface Taken {
   /** Closed at once where it was copied, else once written or dropped. */
   frame: VideoFrame | ImageBitmap;
@@ -410,7 +410,7 @@ interface Taken {
   height: number;
   /** Where its time went so far (see `VideoStages`). */
   stages: Partial<VideoStages>;
-  /** The `main-thread` path: the page's call, answered with the composited frame (null: not shown). */
+  /** The frames path: the page's call, answered with the composited frame (null: not shown). */
   deliver?: { resolve(shown: { bitmap: ImageBitmap; report: FrameReport } | null): void; reject(error: unknown): void };
 }
 
@@ -420,7 +420,7 @@ interface ModelInput {
   timestamp: number;
 }
 
-/** A frame written: its report (and, on the `main-thread` path, the composited frame for the page). */
+/** A frame written: its report (and, on the frames path, the composited frame for the page). */
 interface Written {
   report: FrameReport;
   bitmap?: ImageBitmap;

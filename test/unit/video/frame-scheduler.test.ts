@@ -681,7 +681,7 @@ describe("FrameScheduler with waitForMask 'auto' and MaskPace (the camera's pace
   });
 });
 
-describe('FrameScheduler: offers that overlap (the main-thread path sends two frames in flight)', () => {
+describe('FrameScheduler: offers that overlap (the frames path sends two frames in flight)', () => {
   test('frames offered before the last was taken are taken in order, and each is done once', async () => {
     const { clock, log, scheduler, expectAllReleased } = rig({ modelMs: () => 30 });
     const taken = [1, 2, 3].map((id) => scheduler.offer({ id, width: 640 }, id * 1000));

@@ -1,12 +1,12 @@
-// The main-thread path (Firefox, and engines whose workers have no track generator): the page reads frames
-// as a hidden <video> shows them (requestVideoFrameCallback), sends each to the loop's worker as a bitmap
-// (its pixels in WebKit) stamped with its media time, and shows the composited frames on a canvas whose
-// captureStream() is the output.
+// The frames path (Firefox, and engines whose workers have no track generator; `stats.path` 'main-thread'):
+// the page reads frames as a hidden <video> shows them (requestVideoFrameCallback), sends each to the loop's
+// worker as a bitmap (its pixels in WebKit) stamped with its media time, and shows the composited frames on
+// a canvas whose captureStream() is the output.
 import { transfer } from 'comlink';
 import { watchInput, type InputPath, type PathContext } from './input-path.js';
 
-export class MainThreadPath implements InputPath {
-  readonly kind = 'main-thread';
+export class FramesPath implements InputPath {
+  readonly kind = 'frames';
   readonly output: MediaStreamTrack;
   readonly #track: MediaStreamTrack;
   readonly #context: PathContext;

@@ -1,11 +1,11 @@
-// The spec's path (Safari 18): a copy of the track goes to the loop's worker, which reads it and writes
-// the generator whose track it made ahead. A new model worker takes over there, on the same output; the
+// The track path (Safari 18, the spec's way; `stats.path` 'worker'): a copy of the track goes to the loop's
+// worker, which reads it and writes the generator whose track it made ahead. A new model worker takes over there, on the same output; the
 // output lives in the loop's worker, so if that worker dies, the output ends with an error.
 import { BackendError } from '../errors/index.js';
 import { watchInput, type InputPath, type PathContext } from './input-path.js';
 
-export class WorkerTrackPath implements InputPath {
-  readonly kind = 'worker';
+export class TrackPath implements InputPath {
+  readonly kind = 'track';
   readonly output: MediaStreamTrack;
   readonly #track: MediaStreamTrack;
   readonly #outputId: number;

@@ -1,6 +1,7 @@
-// Chromium's path: the page's MediaStreamTrackProcessor and MediaStreamTrackGenerator hand their streams to
-// the loop's worker, which writes its frames to a relay whose other end the page pipes into the generator,
-// so that a new worker (after a crash or a fallback) can take over the same output track.
+// The streams path (Chromium; `stats.path` 'worker'): the page's MediaStreamTrackProcessor and
+// MediaStreamTrackGenerator hand their streams to the loop's worker, which writes its frames to a relay whose
+// other end the page pipes into the generator, so that a new worker (after a crash or a fallback) can take
+// over the same output track.
 import type { InputPath, PathContext } from './input-path.js';
 
 // Chromium's track generator, which the page makes (its writable goes to the worker).
@@ -18,8 +19,8 @@ const page = globalThis as unknown as {
 /** Whether the page has Chromium's track processor and generator. */
 export const pageHasGenerator = (): boolean => Boolean(page.MediaStreamTrackGenerator && page.MediaStreamTrackProcessor);
 
-export class GeneratorPath implements InputPath {
-  readonly kind = 'worker';
+export class StreamsPath implements InputPath {
+  readonly kind = 'streams';
   readonly output: MediaStreamTrack;
   readonly #track: MediaStreamTrack;
   readonly #context: PathContext;
