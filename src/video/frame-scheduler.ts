@@ -14,11 +14,22 @@ export interface Shown<M> {
   failure?: unknown;
 }
 
+/** A model run, back: how long the model itself worked on it, and how its masks are made. */
+export interface ModelRun<M> {
+  /** The model's own work on the run (ms, in its thread), where it tells it: the pace's round trip less messages. */
+  work?: number;
+  /**
+   * The run's masks (`roundTrip`: ms from its input sent to the model's result back): called once, when
+   * the model has the next input (where one waits), so that it runs meanwhile; in the order of the runs.
+   */
+  masks(roundTrip: number): M;
+}
+
 /**
- * What the scheduler calls; `F` is a frame as the path has it, `I` a network input, `P` what the model
- * gives back, `M` the masks made of it (`finish`), `R` a written frame's report.
+ * What the scheduler calls; `F` is a frame as the path has it, `I` a network input, `M` the masks a model
+ * run gives, `R` a written frame's report.
  */
-export interface SchedulerHooks<F extends object, I, M, R, P = M> {
+export interface SchedulerHooks<F extends object, I, M, R> {
   /** The clock, ms. */
   now(): number;
   /** The frame waits for its own mask and may be held meanwhile: anything it must not hold (a camera's buffer) is let go now. */
@@ -26,14 +37,7 @@ export interface SchedulerHooks<F extends object, I, M, R, P = M> {
   /** The frame's network input, drawn now (the model takes it later, and the frame may be released first). */
   prepare(frame: F): I;
   /** One model run; the scheduler makes one at a time. */
-  model(input: I): Promise<P>;
-  /** How long the model itself worked on a run (ms, in its own thread), where it tells it: the pace's round trip less messages. */
-  modelWork?(made: P): number;
-  /**
-   * The masks, from what the model gave back (in `modelMs`): called once the model has the next input
-   * (where one waits), so that it runs meanwhile; in the order of the runs.
-   */
-  finish(made: P, input: I, modelMs: number): M;
+  model(input: I): Promise<ModelRun<M>>;
   /** Whether masks made from another frame can be shown on this one (the same size). */
   fits(masks: M, frame: F): boolean;
   /** Composites the frame with `shown` and writes it; its report, or undefined where nothing was written. */
@@ -91,8 +95,8 @@ const noop = () => undefined;
  *   wait, the next frame shown reports it); with no good masks yet, the loop fails.
  * - **In order**: each frame's write follows the one before it; every frame offered is released once.
  */
-export class FrameScheduler<F extends object, I, M, R, P = M> {
-  readonly #hooks: SchedulerHooks<F, I, M, R, P>;
+export class FrameScheduler<F extends object, I, M, R> {
+  readonly #hooks: SchedulerHooks<F, I, M, R>;
   readonly #mode: boolean | 'auto';
   readonly #countGaps: boolean;
   /** The pace of the camera, the model and the loop; a path feeds it what compositing costs (`composite`). */
@@ -136,7 +140,7 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
   #error: { error: unknown } | null = null;
   #stopped = false;
 
-  constructor(hooks: SchedulerHooks<F, I, M, R, P>, options: SchedulerOptions) {
+  constructor(hooks: SchedulerHooks<F, I, M, R>, options: SchedulerOptions) {
     this.#hooks = hooks;
     this.#mode = options.waitForMask;
     this.pace = options.pace;
@@ -324,20 +328,19 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
     }
     const t1 = (this.#runStarted = this.#hooks.now());
     try {
-      let made: P;
+      let run: ModelRun<M> | undefined;
       let modelMs: number;
-      let work: number | undefined;
       try {
-        made = await this.#hooks.model(input);
-        work = this.#hooks.modelWork?.(made);
+        run = await this.#hooks.model(input);
       } finally {
         modelMs = this.#hooks.now() - t1;
-        this.pace.trip(modelMs, work);
+        this.pace.trip(modelMs, run?.work);
         back();
       }
+      const made = run;
       const make = (): M => {
         const t2 = this.#hooks.now();
-        const masks = this.#hooks.finish(made, input, modelMs);
+        const masks = made.masks(modelMs);
         this.pace.masks(this.#hooks.now() - t2);
         this.#last = masks;
         return masks;

@@ -32,7 +32,7 @@ export class VideoSession {
   /** The masks last sent to onMask. */
   #maskSent: FrameMasks | null = null;
   /** What happens to each frame (made when the loop starts). */
-  #scheduler: FrameScheduler<Taken, ModelInput, Made, Written, FrameGrid> | null = null;
+  #scheduler: FrameScheduler<Taken, ModelInput, Made, Written> | null = null;
   /** Frames read from the input and not closed yet (a leak check: it is 0 between frames). */
   #open = 0;
   readonly #closed = new WeakSet<VideoFrame>();
@@ -115,29 +115,27 @@ export class VideoSession {
   }
 
   #schedule(
-    hooks: Pick<SchedulerHooks<Taken, ModelInput, Made, Written, FrameGrid>, 'keep' | 'write' | 'release' | 'done' | 'dropped' | 'failed'>,
+    hooks: Pick<SchedulerHooks<Taken, ModelInput, Made, Written>, 'keep' | 'write' | 'release' | 'done' | 'dropped' | 'failed'>,
     pace: MaskPace,
     countGaps: boolean,
-  ): FrameScheduler<Taken, ModelInput, Made, Written, FrameGrid> {
-    const scheduler = new FrameScheduler<Taken, ModelInput, Made, Written, FrameGrid>(
+  ): FrameScheduler<Taken, ModelInput, Made, Written> {
+    const scheduler = new FrameScheduler<Taken, ModelInput, Made, Written>(
       {
         ...hooks,
         now: () => performance.now(),
         prepare: (taken) => this.#prepare(taken),
-        model: async ({ request }) => {
+        model: async ({ request, timestamp }) => {
+          let grid: FrameGrid;
           try {
-            return await this.#model.grid(request);
+            grid = await this.#model.grid(request);
           } finally {
             this.#input.release(request.tensor, this.#model.spec.preprocess);
           }
+          return {
+            work: grid.timings.run + grid.timings.grid,
+            masks: (roundTrip) => ({ masks: this.#model.masks(grid, request), meta: request.meta, timestamp, roundTrip }),
+          };
         },
-        finish: (grid, { request, timestamp }, roundTrip) => ({
-          masks: this.#model.masks(grid, request),
-          meta: request.meta,
-          timestamp,
-          roundTrip,
-        }),
-        modelWork: ({ timings }) => timings.run + timings.grid,
         fits: (made, { width, height }) => made.meta.originalWidth === width && made.meta.originalHeight === height,
       },
       { waitForMask: this.#settings.waitForMask, pace, countGaps },
@@ -187,7 +185,7 @@ export class VideoSession {
   async #run(
     reader: ReadableStreamDefaultReader<VideoFrame>,
     writer: WritableStreamDefaultWriter<VideoFrame>,
-    scheduler: FrameScheduler<Taken, ModelInput, Made, Written, FrameGrid>,
+    scheduler: FrameScheduler<Taken, ModelInput, Made, Written>,
   ): Promise<void> {
     try {
       for (;;) {

@@ -1,7 +1,7 @@
 // The live loop's rules, in Node: fake frames, a fake model and writer, and a fake clock that runs events
 // (a frame from the camera, a model run back) in time order.
 import { describe, expect, test } from 'vitest';
-import { FrameScheduler, type Shown } from '../../../src/video/frame-scheduler.js';
+import { FrameScheduler, type ModelRun, type Shown } from '../../../src/video/frame-scheduler.js';
 import { MaskPace } from '../../../src/video/mask-pace.js';
 
 interface Frame {
@@ -95,6 +95,15 @@ function rig(options: RigOptions = {}) {
     mostWriting: 0,
   };
   const answers: { id: number; answer: () => void }[] = [];
+  /** A run's result: its masks made as the scheduler asks (`finishMs` of the loop's thread), and the model's own work where it tells it. */
+  const madeOf = (masks: Masks): ModelRun<Masks> => ({
+    ...(options.modelWork ? { work: options.modelWork(masks.from) } : {}),
+    masks: () => {
+      log.finished.push({ from: masks.from, atModel: log.inFlight ? log.modelled.at(-1)! : null });
+      clock.now += finishMs;
+      return masks;
+    },
+  });
   /** The frames the camera gave the loop (where the camera ran). */
   const offeredIds: number[] = [];
   const scheduler = new FrameScheduler<Frame, Frame, Masks, Written>(
@@ -111,22 +120,16 @@ function rig(options: RigOptions = {}) {
         log.modelled.push(input.id);
         log.modelledAt.push(clock.now);
         log.mostInFlight = Math.max(log.mostInFlight, ++log.inFlight);
-        return new Promise<Masks>((resolve, reject) => {
+        return new Promise<ModelRun<Masks>>((resolve, reject) => {
           const answer = () => {
             log.inFlight--;
             if (fails(input.id)) reject(new Error(`run ${input.id} failed`));
-            else resolve({ from: input.id, width: input.width });
+            else resolve(madeOf({ from: input.id, width: input.width }));
           };
           if (timed) clock.at(clock.now + modelMs(input.id), answer);
           else answers.push({ id: input.id, answer });
         });
       },
-      finish: (masks) => {
-        log.finished.push({ from: masks.from, atModel: log.inFlight ? log.modelled.at(-1)! : null });
-        clock.now += finishMs;
-        return masks;
-      },
-      ...(options.modelWork ? { modelWork: (masks: Masks) => options.modelWork!(masks.from) } : {}),
       fits: (masks, frame) => masks.width === frame.width,
       write: (frame, shown: Shown<Masks>) => {
         const written: Written = {
