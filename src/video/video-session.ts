@@ -11,7 +11,7 @@ import type { Compositor, SceneEffect } from './compositor.js';
 import { createCompositor } from './create-compositor.js';
 import { maskFactor, parseHexColor } from './effect.js';
 import { canvas2d, FrameInput, gridMap, type LiveFrame, type SubjectGrid } from './fast-path.js';
-import { FrameScheduler, type SchedulerHooks, type Shown } from './frame-scheduler.js';
+import { countsDropped, FrameScheduler, type FrameEnd, type SchedulerHooks, type Shown } from './frame-scheduler.js';
 import { MaskPace } from './mask-pace.js';
 import type { BitmapFrameMeta, FrameReport, VideoEvents, VideoSettings, VideoStages, VideoStarted, VideoStartRequest } from './protocol.js';
 import type { FrameGrid, FrameMasks, MaskRequest, VideoModel } from './video-model.js';
@@ -32,7 +32,7 @@ export class VideoSession {
   /** The masks last sent to onMask. */
   #maskSent: FrameMasks | null = null;
   /** What happens to each frame (made when the loop starts). */
-  #scheduler: FrameScheduler<Taken, ModelInput, Made, Written> | null = null;
+  #scheduler: FrameScheduler<Taken, ModelInput, Made> | null = null;
   /** Frames read from the input and not closed yet (a leak check: it is 0 between frames). */
   #open = 0;
   readonly #closed = new WeakSet<VideoFrame>();
@@ -115,11 +115,11 @@ export class VideoSession {
   }
 
   #schedule(
-    hooks: Pick<SchedulerHooks<Taken, ModelInput, Made, Written>, 'keep' | 'write' | 'release' | 'done' | 'dropped' | 'failed'>,
+    hooks: Pick<SchedulerHooks<Taken, ModelInput, Made>, 'keep' | 'write' | 'done' | 'failed'>,
     pace: MaskPace,
     countGaps: boolean,
-  ): FrameScheduler<Taken, ModelInput, Made, Written> {
-    const scheduler = new FrameScheduler<Taken, ModelInput, Made, Written>(
+  ): FrameScheduler<Taken, ModelInput, Made> {
+    const scheduler = new FrameScheduler<Taken, ModelInput, Made>(
       {
         ...hooks,
         now: () => performance.now(),
@@ -149,14 +149,17 @@ export class VideoSession {
     return {
       keep: (taken: Taken) => void this.#copy(taken),
       write: (taken: Taken, shown: Shown<Made>) => this.#write(taken, shown, writer),
-      release: (taken: Taken) => this.#release(taken),
-      done: (_: Taken, written: Written | undefined) => {
-        if (!written) return;
+      done: (taken: Taken, end: FrameEnd) => {
+        this.#release(taken);
         // Counted after this frame is closed: the next frame may be at the model already.
-        written.report.openFrames = this.#open;
-        this.#events.frame(written.report);
+        if (end.is === 'shown') {
+          const { report } = taken.written!;
+          report.openFrames = this.#open;
+          this.#events.frame(report);
+        } else if (countsDropped(end)) {
+          this.#events.frame({ dropped: this.#scheduler!.dropped, openFrames: this.#open, waiting: this.#scheduler!.waiting });
+        }
       },
-      dropped: () => this.#events.frame({ dropped: this.#scheduler!.dropped, openFrames: this.#open, waiting: this.#scheduler!.waiting }),
       // The loop ends on the next read; the reader is cancelled so that it does not wait for one.
       failed: () => void reader.cancel().catch(() => undefined),
     };
@@ -171,12 +174,15 @@ export class VideoSession {
         const bitmap = canvas.transferToImageBitmap();
         report.latency = performance.now() - taken.read;
         this.#paced(report);
-        return Promise.resolve<Written>({ bitmap, report });
+        taken.written = { bitmap, report };
+        return Promise.resolve(true);
       },
-      release: (taken: Taken) => taken.frame.close(),
-      done: (taken: Taken, written: Written | undefined, error?: unknown) => {
-        if (error !== undefined) taken.deliver!.reject(error);
-        else if (written?.bitmap) taken.deliver!.resolve(transfer({ bitmap: written.bitmap, report: written.report }, [written.bitmap]));
+      done: (taken: Taken, end: FrameEnd) => {
+        taken.frame.close();
+        const { written } = taken;
+        if (end.is === 'dropped' && end.why === 'failed') taken.deliver!.reject(end.error);
+        else if (end.is === 'shown' && written?.bitmap)
+          taken.deliver!.resolve(transfer({ bitmap: written.bitmap, report: written.report }, [written.bitmap]));
         else taken.deliver!.resolve(null);
       },
     };
@@ -185,7 +191,7 @@ export class VideoSession {
   async #run(
     reader: ReadableStreamDefaultReader<VideoFrame>,
     writer: WritableStreamDefaultWriter<VideoFrame>,
-    scheduler: FrameScheduler<Taken, ModelInput, Made, Written>,
+    scheduler: FrameScheduler<Taken, ModelInput, Made>,
   ): Promise<void> {
     try {
       for (;;) {
@@ -219,9 +225,9 @@ export class VideoSession {
     }
   }
 
-  /** Composites a taken frame with its masks and writes the result; its report, to send once the frame is closed. */
-  async #write(taken: Taken, shown: Shown<Made>, writer: WritableStreamDefaultWriter<VideoFrame>): Promise<Written | undefined> {
-    if (this.#stopped) return undefined;
+  /** Composites a taken frame with its masks and writes the result (its report kept, to send once the frame is closed); false once stopped. */
+  async #write(taken: Taken, shown: Shown<Made>, writer: WritableStreamDefaultWriter<VideoFrame>): Promise<boolean> {
+    if (this.#stopped) return false;
     const { timestamp } = taken;
     const { canvas, report } = this.#composite(taken, shown);
     // Alpha only for the cutout: an opaque frame stays opaque for encoders and peer connections.
@@ -236,7 +242,8 @@ export class VideoSession {
     report.stages!.write = performance.now() - t0;
     report.latency = performance.now() - taken.read;
     this.#paced(report);
-    return { report };
+    taken.written = { report };
+    return true;
   }
 
   /** Closes a frame read from the input, once (a carried frame may be dropped before its turn comes). */
@@ -408,6 +415,8 @@ interface Taken {
   height: number;
   /** Where its time went so far (see `VideoStages`). */
   stages: Partial<VideoStages>;
+  /** Once written: its report (and, on the frames path, the composited frame). */
+  written?: Written;
   /** The frames path: the page's call, answered with the composited frame (null: not shown). */
   deliver?: { resolve(shown: { bitmap: ImageBitmap; report: FrameReport } | null): void; reject(error: unknown): void };
 }
