@@ -1,6 +1,6 @@
-// The live-video half of the segmentation worker's protocol: the frame loop runs in the model's worker
-// (workers/segment-worker.ts), so a frame goes from the camera to the model to the compositor with no
-// hop through the page where the engine allows it.
+// The live-video half of the segmentation worker's protocol: the frame loop runs in a worker of the
+// segmentation worker's script (workers/segment-worker.ts), beside the model's or in it, so a frame goes
+// from the camera to the model to the compositor with no hop through the page where the engine allows it.
 import type { ModelSpec } from '../model/index.js';
 import type { SerializedError } from '../runtime/error-transfer.js';
 import type { Rgb } from './effect.js';
