@@ -84,7 +84,10 @@ export interface SchedulerHooks<F extends object, I, M> {
   fits(masks: M, frame: F): boolean;
   /** Composites the frame with `shown` and writes it; false where it wrote nothing (the loop stopped). */
   write(frame: F, shown: Shown<M>): Promise<boolean>;
-  /** The frame's life ended (`end`): let go of it. Called once for each frame offered, in order but for a `replaced` one (at once). */
+  /**
+   * The frame's life ended (`end`): let go of it. Called once for each frame offered: a frame written or
+   * dropped at its turn after the frames before it, one replaced (or not taken) at once.
+   */
   done(frame: F, end: FrameEnd): void;
   /** The loop failed (a frame that had no masks to fall back on, or a write that failed): it takes no frame from now on. */
   failed?(error: unknown): void;
