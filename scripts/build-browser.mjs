@@ -40,14 +40,15 @@ await build({
   ...common,
   entryPoints: { edgeseg: join(root, 'src', 'index.ts') },
   outdir: out,
-  plugins: [packagedTwins(['runtime-files']), packagedVideoModel],
+  // faults: the page's test faults, which the package does not ship (see src/runtime/faults.ts).
+  plugins: [packagedTwins(['runtime-files', 'faults']), packagedVideoModel],
 });
 // edgeseg/wasm: the same entry, whose runtime-files names no WebGPU file, so that bundlers copy none.
 await build({
   ...common,
   entryPoints: { 'edgeseg-wasm': join(root, 'src', 'index.ts') },
   outdir: out,
-  plugins: [packagedTwins(['runtime-files'], 'wasm'), packagedVideoModel],
+  plugins: [packagedTwins(['runtime-files'], 'wasm'), packagedTwins(['faults']), packagedVideoModel],
 });
 await build({
   ...common,

@@ -1,5 +1,5 @@
 // The live-video half of the worker (VideoWorkerApi): a frame loop on this worker's model or on another
-// worker's (served over a port), this worker's track generators for the spec's path, and the model served
+// worker's (served over a port), this worker's track generators for the track path, and the model served
 // to a loop in another worker. Apart from the still-image API of segment-worker.ts, which mounts it.
 import { transfer } from 'comlink';
 import { BackendError } from '../src/errors/index.js';
@@ -14,7 +14,7 @@ import { VideoSession } from '../src/video/video-session.js';
 export function videoHost(model: () => [ModelSpec, RunModel]): { api: VideoWorkerApi; dispose(): Promise<void> } {
   // The live-video loop of createVideoEffect, when one runs.
   let video: VideoSession | null = null;
-  // The spec's path: this worker's track generators by id (one the output, one made ahead for the next
+  // The track path: this worker's track generators by id (one the output, one made ahead for the next
   // process()), the one the loop writes, and the input track the loop reads.
   const outputs = new Map<number, TrackOutput>();
   let outputIds = 0;

@@ -1,7 +1,8 @@
 // What live video and the tests reach inside a Segmenter, kept off its public class: a registry by
 // segmenter, filled as each is made. The package's entries do not export it.
+import { injectBackendFault } from './faults.js';
 import type { Fault } from './protocol.js';
-import type { CompanionWorker, WorkerHandle } from './worker-backend.js';
+import type { CompanionWorker, WorkerBackend, WorkerHandle } from './worker-backend.js';
 
 /** The worker that runs the model, for live video. */
 export interface VideoWorker extends WorkerHandle {
@@ -19,8 +20,8 @@ export interface SegmenterInternals {
    * runs the model, false when there is no backend to move to.
    */
   recoverVideo(failure: 'crashed' | 'failed', error: Error): Promise<boolean>;
-  /** Makes the worker fail its next run, or die (see `Fault`); only the source tree's worker plays faults. */
-  injectFault(fault: Fault): Promise<void>;
+  /** The backend that runs the model where it is a worker's (null for the hosted route): the tests' faults go there. */
+  workerBackend(): WorkerBackend | null;
 }
 
 const registry = new WeakMap<object, SegmenterInternals>();
@@ -36,9 +37,10 @@ export function segmenterInternals(segmenter: object): SegmenterInternals {
 }
 
 /**
- * Test hook: makes `segmenter`'s worker fail its next run, or die (see `Fault`). Only the worker of the
- * source tree plays faults; the packaged worker has no fault injection.
+ * Test hook: makes `segmenter`'s worker fail its next run, or die (see `Fault`). Only the source tree
+ * plays faults (faults.ts, and the worker's own); the packaged build has no fault injection.
  */
-export function injectFault(segmenter: object, fault: Fault): Promise<void> {
-  return segmenterInternals(segmenter).injectFault(fault);
+export async function injectFault(segmenter: object, fault: Fault): Promise<void> {
+  const backend = segmenterInternals(segmenter).workerBackend();
+  if (backend) await injectBackendFault(backend, fault);
 }

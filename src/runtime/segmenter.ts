@@ -11,7 +11,7 @@ import { orderedPool } from '../batch/ordered-pool.js';
 import { isPlatformError } from '../platform/errors/guards.js';
 import type { PlatformError } from '../platform/errors/platform-error.js';
 import type { PlatformClient } from '../platform/platform-client.js';
-import type { Fault, LocalBackendName, WorkerModelSource } from './protocol.js';
+import type { LocalBackendName, WorkerModelSource } from './protocol.js';
 import type { Backend, BackendOutcome, Timings } from './backend.js';
 import { HostedBackend, hostedUnavailable } from './hosted-backend.js';
 import type { ImageSource } from './image-source.js';
@@ -209,7 +209,7 @@ export class Segmenter {
     registerSegmenterInternals(this, {
       videoWorker: () => this.#videoWorker(),
       recoverVideo: (failure, error) => this.#recoverVideo(failure, error),
-      injectFault: (fault) => this.#injectFault(fault),
+      workerBackend: () => (this.#backend instanceof WorkerBackend ? this.#backend : null),
     });
   }
 
@@ -378,11 +378,6 @@ export class Segmenter {
       await backend.dispose();
       return true;
     });
-  }
-
-  /** A test's fault, played by the source tree's worker. */
-  async #injectFault(fault: Fault): Promise<void> {
-    if (this.#backend instanceof WorkerBackend) await this.#backend.injectFault(fault);
   }
 
   async #startFrom(first: number): Promise<void> {

@@ -5,9 +5,10 @@ import { proxy, releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import { BackendError, EdgesegAbortError, InvalidInputError } from '../errors/index.js';
 import type { DownloadProgress, ModelSpec } from '../model/index.js';
 import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
-import type { Fault, LoadRequest, LoadResult, LocalBackendName, SegmentOutcome, WorkerApi } from './protocol.js';
+import type { LoadRequest, LoadResult, LocalBackendName, SegmentOutcome, WorkerApi } from './protocol.js';
 import type { Backend, BackendCallOptions, BackendOutcome } from './backend.js';
 import { deserializeError, installErrorTransfer } from './error-transfer.js';
+import { takeBlockingFault } from './faults.js';
 import { reusable, toWorkerImage, type ImageSource } from './image-source.js';
 import { STALL_MS, watchWorker, type WorkerLife } from './worker-life.js';
 
@@ -73,8 +74,6 @@ export class WorkerBackend implements Backend {
   #loaded: LoadResult | null = null;
   #inFlight = 0;
   #disposed = false;
-  /** A blocking test fault armed (`block-in-run`, `block-in-load`): the call or load it blocks is found out in 2 s rather than in STALL_MS. */
-  #blocking: 'run' | 'load' | null = null;
 
   private constructor(name: LocalBackendName, options: WorkerBackendOptions) {
     this.name = name;
@@ -148,20 +147,6 @@ export class WorkerBackend implements Backend {
     return this.#ensureAlive();
   }
 
-  /**
-   * Test hook: make the worker fail its next run, die before the next call, or die, hang or block during
-   * it; or (`block-in-load`) make the next worker started block while it loads.
-   */
-  async injectFault(fault: Fault): Promise<void> {
-    // `block-in-load` is for the next worker started (#boot arms it there); the others go to this one.
-    if (fault === 'block-in-load') {
-      this.#blocking = 'load';
-      return;
-    }
-    if (fault === 'block-in-run') this.#blocking = 'run';
-    await this.#remote?.injectFault(fault);
-  }
-
   async dispose(): Promise<void> {
     const remote = this.#remote;
     const life = this.#life;
@@ -189,7 +174,7 @@ export class WorkerBackend implements Backend {
         // Each try's worker is this backend's at once, so that a dispose meanwhile stops it.
         [this.#worker, this.#remote, this.#life, this.#unresponsive] = [worker, remote, life, null];
       });
-      const blocked = this.#takeBlocking('load');
+      const blocked = takeBlockingFault(this, 'load');
       if (blocked) await remote.injectFault('block-in-load');
       const onProgress = this.#options.onProgress ? proxy(this.#options.onProgress) : undefined;
       try {
@@ -253,13 +238,6 @@ export class WorkerBackend implements Backend {
     this.#options.onRestart?.(reason);
   }
 
-  /** Whether a blocking test fault is armed for this `kind` of work (it applies to the next one only). */
-  #takeBlocking(kind: 'run' | 'load'): boolean {
-    if (this.#blocking !== kind) return false;
-    this.#blocking = null;
-    return true;
-  }
-
   #disposedError(): BackendError {
     return new BackendError('DISPOSED', 'this segmenter was disposed', { backend: this.name });
   }
@@ -319,7 +297,7 @@ export class WorkerBackend implements Backend {
             transferables,
           ),
         ),
-        stallLimit(this.#takeBlocking('run')),
+        stallLimit(takeBlockingFault(this, 'run')),
       );
     } catch (error) {
       // The worker died (or was stopped) during the call. The image went with it, and an image that killed

@@ -1,8 +1,8 @@
 // What happens to each frame of the live loop, and nothing else: which frame the model takes, which waits
 // for it, which is carried or dropped, in what order frames are written, and when frames stop or start
-// waiting for their own mask. Pure: the model, the writer, the frame's release and the clock are injected,
-// so every path (the page's track processor, the track in a worker, the main thread's frames) runs the
-// same rules, and Node tests them with fake frames and a fake clock.
+// waiting for their own mask. Each frame's state (FrameState) is moved in one place, along FRAME_MOVES.
+// Pure: the model, the writer, the end of a frame and the clock are injected, so every path (streams,
+// track, frames) runs the same rules, and Node tests them with fake frames and a fake clock.
 import type { MaskPace } from './mask-pace.js';
 
 /** What a frame is shown with: its own masks, or (`carried`) the newest ones made from an earlier frame. */
@@ -14,11 +14,64 @@ export interface Shown<M> {
   failure?: unknown;
 }
 
+/** A model run, back: how long the model itself worked on it, and how its masks are made. */
+export interface ModelRun<M> {
+  /** The model's own work on the run (ms, in its thread), where it tells it: the pace's round trip less messages. */
+  work?: number;
+  /**
+   * The run's masks (`roundTrip`: ms from its input sent to the model's result back): called once, when
+   * the model has the next input (where one waits), so that it runs meanwhile; in the order of the runs.
+   */
+  masks(roundTrip: number): M;
+}
+
 /**
- * What the scheduler calls; `F` is a frame as the path has it, `I` a network input, `P` what the model
- * gives back, `M` the masks made of it (`finish`), `R` a written frame's report.
+ * Where a frame is in the loop; FrameScheduler alone moves it on, along FRAME_MOVES, by the rules above
+ * its class. A frame is `read` once offered (frames are taken in order). While frames wait for their own
+ * mask it goes to the model when the model is free (`segmenting`: it is written on its own masks) or waits
+ * for it in the one-frame slot (`waiting`), where a newer frame may take its place: it is then `carried`,
+ * shown on the masks before it once the frame ahead is written. While frames do not wait it goes from
+ * `read` to `compositing` at once, on the newest masks (a frame with no masks of its size is `waiting` for
+ * the run in flight, or `segmenting` for its own). It ends `shown` (written) or `dropped`: `replaced` (a
+ * carried frame a newer one replaced before its turn) or `no-masks` (a carried frame whose turn came with
+ * no masks of its size, or the loop stopping), both counted in `dropped`; `ended` (the source ended or the
+ * loop stopped before it was shown, or the writer wrote nothing); `failed` (the loop failed on it).
  */
-export interface SchedulerHooks<F extends object, I, M, R, P = M> {
+export type FrameState =
+  | { is: 'read' }
+  | { is: 'waiting' }
+  | { is: 'segmenting' }
+  | { is: 'carried' }
+  | { is: 'compositing' }
+  | { is: 'shown' }
+  | { is: 'dropped'; why: 'replaced' | 'no-masks' | 'ended' }
+  | { is: 'dropped'; why: 'failed'; error: unknown };
+
+/** How a frame's life ended. */
+export type FrameEnd = Extract<FrameState, { is: 'shown' | 'dropped' }>;
+
+/** The states a frame may move to from each. */
+export const FRAME_MOVES = {
+  read: ['waiting', 'segmenting', 'compositing', 'dropped'],
+  waiting: ['segmenting', 'carried', 'compositing', 'dropped'],
+  segmenting: ['compositing', 'dropped'],
+  carried: ['compositing', 'dropped'],
+  compositing: ['shown', 'dropped'],
+  shown: [],
+  dropped: [],
+} as const satisfies { [S in FrameState['is']]: readonly FrameState['is'][] };
+
+/** `state`, moved to `next`; throws where FRAME_MOVES has no such move. */
+export function moveFrame(state: FrameState, next: FrameState): FrameState {
+  if (!(FRAME_MOVES[state.is] as readonly string[]).includes(next.is)) throw new Error(`a ${state.is} frame cannot be ${next.is}`);
+  return next;
+}
+
+/** Whether a frame's end counts in the loop's `dropped` (a frame the loop let go while it ran, not one it stopped or failed on). */
+export const countsDropped = (end: FrameEnd): boolean => end.is === 'dropped' && (end.why === 'replaced' || end.why === 'no-masks');
+
+/** What the scheduler calls; `F` is a frame as the path has it, `I` a network input, `M` the masks a model run gives. */
+export interface SchedulerHooks<F extends object, I, M> {
   /** The clock, ms. */
   now(): number;
   /** The frame waits for its own mask and may be held meanwhile: anything it must not hold (a camera's buffer) is let go now. */
@@ -26,24 +79,16 @@ export interface SchedulerHooks<F extends object, I, M, R, P = M> {
   /** The frame's network input, drawn now (the model takes it later, and the frame may be released first). */
   prepare(frame: F): I;
   /** One model run; the scheduler makes one at a time. */
-  model(input: I): Promise<P>;
-  /** How long the model itself worked on a run (ms, in its own thread), where it tells it: the pace's round trip less messages. */
-  modelWork?(made: P): number;
-  /**
-   * The masks, from what the model gave back (in `modelMs`): called once the model has the next input
-   * (where one waits), so that it runs meanwhile; in the order of the runs.
-   */
-  finish(made: P, input: I, modelMs: number): M;
+  model(input: I): Promise<ModelRun<M>>;
   /** Whether masks made from another frame can be shown on this one (the same size). */
   fits(masks: M, frame: F): boolean;
-  /** Composites the frame with `shown` and writes it; its report, or undefined where nothing was written. */
-  write(frame: F, shown: Shown<M>): Promise<R | undefined>;
-  /** Done with the frame (called once for each frame offered, whatever happened to it). */
-  release(frame: F): void;
-  /** After release: the frame's report where it was written, else undefined (`error`: the loop failed on it). */
-  done(frame: F, report: R | undefined, error?: unknown): void;
-  /** A frame was dropped (a carried frame replaced before its turn, or one with no masks to be shown on). */
-  dropped?(): void;
+  /** Composites the frame with `shown` and writes it; false where it wrote nothing (the loop stopped). */
+  write(frame: F, shown: Shown<M>): Promise<boolean>;
+  /**
+   * The frame's life ended (`end`): let go of it. Called once for each frame offered: a frame written or
+   * dropped at its turn after the frames before it, one replaced (or not taken) at once.
+   */
+  done(frame: F, end: FrameEnd): void;
   /** The loop failed (a frame that had no masks to fall back on, or a write that failed): it takes no frame from now on. */
   failed?(error: unknown): void;
 }
@@ -89,19 +134,21 @@ const noop = () => undefined;
  *   model is back; the held frame is carried. The two ways never overlap.
  * - **A failed run**: the frame is shown on the last good masks, with the failure (while frames do not
  *   wait, the next frame shown reports it); with no good masks yet, the loop fails.
- * - **In order**: each frame's write follows the one before it; every frame offered is released once.
+ * - **In order**: each frame's write follows the one before it; every frame offered is done with once.
  */
-export class FrameScheduler<F extends object, I, M, R, P = M> {
-  readonly #hooks: SchedulerHooks<F, I, M, R, P>;
+export class FrameScheduler<F extends object, I, M> {
+  readonly #hooks: SchedulerHooks<F, I, M>;
   readonly #mode: boolean | 'auto';
   readonly #countGaps: boolean;
   /** The pace of the camera, the model and the loop; a path feeds it what compositing costs (`composite`). */
   readonly pace: MaskPace;
   #waiting: boolean;
+  /** Whether the loop takes frames: it runs until stopped from outside or failed (`error`). */
+  #state: { is: 'running' } | { is: 'stopped' } | { is: 'failed'; error: unknown } = { is: 'running' };
   /** The model's run in flight (settles, never rejecting, once its masks are made); null once the model is back. */
   #modelCall: Promise<void> | null = null;
-  /** The newest frame that came while the model was busy: the model takes it next. */
-  #held: F | null = null;
+  /** The newest frame that came while the model was busy (`waiting`): the model takes it next. */
+  #held: Life<F> | null = null;
   /**
    * The input of the last frame before the model is due back, drawn as it came, so that the model takes it
    * the moment it is back: the held frame's while frames wait, else a frame's already written.
@@ -114,9 +161,9 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
   /** Frames that wait (not waiting for their mask) for masks of their size, which no run may defer; whether the source ended. */
   #awaiting = 0;
   #ended = false;
-  /** A frame shown on the masks before it once the frame ahead of it is written (at most one waits). */
-  #carried: F | null = null;
-  /** The last frame's output (settles once it is written, or dropped, and released). */
+  /** A frame shown on the masks before it once the frame ahead of it is written (at most one is `carried`). */
+  #carried: Life<F> | null = null;
+  /** The last frame's output (settles once it is written, or dropped, and done with). */
   #written: Promise<void> = Promise.resolve();
   /** Every frame's output, for end(). */
   #pending: Promise<void> = Promise.resolve();
@@ -124,19 +171,14 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
   #last: M | null = null;
   /** While frames do not wait: a failed run, for the next frame shown to report. */
   #unreported: { error: unknown } | null = null;
-  /** What keeping a frame cost (ms), counted in the loop's own work on it. */
-  readonly #keepMs = new WeakMap<F, number>();
-  readonly #released = new WeakSet<F>();
   /** Frames offered and not taken yet; when the last one was taken (ms). */
   #intakes = 0;
   #readyAt = 0;
   #intake: Promise<unknown> = Promise.resolve();
   #lastTimestamp: number | null = null;
   #dropped = 0;
-  #error: { error: unknown } | null = null;
-  #stopped = false;
 
-  constructor(hooks: SchedulerHooks<F, I, M, R, P>, options: SchedulerOptions) {
+  constructor(hooks: SchedulerHooks<F, I, M>, options: SchedulerOptions) {
     this.#hooks = hooks;
     this.#mode = options.waitForMask;
     this.pace = options.pace;
@@ -150,60 +192,61 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
     return this.#waiting;
   }
 
-  /** Frames dropped: by this loop, and (`countGaps`) by the source before this loop saw them. */
+  /** Frames dropped: by this loop (see `countsDropped`), and (`countGaps`) by the source before this loop saw them. */
   get dropped(): number {
     return this.#dropped;
   }
 
   /** Whether the loop takes no more frames (stopped, or failed). */
   get ending(): boolean {
-    return this.#stopped || this.#error !== null;
+    return this.#state.is !== 'running';
   }
 
   /** Why the loop failed, where it did. */
   get error(): { error: unknown } | null {
-    return this.#error;
+    return this.#state.is === 'failed' ? { error: this.#state.error } : null;
   }
 
   /**
    * A frame came (stamped `timestamp`, µs; `skipped`: the camera's frames its source skipped since the last
    * one offered, which the pace counts, and `countGaps` does not). Resolves once the loop can take the next
    * one: at once while frames wait for their mask, once this one is written while they do not. False where
-   * the loop takes no more frames (this one was released).
+   * the loop takes no more frames (this one was done with).
    */
   offer(frame: F, timestamp: number, skipped = 0): Promise<boolean> {
     const arrived = this.#hooks.now();
     // How long the loop had nothing to do before this frame came (none while one is being taken).
     const idle = this.#intakes === 0 ? Math.max(0, arrived - this.#readyAt) : 0;
     this.#intakes++;
-    const taken = this.#intake.then(() => this.#take(frame, timestamp, arrived, idle, skipped));
+    const life: Life<F> = { frame, state: { is: 'read' }, keepMs: 0 };
+    const taken = this.#intake.then(() => this.#take(life, timestamp, arrived, idle, skipped));
     this.#intake = taken;
     return taken;
   }
 
   /** Takes no more frames; frames in work finish (a frame still to be written is not written where the writer checks). */
   stop(): void {
-    this.#stopped = true;
+    if (this.#state.is === 'running') this.#state = { is: 'stopped' };
     this.#finishDeferred();
   }
 
   /** Fails the loop from outside (the source failed): no more frames. */
   fail(error: unknown): void {
-    if (this.#error) return;
-    this.#error = { error };
+    if (this.#state.is === 'failed') return;
+    this.#state = { is: 'failed', error };
     this.#hooks.failed?.(error);
   }
 
-  /** The source ended: the held frame is released (not shown), and what is in work finishes. */
+  /** The source ended: the held frame is dropped (not shown), and what is in work finishes. */
   async end(): Promise<void> {
     this.#ended = true;
     this.#finishDeferred();
-    if (this.#held) this.#discard(this.#held);
+    if (this.#held) this.#advance(this.#held, { is: 'dropped', why: 'ended' });
     [this.#held, this.#queued] = [null, null];
     await this.#pending;
   }
 
-  async #take(frame: F, timestamp: number, arrived: number, idle: number, skipped: number): Promise<boolean> {
+  async #take(life: Life<F>, timestamp: number, arrived: number, idle: number, skipped: number): Promise<boolean> {
     try {
       this.pace.frame(arrived, this.#waiting, idle, skipped + 1);
       // A frame the loop waited for most of the time since the last: none came meanwhile to be discarded.
@@ -223,21 +266,21 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
         await Promise.all([this.#written, this.#modelCall]);
       }
       if (this.ending) {
-        this.#discard(frame);
+        this.#advance(life, { is: 'dropped', why: 'ended' });
         return false;
       }
       if (!this.#waiting) {
         this.#output(
-          frame,
-          this.#latest(frame).then((shown) => this.#hooks.write(frame, shown)),
+          life,
+          this.#latest(life).then((shown) => this.#write(life, shown)),
         );
         await this.#written;
         return true;
       }
       const t0 = this.#hooks.now();
-      this.#hooks.keep(frame);
-      this.#keepMs.set(frame, this.#hooks.now() - t0);
-      if (!this.#modelCall) this.#begin(frame);
+      this.#hooks.keep(life.frame);
+      life.keepMs = this.#hooks.now() - t0;
+      if (!this.#modelCall) this.#begin(life);
       else {
         // The frame the model takes next is the newest; the one it replaces is shown on the last masks.
         if (this.#held) {
@@ -245,15 +288,15 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
           this.pace.carried();
         }
         [this.#held, this.#queued] = [null, null];
-        // Drawn before the frame is held: one whose input fails is released here (below), not held.
-        const input = this.#lastBeforeModel() ? this.#prepare(frame) : null;
-        [this.#held, this.#queued] = [frame, input];
+        // Drawn before the frame is held: one whose input fails is done with here (below), not held.
+        const input = this.#lastBeforeModel() ? this.#prepare(life) : null;
+        this.#advance(life, { is: 'waiting' });
+        [this.#held, this.#queued] = [life, input];
       }
       return true;
     } catch (error) {
       this.fail(error);
-      this.#release(frame);
-      this.#hooks.done(frame, undefined, error);
+      if (!ended(life)) this.#advance(life, { is: 'dropped', why: 'failed', error });
       return false;
     } finally {
       this.#intakes--;
@@ -270,24 +313,25 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
   }
 
   /** Waiting: the frame to the model (its input, where drawn already), written on its masks once the frame before it is written. */
-  #begin(frame: F, input: I | null = null): void {
-    const outcome = this.#run(input === null ? frame : { input });
+  #begin(life: Life<F>, input: I | null = null): void {
+    this.#advance(life, { is: 'segmenting' });
+    const outcome = this.#run(input === null ? life : { input });
     const before = this.#written;
     this.#output(
-      frame,
+      life,
       outcome.then(async (result) => {
         await before;
-        return this.#hooks.write(frame, { ...result, carried: false });
+        return this.#write(life, { ...result, carried: false });
       }),
     );
   }
 
   /**
-   * The model's run on `frame`: its input drawn now, then its masks, or the last good ones with the
+   * The model's run on a frame: its input drawn now, then its masks, or the last good ones with the
    * failure (none yet: the run rejects). When it is back, the held frame goes to the model, before anything
    * waiting on this run (the model runs while this frame is composited).
    */
-  #run(frame: F | { input: I }, deferrable = false): Promise<Outcome<M>> {
+  #run(frame: Life<F> | { input: I }, deferrable = false): Promise<Outcome<M>> {
     let settle!: () => void;
     // Settles once this run's masks are made (or it failed), whatever ran on the model after it.
     const call = new Promise<void>((resolve) => (settle = resolve));
@@ -304,17 +348,17 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
     const queued = this.#queued;
     [this.#held, this.#queued] = [null, null];
     if (next) {
-      if (this.ending) this.#discard(next);
+      if (this.ending) this.#advance(next, { is: 'dropped', why: 'ended' });
       else this.#begin(next, queued);
     } else if (queued !== null && !this.ending && !this.#waiting) this.#reportLater(this.#run({ input: queued }, true));
   }
 
   /**
-   * The run on `frame` (or on an input drawn already): its input drawn now, then the model's result; once
+   * The run on a frame (or on an input drawn already): its input drawn now, then the model's result; once
    * the model is back (`back`: the next frame goes to it) its masks are made. A failure gives the last good
    * masks with it (none yet: the run rejects).
    */
-  async #outcome(frame: F | { input: I }, back: () => void, deferrable: boolean): Promise<Outcome<M>> {
+  async #outcome(frame: Life<F> | { input: I }, back: () => void, deferrable: boolean): Promise<Outcome<M>> {
     let input: I;
     try {
       input = 'input' in frame ? frame.input : this.#prepare(frame);
@@ -324,20 +368,19 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
     }
     const t1 = (this.#runStarted = this.#hooks.now());
     try {
-      let made: P;
+      let run: ModelRun<M> | undefined;
       let modelMs: number;
-      let work: number | undefined;
       try {
-        made = await this.#hooks.model(input);
-        work = this.#hooks.modelWork?.(made);
+        run = await this.#hooks.model(input);
       } finally {
         modelMs = this.#hooks.now() - t1;
-        this.pace.trip(modelMs, work);
+        this.pace.trip(modelMs, run?.work);
         back();
       }
+      const made = run;
       const make = (): M => {
         const t2 = this.#hooks.now();
-        const masks = this.#hooks.finish(made, input, modelMs);
+        const masks = made.masks(modelMs);
         this.pace.masks(this.#hooks.now() - t2);
         this.#last = masks;
         return masks;
@@ -375,9 +418,9 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
   }
 
   /** The frame's network input, drawn now; the loop's own work on it (from its keeping, a copy) told to the pace. */
-  #prepare(frame: F): I {
-    const t0 = this.#hooks.now() - (this.#keepMs.get(frame) ?? 0);
-    const input = this.#hooks.prepare(frame);
+  #prepare(life: Life<F>): I {
+    const t0 = this.#hooks.now() - life.keepMs;
+    const input = this.#hooks.prepare(life.frame);
     this.pace.input(this.#hooks.now() - t0);
     return input;
   }
@@ -405,23 +448,27 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
    * Not waiting: the frame on the newest masks at once, and to the model too when it is free. Only a frame
    * with no masks of its size yet waits for the model (for the frame at it, then for its own).
    */
-  async #latest(frame: F): Promise<Shown<M>> {
+  async #latest(life: Life<F>): Promise<Shown<M>> {
     for (;;) {
-      const own = this.#modelCall ? null : this.#run(frame, true);
+      const own = this.#modelCall ? null : this.#run(life, true);
       // The run before's masks, where they waited for this frame to go to the model.
       this.#finishDeferred();
-      const last = this.#last !== null && this.#hooks.fits(this.#last, frame) ? this.#last : null;
+      const last = this.#last !== null && this.#hooks.fits(this.#last, life.frame) ? this.#last : null;
       if (last !== null) {
         // This frame's own failure is reported by a frame after it.
         if (own) this.#reportLater(own);
-        else if (this.#lastBeforeModel()) this.#queued = this.#prepare(frame);
+        else if (this.#lastBeforeModel()) this.#queued = this.#prepare(life);
         const unreported = this.#unreported;
         this.#unreported = null;
         return { masks: last, carried: true, ...(unreported ? { failure: unreported.error } : {}) };
       }
       this.#awaiting++;
       try {
-        if (own) return { ...(await own), carried: false };
+        if (own) {
+          this.#advance(life, { is: 'segmenting' });
+          return { ...(await own), carried: false };
+        }
+        if (life.state.is === 'read') this.#advance(life, { is: 'waiting' });
         await this.#modelCall;
       } finally {
         this.#awaiting--;
@@ -429,59 +476,65 @@ export class FrameScheduler<F extends object, I, M, R, P = M> {
     }
   }
 
-  /** Shows `frame` on the masks before it once the frame ahead is written; a carried frame it replaces is dropped. */
-  #carry(frame: F): void {
-    if (this.#carried) this.#drop(this.#carried);
-    this.#carried = frame;
+  /** Shows a held frame on the masks before it once the frame ahead is written; the carried frame it replaces is dropped. */
+  #carry(life: Life<F>): void {
+    if (this.#carried) this.#advance(this.#carried, { is: 'dropped', why: 'replaced' });
+    this.#advance(life, { is: 'carried' });
+    this.#carried = life;
     const before = this.#written;
     this.#output(
-      frame,
+      life,
       before.then(() => {
         // Replaced (and dropped) before its turn.
-        if (this.#carried !== frame) return undefined;
+        if (this.#carried !== life) return false;
         this.#carried = null;
-        const last = this.ending || this.#last === null || !this.#hooks.fits(this.#last, frame) ? null : this.#last;
-        if (last !== null) return this.#hooks.write(frame, { masks: last, carried: true });
-        this.#drop(frame);
-        return undefined;
+        const last = this.ending || this.#last === null || !this.#hooks.fits(this.#last, life.frame) ? null : this.#last;
+        if (last !== null) return this.#write(life, { masks: last, carried: true });
+        this.#advance(life, { is: 'dropped', why: 'no-masks' });
+        return false;
       }),
     );
   }
 
-  #drop(frame: F): void {
-    this.#release(frame);
-    this.#dropped++;
-    this.#hooks.dropped?.();
+  /** Composites and writes the frame on `shown`. */
+  #write(life: Life<F>, shown: Shown<M>): Promise<boolean> {
+    this.#advance(life, { is: 'compositing' });
+    return this.#hooks.write(life.frame, shown);
   }
 
-  /** The frame's work (its write): the next frame's output follows it; the frame is released once it settles. */
-  #output(frame: F, work: Promise<R | undefined>): void {
-    let failure: { error: unknown } | null = null;
+  /** The frame's work, to its write: the next frame's output follows it; the frame is shown, or dropped, once it settles. */
+  #output(life: Life<F>, work: Promise<boolean>): void {
     const done = work
-      .catch((error: unknown) => {
-        failure = { error };
-        this.fail(error);
-        return undefined;
-      })
-      .finally(() => this.#release(frame))
-      .then((report) => {
-        if (failure) this.#hooks.done(frame, undefined, failure.error);
-        else this.#hooks.done(frame, report);
-      })
+      .then(
+        (written) => {
+          if (!ended(life)) this.#advance(life, written ? { is: 'shown' } : { is: 'dropped', why: 'ended' });
+        },
+        (error: unknown) => {
+          this.fail(error);
+          if (!ended(life)) this.#advance(life, { is: 'dropped', why: 'failed', error });
+        },
+      )
       .catch(noop);
     this.#written = done;
     this.#pending = Promise.all([this.#pending, done]).then(noop);
   }
 
-  /** A frame never shown nor dropped: released, and done with. */
-  #discard(frame: F): void {
-    this.#release(frame);
-    this.#hooks.done(frame, undefined);
-  }
-
-  #release(frame: F): void {
-    if (this.#released.has(frame)) return;
-    this.#released.add(frame);
-    this.#hooks.release(frame);
+  /** The one place a frame moves: to `next` (along FRAME_MOVES); a frame that ends is counted and done with. */
+  #advance(life: Life<F>, next: FrameState): void {
+    life.state = moveFrame(life.state, next);
+    if (next.is !== 'shown' && next.is !== 'dropped') return;
+    if (countsDropped(next)) this.#dropped++;
+    this.#hooks.done(life.frame, next);
   }
 }
+
+/** A frame offered, and where it is in the loop. */
+interface Life<F> {
+  readonly frame: F;
+  state: FrameState;
+  /** What keeping it cost (ms), counted in the loop's own work on it. */
+  keepMs: number;
+}
+
+/** Whether a frame's life has ended (shown or dropped). */
+const ended = ({ state }: Life<object>): boolean => state.is === 'shown' || state.is === 'dropped';

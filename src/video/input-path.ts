@@ -1,34 +1,70 @@
-// How frames reach the frame loop: one small interface, one implementation per engine's way (the page's
-// track processor and generator, the track sent to a worker, a <video> read on the main thread).
-import type { LoopSupervisor } from './loop-supervisor.js';
-import type { FrameReport, VideoPath } from './protocol.js';
+// How frames reach the frame loop: one small interface, one implementation per engine's way (see
+// `PathKind`): `streams` (the page's track processor and generator), `track` (the track sent to a worker),
+// `frames` (a <video> read on the page, each frame sent).
+import type { Remote } from 'comlink';
+import type { WorkerApi } from '../runtime/protocol.js';
+import type { LoopEvent } from './loop-state.js';
+import type { FrameReport, PathKind, VideoInput } from './protocol.js';
+import type { VideoStatsRecorder } from './video-stats.js';
 
-/** One input track's way through the effect. */
+/**
+ * One input track's way through the effect. The LoopSupervisor starts each loop on it (again, on the same
+ * output, after a crash or a fallback) and decides what every failure does; the path only connects its
+ * input to a loop and tells the supervisor what it sees on the page.
+ */
 export interface InputPath {
-  /** As `VideoStats.path` says it. */
-  readonly kind: VideoPath;
+  /** Which path (`PUBLIC_PATH` names it as `VideoStats.path` does). */
+  readonly kind: PathKind;
+  /** The caller's track. */
+  readonly track: MediaStreamTrack;
   /** The track with the effect, the same for the path's life (across restarts). */
   readonly output: MediaStreamTrack;
-  /** Starts the loop. */
-  start(): void;
-  /** Starts the loop again on a new model worker (after a crash or a fallback), on the same output. */
-  restart(): Promise<void>;
+  /** Whether the output lives in the loop's worker, and so ends with that worker. */
+  readonly outputInLoopWorker: boolean;
+  /** What a new loop reads (made for each loop), and what goes to its worker with it. */
+  connect(): { input: VideoInput; transfer: Transferable[] };
+  /** Loop `generation` started in its worker. */
+  started?(generation: number): void;
+  /** Frees the output of the last loop (a new one writes it next); resolves once it is free. */
+  detach(): Promise<void>;
   /** Stops what the page runs for the loop and ends the output. */
   stop(): Promise<void>;
 }
 
-/** What a path needs of the effect. */
+/** What a path has of the effect: its loop (the LoopSupervisor), and the counts it keeps on the page. */
 export interface PathContext {
-  readonly supervisor: LoopSupervisor;
-  report(report: FrameReport): void;
-  /** The effect's end: `error` where it stopped on one (a backend failure or a dead worker is recovered from first, unless `final`). */
-  ended(error?: Error, final?: boolean): void;
-  /** The loop stopped on `error` (the path has stopped): the app is told, unless the effect was closed. */
-  failed(error: Error): void;
-  /** The page skipped a camera frame (the `main-thread` path, two frames in flight). */
-  skipped(): void;
-  /** The input frames the loop's worker held when its loop stopped. */
-  openFrames(open: number): void;
+  readonly loop: PathLoop;
+  readonly stats: Pick<VideoStatsRecorder, 'skipped' | 'openFrames'>;
+}
+
+/** What a path asks of the loop. */
+export interface PathLoop {
+  /** The current loop's number. */
+  readonly generation: number;
+  /** The frames path's way to the loop now. */
+  frameLoop(): FrameLoop;
+  /** A frame's report from loop `generation` (a replaced loop's are ignored). */
+  report(generation: number, report: FrameReport): void;
+  /** What happened on the page: the loop decides what it does. */
+  tell(event: PageEvent): void;
+  /** Stops the loop in the loop's own worker (the track path, whose output that worker holds); the frames it held then, or null. */
+  stopTrackLoop(): Promise<number | null>;
+}
+
+/** What a path sees happen on the page. */
+export type PageEvent = Extract<LoopEvent, { on: 'input-ended' | 'frame-call-failed' | 'page-failed' }>;
+
+/** The frames path's way to the loop, as it was when a frame came. */
+export interface FrameLoop {
+  readonly generation: number;
+  /** Whether the loop has started in its worker (it may be recovering meanwhile). */
+  readonly started: boolean;
+  /** Whether it takes frames now (started, and no recovery under way). */
+  readonly accepting: boolean;
+  /** A call to the loop's worker, settled by either worker's death too (comlink would wait for ever). */
+  call<T>(use: (remote: Remote<WorkerApi>) => Promise<T>): Promise<T>;
+  /** Whether the loop's own worker died (and was let go) since. */
+  loopDied(): boolean;
 }
 
 /**

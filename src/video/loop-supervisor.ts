@@ -1,46 +1,48 @@
-// The workers of a video effect: the model's (the segmenter's) and the frame loop's own, beside it. Starts
-// each loop (numbered: events from a loop that was replaced are ignored), and recovers: a model that fails
-// mid-call moves to the next backend, a dead model worker is replaced on the same backend, a dead loop
-// worker is replaced (or the loop moves into the model's worker where one never started).
+// The loop of a video effect, on the page: its path (how frames come), its workers (the model's, the
+// segmenter's, and the frame loop's own beside it) and its state (LoopState). Every event of the loop, from
+// its worker, its path or a recovery, goes through #tell, where nextLoop (loop-state.ts) decides what it
+// does: recover (a model that fails mid-call moves to the next backend, a dead model worker is replaced on
+// the same backend), start the loop again (a dead loop worker is replaced, or the loop moves into the
+// model's worker where one never started), or end the output.
 import { proxy, transfer } from 'comlink';
 import { deserializeError } from '../runtime/error-transfer.js';
 import type { Fallback, Segmenter } from '../runtime/segmenter.js';
 import { segmenterInternals, type VideoWorker } from '../runtime/segmenter-internals.js';
 import type { CompanionWorker } from '../runtime/worker-backend.js';
-import type { FrameReport, VideoSettings, VideoStartRequest } from './protocol.js';
+import type { FrameLoop, InputPath, PageEvent, PathLoop } from './input-path.js';
+import { nextLoop, type LoopAction, type LoopEvent, type LoopState } from './loop-state.js';
+import type { FrameReport, VideoInput, VideoSettings, VideoStartRequest } from './protocol.js';
 
 /** What the supervisor needs of the effect it serves. */
 export interface SupervisorHost {
-  closed(): boolean;
-  /** The input track of the current path (null before the first process()). */
-  track(): MediaStreamTrack | null;
-  /** The current path: started again, on the same output, once a new worker runs the model. */
-  path(): { restart(): Promise<void> } | null;
   /** The settings as the worker takes them. */
   settings(): VideoSettings;
+  /** A frame's report from the current loop. */
   report(report: FrameReport): void;
-  /** The effect's end (see VideoEffect): `error` where it stopped on one, recovered from first unless `final`. */
-  ended(error?: Error, final?: boolean): void;
+  /** The loop stopped on `error`, and the output has ended: the app is told. */
+  failed(error: Error): void;
 }
 
 /** The model's worker, from the segmenter (null where the hosted route runs the model). */
 export const modelWorkerOf = (segmenter: Segmenter): VideoWorker | null => segmenterInternals(segmenter).videoWorker();
 
-export class LoopSupervisor {
+export class LoopSupervisor implements PathLoop {
   readonly #segmenter: Segmenter;
   readonly #host: SupervisorHost;
   #worker: VideoWorker;
+  #state: LoopState = { is: 'closed', generation: 0 };
+  /** The input's way through the effect (the last one, once it ended). */
+  #path: InputPath | null = null;
+  /** Whether the effect closed: no loop and no worker starts from then on. */
+  #disposed = false;
   /** The frame loop's worker (started with the first track, or with the effect where it makes the output), beside the model's. */
   #loop: CompanionWorker | null = null;
   /** The loop's worker while it starts (null: none started, or the last one died). */
   #loopStart: Promise<CompanionWorker | null> | null = null;
   /** Whether the frame loop may have a worker of its own (off once one failed to start). */
   #companions = true;
-  /** Each loop's number: events from a loop that was replaced are ignored. */
-  #generation = 0;
-  #recovering = false;
   /**
-   * The spec's path: a track generator made ahead in the loop's worker (`owner`), whose track the next
+   * The track path: a track generator made ahead in the loop's worker (`owner`), whose track the next
    * process() returns; null where that worker has none.
    */
   #spare: { id: number; track: MediaStreamTrack; owner: CompanionWorker } | null = null;
@@ -55,34 +57,23 @@ export class LoopSupervisor {
     this.#host = host;
   }
 
-  /** The model's worker now. */
-  get worker(): VideoWorker {
-    return this.#worker;
+  /** The loop's state now. */
+  get state(): LoopState {
+    return this.#state;
+  }
+
+  get generation(): number {
+    return this.#state.generation;
+  }
+
+  /** The current input's path (the last one, once it ended; null before the first process()). */
+  get path(): InputPath | null {
+    return this.#path;
   }
 
   /** The loop's own worker, where it has one now. */
   get loop(): CompanionWorker | null {
     return this.#loop;
-  }
-
-  /** The current loop's number. */
-  get generation(): number {
-    return this.#generation;
-  }
-
-  /** A new loop's number (the one before it is replaced). */
-  nextGeneration(): number {
-    return ++this.#generation;
-  }
-
-  /** Whether a new worker is being started for the model (the loop is replaced once it runs). */
-  get recovering(): boolean {
-    return this.#recovering;
-  }
-
-  /** The input ended: a recovery under way is not waited for. */
-  inputEnded(): void {
-    this.#recovering = false;
   }
 
   /** The backends left while the effect ran, in order. */
@@ -100,69 +91,153 @@ export class LoopSupervisor {
     return this.#loop?.remote ?? this.#worker.remote;
   }
 
-  /** The events of the loop numbered `generation`: a replaced loop's are ignored. */
-  events(generation: number) {
-    return proxy({
-      frame: (report: FrameReport) => {
-        if (generation === this.#generation) this.#host.report(report);
-      },
-      ended: (error?: Parameters<typeof deserializeError>[0]) => {
-        // A loop stopped while its worker is replaced is not the effect's end.
-        if (generation === this.#generation && !this.#recovering) this.#host.ended(error ? deserializeError(error) : undefined);
-      },
-    });
+  /** Runs the effect on `path` (the one before it has ended): its first loop starts. */
+  run(path: InputPath): void {
+    this.#path = path;
+    this.#begin();
+  }
+
+  frameLoop(): FrameLoop {
+    const state = this.#state;
+    const [model, loop, remote] = [this.#worker, this.#loop, this.loopRemote()];
+    return {
+      generation: state.generation,
+      started: state.is === 'running' || (state.is === 'recovering' && state.loop === 'running'),
+      accepting: state.is === 'running',
+      call: (use) => model.guard(loop ? loop.guard(use(remote)) : use(remote)),
+      loopDied: () => loop !== null && this.#loop !== loop,
+    };
+  }
+
+  /** A frame the model failed on moves the model (see nextLoop). */
+  report(generation: number, report: FrameReport): void {
+    if (generation !== this.#state.generation) return;
+    if (report.failure) void this.#tell({ on: 'frame-failed', generation, error: deserializeError(report.failure) });
+    this.#host.report(report);
+  }
+
+  tell(event: PageEvent): void {
+    void this.#tell(event);
+  }
+
+  /**
+   * The one place the loop moves: nextLoop decides `event`, and its action is taken here. Resolves once the
+   * action has (a restart: the new loop begun; a recovery runs on).
+   */
+  async #tell(event: LoopEvent): Promise<LoopAction> {
+    const path = this.#path;
+    const facts = { inputLive: path?.track.readyState === 'live', outputInLoopWorker: path?.outputInLoopWorker ?? false };
+    const { state, act } = nextLoop(this.#state, event, facts);
+    this.#state = state;
+    if (act.do === 'recover') void this.#recover(act.failure, act.error);
+    else if (act.do === 'end') {
+      void path?.stop();
+      if (act.error) this.#host.failed(act.error);
+    } else if (act.do === 'restart') {
+      await path?.detach();
+      if (this.#state.is !== 'closed') this.#begin();
+    }
+    return act;
+  }
+
+  /** Starts a loop on the path's input (a new one: the one before it is replaced). */
+  #begin(): void {
+    const path = this.#path!;
+    void this.#tell({ on: 'start' });
+    const { generation } = this.#state;
+    const model = this.#worker;
+    model.died.catch((error: Error) => void this.#tell({ on: 'model-died', generation, error }));
+    const { input, transfer: transferables } = path.connect();
+    void this.#start(generation, model, input, transferables);
   }
 
   /**
    * Starts loop `generation` on `input`: in the loop's own worker, with the model served to it from the
-   * model's worker, or in the model's worker where the loop has none. A dead model worker is recovered
-   * from; a dead loop worker is replaced (`stop` the old loop, then `restart`).
+   * model's worker, or in the model's worker where the loop has none.
    */
-  async startLoop(
-    generation: number,
-    input: VideoStartRequest['input'],
-    transferables: Transferable[],
-    stop: () => Promise<void> | undefined,
-    restart: () => void,
-  ): Promise<void> {
-    const model = this.#worker;
-    model.died.catch((error: Error) => {
-      if (generation === this.#generation) void this.recover('crashed', error);
-    });
+  async #start(generation: number, model: VideoWorker, input: VideoInput, transferables: Transferable[]): Promise<void> {
     const loop = await this.companion();
     let [started, loopDied] = [false, false];
     loop?.died.catch(() => {
       loopDied = true;
-      if (generation !== this.#generation || this.#host.closed()) return;
-      // A loop worker that died is replaced (one that never started a loop is not tried again: the loop
-      // then runs beside the model, in one worker).
-      [this.#loop, this.#loopStart] = [null, null];
-      loop.terminate();
-      if (started) this.#restarts++;
-      else this.#companions = false;
-      void Promise.resolve(stop()).then(() => {
-        if (generation === this.#generation && !this.#host.closed() && this.#host.track()?.readyState === 'live') restart();
-      });
+      void this.#loopDied(generation, loop, started);
     });
     const start = async () => {
       const settings = this.#host.settings();
-      if (!loop) return model.remote.videoStart(transfer({ input, settings }, transferables), this.events(generation));
+      if (!loop) return model.remote.videoStart(transfer({ input, settings }, transferables), this.#events(generation));
       const channel = new MessageChannel();
       await model.guard(model.remote.videoServeModel(transfer(channel.port1, [channel.port1])));
       const request: VideoStartRequest = { input, settings, model: { spec: this.#segmenter.spec!, port: channel.port2 } };
-      return loop.guard(loop.remote.videoStart(transfer(request, [...transferables, channel.port2]), this.events(generation)));
+      return loop.guard(loop.remote.videoStart(transfer(request, [...transferables, channel.port2]), this.#events(generation)));
     };
-    return start().then(
-      (result) => {
-        started = true;
-        this.compositor = result.compositor;
-      },
-      (error: unknown) => {
-        // A loop worker that died is replaced above.
-        if (generation === this.#generation && !loopDied) this.#host.ended(error as Error);
-        throw error;
-      },
-    );
+    try {
+      const result = await start();
+      started = true;
+      this.compositor = result.compositor;
+      await this.#tell({ on: 'started', generation });
+      const state = this.#state;
+      if (state.generation === generation && state.is !== 'closed') this.#path?.started?.(generation);
+    } catch (error) {
+      await this.#tell({ on: 'start-failed', generation, error: error as Error, loopDied });
+    }
+  }
+
+  /** The events of the loop numbered `generation`. */
+  #events(generation: number) {
+    return proxy({
+      frame: (report: FrameReport) => this.report(generation, report),
+      ended: (error?: Parameters<typeof deserializeError>[0]) =>
+        void this.#tell({ on: 'loop-ended', generation, ...(error ? { error: deserializeError(error) } : {}) }),
+    });
+  }
+
+  /**
+   * Loop `generation`'s own worker died: let go of (and not tried again where it never started a loop: the
+   * loop then runs beside the model, in one worker), the path's output freed of that loop, then told.
+   */
+  async #loopDied(generation: number, loop: CompanionWorker, started: boolean): Promise<void> {
+    if (generation !== this.#state.generation || this.#disposed) return;
+    [this.#loop, this.#loopStart] = [null, null];
+    loop.terminate();
+    if (started) this.#restarts++;
+    else this.#companions = false;
+    await this.#path?.detach();
+    const act = await this.#tell({ on: 'loop-died', generation });
+    // The track path's output ended with that worker: a new loop worker, with a generator made ahead, for the next process().
+    if (act.do === 'end') void this.makeSpare();
+  }
+
+  /**
+   * The model failed mid-call (`failed`: the next backend, as createSegmenter moves a failed call) or its
+   * worker died (`crashed`: a fresh worker on the same backend). Meanwhile a failed backend's loop goes on
+   * with the last good mask; once the new worker runs, the loop starts again there on the same output.
+   */
+  async #recover(failure: 'crashed' | 'failed', error: Error): Promise<void> {
+    const before = {
+      backend: this.#segmenter.backend,
+      fallbacks: this.#segmenter.fallbacks.length,
+      restarts: this.#segmenter.workerRestarts,
+    };
+    try {
+      const moved = await segmenterInternals(this.#segmenter).recoverVideo(failure, error);
+      if (!moved || this.#disposed) return;
+      // The input ended meanwhile: said as it is (the output ends).
+      if (this.#path?.track.readyState !== 'live') {
+        await this.#tell({ on: 'recovered' });
+        return;
+      }
+      this.#fallbacks.push(...this.#segmenter.fallbacks.slice(before.fallbacks).filter((f) => f.backend === before.backend));
+      this.#restarts += this.#segmenter.workerRestarts - before.restarts;
+      const worker = modelWorkerOf(this.#segmenter);
+      if (!worker) return;
+      this.#worker = worker;
+      await this.#tell({ on: 'recovered' });
+    } catch (thrown) {
+      // No worker could take over (the model no longer loads): the effect ends with that error.
+      await this.#tell({ on: 'recovery-failed', error: thrown as Error });
+    } finally {
+      await this.#tell({ on: 'recovery-over' });
+    }
   }
 
   /**
@@ -170,10 +245,10 @@ export class LoopSupervisor {
    * not start, or died before its loop started), and the loop runs in the model's worker.
    */
   companion(): Promise<CompanionWorker | null> {
-    if (!this.#companions || this.#host.closed()) return Promise.resolve(null);
+    if (!this.#companions || this.#disposed) return Promise.resolve(null);
     this.#loopStart ??= this.#worker.companion().then(
       (loop) => {
-        if (this.#host.closed()) {
+        if (this.#disposed) {
           loop.terminate();
           return null;
         }
@@ -189,15 +264,15 @@ export class LoopSupervisor {
   }
 
   /**
-   * Where the page has no track generator, the spec's path needs one made in the loop's worker before
+   * Where the page has no track generator, the track path needs one made in the loop's worker before
    * process() is called (it returns the output at once); none where that worker cannot make one either.
    */
   async makeSpare(): Promise<void> {
-    if (this.#host.closed()) return;
+    if (this.#disposed) return;
     const owner = await this.companion();
     if (!owner) return;
     const made = await owner.guard(owner.remote.videoOutput()).catch(() => null);
-    if (made && !this.#host.closed() && this.#loop === owner) this.#spare = { ...made, owner };
+    if (made && !this.#disposed && this.#loop === owner) this.#spare = { ...made, owner };
     else made?.track.stop();
   }
 
@@ -210,53 +285,20 @@ export class LoopSupervisor {
     return null;
   }
 
-  /**
-   * The model failed mid-call (`failed`: the next backend, as createSegmenter moves a failed call) or its
-   * worker died (`crashed`: a fresh worker on the same backend). Meanwhile a failed backend's loop goes on
-   * with the last good mask; once the new worker runs, the loop starts there on the same output track.
-   */
-  async recover(failure: 'crashed' | 'failed', error: Error): Promise<void> {
-    const host = this.#host;
-    const track = host.track();
-    if (this.#recovering || host.closed() || !track || track.readyState === 'ended') return;
-    this.#recovering = true;
-    const before = {
-      backend: this.#segmenter.backend,
-      fallbacks: this.#segmenter.fallbacks.length,
-      restarts: this.#segmenter.workerRestarts,
-    };
-    try {
-      const moved = await segmenterInternals(this.#segmenter).recoverVideo(failure, error);
-      if (!moved || host.closed()) return;
-      if ((track.readyState as MediaStreamTrackState) === 'ended') {
-        this.#recovering = false;
-        host.ended();
-        return;
-      }
-      this.#fallbacks.push(...this.#segmenter.fallbacks.slice(before.fallbacks).filter((f) => f.backend === before.backend));
-      this.#restarts += this.#segmenter.workerRestarts - before.restarts;
-      const worker = modelWorkerOf(this.#segmenter);
-      if (!worker) return;
-      this.#worker = worker;
-      await host.path()?.restart();
-    } catch (thrown) {
-      // No worker could take over (the model no longer loads): the effect ends with that error.
-      this.#recovering = false;
-      if (!host.closed()) host.ended(thrown as Error, true);
-    } finally {
-      this.#recovering = false;
-    }
-  }
-
-  /** Stops the loop in the loop's own worker (the spec's path, whose output that worker holds); the frames it held then, or null. */
   async stopTrackLoop(): Promise<number | null> {
     const loop = this.#loop;
-    if (!loop || this.#host.closed()) return null;
+    if (!loop || this.#disposed) return null;
     return loop.guard(loop.remote.videoStop()).catch(() => null);
   }
 
-  /** The effect closes: the loop stopped (the input frames still open then; 0 where its worker died), the loop's worker ended. */
+  /**
+   * The effect closes: the path stopped (its output ended), the loop stopped (the input frames still open
+   * then; 0 where its worker died), the loop's worker ended.
+   */
   async close(): Promise<number> {
+    this.#disposed = true;
+    void this.#tell({ on: 'close' });
+    const stopping = this.#path?.stop();
     // Not waited for when the worker is dead (comlink would wait for ever).
     const loop = this.#loop;
     const open = await (loop ?? this.#worker).guard(this.loopRemote().videoStop()).catch(() => null);
@@ -264,17 +306,8 @@ export class LoopSupervisor {
     loop?.terminate();
     this.#spare?.track.stop();
     this.#spare = null;
+    await stopping;
     // A worker that died holds no frame.
     return open ?? 0;
-  }
-
-  /** Makes the frame loop's own worker die (a test's fault); false where the loop has no worker of its own. */
-  async crashLoopWorker(): Promise<boolean> {
-    const loop = this.#loop;
-    if (!loop) return false;
-    await loop.remote.injectFault('crash');
-    // The armed crash plays at the next ping; the guard lets go of the call once the worker is gone.
-    void loop.guard(loop.remote.ping()).catch(() => undefined);
-    return true;
   }
 }

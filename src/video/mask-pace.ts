@@ -54,7 +54,7 @@ export class MaskPace {
   /**
    * A frame came in at `now` (ms). `waiting`: whether frames wait for their mask now (by default, as chosen
    * last); `idle`: how long the loop had been waiting for this frame with nothing to do, ms; `count`: how
-   * many of the camera's frames came since the last one (the `main-thread` page skips frames while two are
+   * many of the camera's frames came since the last one (the frames path's page skips frames while two are
    * in flight).
    */
   frame(now: number, waiting = this.#waiting, idle = 0, count = 1): void {

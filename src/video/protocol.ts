@@ -1,6 +1,6 @@
-// The live-video half of the segmentation worker's protocol: the frame loop runs in the model's worker
-// (workers/segment-worker.ts), so a frame goes from the camera to the model to the compositor with no
-// hop through the page where the engine allows it.
+// The live-video half of the segmentation worker's protocol: the frame loop runs in a worker of the
+// segmentation worker's script (workers/segment-worker.ts), beside the model's or in it, so a frame goes
+// from the camera to the model to the compositor with no hop through the page where the engine allows it.
 import type { ModelSpec } from '../model/index.js';
 import type { SerializedError } from '../runtime/error-transfer.js';
 import type { Rgb } from './effect.js';
@@ -19,6 +19,18 @@ export type VideoEffectName = 'none' | 'overlay' | 'blur' | 'color' | 'image' | 
  *   output (Firefox, which has no track processor, and engines whose workers have no track generator).
  */
 export type VideoPath = 'worker' | 'main-thread';
+
+/**
+ * The three paths by how frames reach the loop's worker (each an InputPath, and the `kind` of its
+ * VideoInput): `streams` (Chromium: the page's track processor's stream, written back to a relay into the
+ * page's generator), `track` (Safari 18: the track itself, read and written in the worker) and `frames`
+ * (every other engine: the page sends each frame a <video> shows). `VideoStats.path` names them as an app
+ * sees them: `worker` for the first two, `main-thread` for `frames`.
+ */
+export type PathKind = VideoInput['kind'];
+
+/** `VideoStats.path` of each path. */
+export const PUBLIC_PATH = { streams: 'worker', track: 'worker', frames: 'main-thread' } as const satisfies Record<PathKind, VideoPath>;
 
 /** The effect's settings as the worker takes them (the page decodes backgrounds first). */
 export interface VideoSettings {
@@ -42,6 +54,7 @@ export interface VideoSettings {
   waitForMask: boolean | 'auto';
 }
 
+/** What a loop reads, by path (see `PathKind`). */
 export type VideoInput =
   | {
       kind: 'streams';
@@ -154,7 +167,7 @@ export interface VideoStages {
   write: number;
 }
 
-/** What the page knows of a frame it sends as a bitmap (the `main-thread` path). */
+/** What the page knows of a frame it sends as a bitmap (the frames path). */
 export interface BitmapFrameMeta {
   /** The frame's timestamp in VideoFrame.timestamp's units (µs): the video's media time of the frame. */
   timestamp: number;
@@ -172,7 +185,7 @@ export interface VideoEvents {
 export interface VideoWorkerApi {
   videoStart(request: VideoStartRequest, events: VideoEvents): Promise<VideoStarted>;
   /**
-   * A track generator made in this worker, for a `track` input: its id and its track (transferred to the
+   * A track generator made in this worker, for the track path's input: its id and its track (transferred to the
    * page), or null where the worker has no MediaStreamTrackProcessor and VideoTrackGenerator. The
    * videoStop() after a loop that wrote it ends it.
    */
@@ -180,7 +193,7 @@ export interface VideoWorkerApi {
   /** Serves this worker's model on `port` to a frame loop in another worker (`VideoStartRequest.model`). */
   videoServeModel(port: MessagePort): Promise<void>;
   /**
-   * The `main-thread` path: one frame in (a bitmap, which the worker closes, or its pixels, from which the
+   * The frames path: one frame in (a bitmap, which the worker closes, or its pixels, from which the
    * worker makes its own bitmap), the composited frame out; null where it was not shown (the loop stopped or failed).
    */
   videoFrame(frame: ImageBitmap | ImageData, meta: BitmapFrameMeta): Promise<{ bitmap: ImageBitmap; report: FrameReport } | null>;

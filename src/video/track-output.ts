@@ -1,4 +1,4 @@
-// The spec's path (Safari 18, and any engine whose workers have MediaStreamTrackProcessor and
+// The track path's input and output (Safari 18, and any engine whose workers have MediaStreamTrackProcessor and
 // VideoTrackGenerator): the camera track itself comes to the loop's worker, which reads it with a track
 // processor and writes the effect to a track generator, both made here. The page has neither, so the
 // generator is made ahead and its track sent to the page, for process() to return at once.

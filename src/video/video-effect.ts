@@ -1,19 +1,27 @@
 // createVideoEffect: a camera track in, a track with the background blurred, replaced or cut out, with
 // the model, the frame loop and the compositor in workers wherever the engine allows it. This front checks
-// calls and keeps the effect's state; how frames come is an InputPath's (one file per engine's way), the
-// workers are the LoopSupervisor's, the stats the VideoStatsRecorder's, the options video-options.ts's.
+// calls and keeps the effect's settings; how frames come is an InputPath's (one file per engine's way), the
+// loop, its workers and what a failure does are the LoopSupervisor's, the stats the VideoStatsRecorder's,
+// the options video-options.ts's.
 import { BackendError, InvalidInputError } from '../errors/index.js';
-import { deserializeError } from '../runtime/error-transfer.js';
 import { createSegmenter, type Segmenter } from '../runtime/segmenter.js';
-import { GeneratorPath, pageHasGenerator } from './generator-path.js';
+import { FramesPath } from './frames-path.js';
 import type { InputPath, PathContext } from './input-path.js';
 import { LoopSupervisor, modelWorkerOf } from './loop-supervisor.js';
-import { MainThreadPath } from './main-thread-path.js';
-import type { FrameReport, VideoEffectName, VideoMask, VideoPath, VideoSettings, VideoStages } from './protocol.js';
+import {
+  PUBLIC_PATH,
+  type FrameReport,
+  type VideoEffectName,
+  type VideoMask,
+  type VideoPath,
+  type VideoSettings,
+  type VideoStages,
+} from './protocol.js';
+import { pageHasGenerator, StreamsPath } from './streams-path.js';
+import { TrackPath } from './track-path.js';
 import { registerVideoInternals } from './video-internals.js';
 import { parseVideoOptions, resolveSettings, type VideoEffectOptions, type VideoEffectSettings } from './video-options.js';
 import { VideoStatsRecorder, type VideoStats } from './video-stats.js';
-import { WorkerTrackPath } from './worker-track-path.js';
 
 export type { VideoEffectName, VideoMask, VideoPath, VideoStages, VideoStats };
 export type { DeprecatedVideoEffectName, VideoBackground, VideoEffectOptions, VideoEffectSettings } from './video-options.js';
@@ -37,9 +45,6 @@ export class VideoEffect {
   #settings: VideoSettings;
   /** The pixel limit a new background is held to (the options' maxPixels). */
   readonly #maxPixels: number | undefined;
-  /** The current input's way through the effect (the last one, once it ended). */
-  #path: InputPath | null = null;
-  #track: MediaStreamTrack | null = null;
   #closed = false;
 
   private constructor(segmenter: Segmenter, settings: VideoSettings, maxPixels: number | undefined) {
@@ -48,14 +53,13 @@ export class VideoEffect {
     this.#maxPixels = maxPixels;
     this.#stats = new VideoStatsRecorder(settings.waitForMask !== false);
     this.#supervisor = new LoopSupervisor(segmenter, modelWorkerOf(segmenter)!, {
-      closed: () => this.#closed,
-      track: () => this.#track,
-      path: () => this.#path,
       settings: () => this.#wire(),
       report: (report) => this.#report(report),
-      ended: (error, final) => this.#ended(error, final),
+      failed: (error) => {
+        if (!this.#closed) this.onError?.(error);
+      },
     });
-    registerVideoInternals(this, { crashLoopWorker: () => this.#supervisor.crashLoopWorker() });
+    registerVideoInternals(this, { loopWorker: () => this.#supervisor.loop });
   }
 
   /** @internal — use createVideoEffect. */
@@ -67,7 +71,7 @@ export class VideoEffect {
       throw new BackendError('BACKEND_UNAVAILABLE', 'live video needs the model in a worker (webgpu or wasm)');
     }
     const effect = new VideoEffect(segmenter, parsed.settings, options.maxPixels);
-    // Where the page has no track generator, the spec's path needs one made ahead in the loop's worker.
+    // Where the page has no track generator, the track path needs one made ahead in the loop's worker.
     if (!pageHasGenerator()) await effect.#supervisor.makeSpare();
     return effect;
   }
@@ -98,7 +102,7 @@ export class VideoEffect {
       backend: this.#segmenter.backend,
       fallbacks: supervisor.fallbacks,
       restarts: supervisor.restarts,
-      path: this.#path?.kind ?? null,
+      path: supervisor.path ? PUBLIC_PATH[supervisor.path.kind] : null,
       compositor: supervisor.compositor,
     });
   }
@@ -119,20 +123,19 @@ export class VideoEffect {
       throw new InvalidInputError('TRACK_NOT_VIDEO', 'process() takes a MediaStreamTrack');
     if (track.kind !== 'video') throw new InvalidInputError('TRACK_NOT_VIDEO', `process() takes a video track, not ${track.kind}`);
     if (track.readyState === 'ended') throw new InvalidInputError('TRACK_ENDED', 'the track has ended');
-    if (this.#path && this.#path.output.readyState !== 'ended')
+    const supervisor = this.#supervisor;
+    if (supervisor.path && supervisor.path.output.readyState !== 'ended')
       throw new InvalidInputError('VIDEO_BUSY', 'this video effect is processing a track already: close() it, or create another');
-    this.#track = track;
-    const context = this.#context();
+    const context: PathContext = { loop: supervisor, stats: this.#stats };
     let path: InputPath;
-    if (pageHasGenerator()) path = new GeneratorPath(track, context);
+    if (pageHasGenerator()) path = new StreamsPath(track);
     else {
-      const spare = this.#supervisor.takeSpare();
+      const spare = supervisor.takeSpare();
       // The next one made now, so that a process() after this track ends finds one.
-      if (spare) void this.#supervisor.makeSpare();
-      path = spare ? new WorkerTrackPath(track, spare, context) : new MainThreadPath(track, context);
+      if (spare) void supervisor.makeSpare();
+      path = spare ? new TrackPath(track, spare, context) : new FramesPath(track, context);
     }
-    this.#path = path;
-    path.start();
+    supervisor.run(path);
     return path.output;
   }
 
@@ -148,25 +151,9 @@ export class VideoEffect {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    const stopping = this.#path?.stop();
     this.#stats.openFrames = await this.#supervisor.close();
-    await stopping;
     this.#settings.image?.close();
     await this.#segmenter.dispose();
-  }
-
-  /** What a path needs of this effect. */
-  #context(): PathContext {
-    return {
-      supervisor: this.#supervisor,
-      report: (report) => this.#report(report),
-      ended: (error, final) => this.#ended(error, final),
-      failed: (error) => {
-        if (!this.#closed) this.onError?.(error);
-      },
-      skipped: () => this.#stats.skipped(),
-      openFrames: (open) => (this.#stats.openFrames = open),
-    };
   }
 
   /** The settings as the worker takes them: the image a copy of ours (it is transferred). */
@@ -179,26 +166,7 @@ export class VideoEffect {
     // the count of open frames that the stopped loop gave.
     if (this.#closed) return;
     if (!this.#stats.record(report)) return;
-    if (report.failure) void this.#supervisor.recover('failed', deserializeError(report.failure));
     if (report.mask) this.#onMask?.(report.mask);
-  }
-
-  /** The effect's end: the output track ended; `error`, where it stopped on one (a backend failure or a dead worker is recovered from first, unless `final`). */
-  #ended(error?: Error, final = false): void {
-    // A loop that stopped because the model failed on its first frame (no good mask yet) moves on too.
-    const code = (error as { code?: string } | undefined)?.code;
-    if (
-      error &&
-      !final &&
-      !this.#closed &&
-      (code === 'BACKEND_FAILED' || code === 'WORKER_CRASHED') &&
-      this.#track?.readyState === 'live'
-    ) {
-      void this.#supervisor.recover(code === 'WORKER_CRASHED' ? 'crashed' : 'failed', error);
-      return;
-    }
-    void this.#path?.stop();
-    if (error && !this.#closed) this.onError?.(error);
   }
 }
 

@@ -11,7 +11,7 @@ import type { Compositor, SceneEffect } from './compositor.js';
 import { createCompositor } from './create-compositor.js';
 import { maskFactor, parseHexColor } from './effect.js';
 import { canvas2d, FrameInput, gridMap, type LiveFrame, type SubjectGrid } from './fast-path.js';
-import { FrameScheduler, type SchedulerHooks, type Shown } from './frame-scheduler.js';
+import { countsDropped, FrameScheduler, type FrameEnd, type SchedulerHooks, type Shown } from './frame-scheduler.js';
 import { MaskPace } from './mask-pace.js';
 import type { BitmapFrameMeta, FrameReport, VideoEvents, VideoSettings, VideoStages, VideoStarted, VideoStartRequest } from './protocol.js';
 import type { FrameGrid, FrameMasks, MaskRequest, VideoModel } from './video-model.js';
@@ -32,7 +32,7 @@ export class VideoSession {
   /** The masks last sent to onMask. */
   #maskSent: FrameMasks | null = null;
   /** What happens to each frame (made when the loop starts). */
-  #scheduler: FrameScheduler<Taken, ModelInput, Made, Written, FrameGrid> | null = null;
+  #scheduler: FrameScheduler<Taken, ModelInput, Made> | null = null;
   /** Frames read from the input and not closed yet (a leak check: it is 0 between frames). */
   #open = 0;
   readonly #closed = new WeakSet<VideoFrame>();
@@ -44,7 +44,7 @@ export class VideoSession {
     this.#model = model;
     this.#settings = settings;
     this.#events = events;
-    // In memory: on the `main-thread` path its bitmaps go to the page, and WebKitGTK's page crashed using
+    // In memory: on the frames path its bitmaps go to the page, and WebKitGTK's page crashed using
     // bitmaps a worker had kept on its GPU context (CONTRIBUTING.md, "A browser that crashes").
     this.#plain = new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true })!;
     this.#colours = classColors(model.spec).map((hex) => [...parseHexColor(hex)] as [number, number, number]);
@@ -72,7 +72,7 @@ export class VideoSession {
   }
 
   /**
-   * The `main-thread` path: one frame, composited, as a bitmap (the frame is closed); null where it was not
+   * The frames path: one frame, composited, as a bitmap (the frame is closed); null where it was not
    * shown (the loop stopped or failed). The page may send the next frame before this one is back: the
    * scheduler takes frames in order, and results come back in order.
    */
@@ -115,29 +115,27 @@ export class VideoSession {
   }
 
   #schedule(
-    hooks: Pick<SchedulerHooks<Taken, ModelInput, Made, Written, FrameGrid>, 'keep' | 'write' | 'release' | 'done' | 'dropped' | 'failed'>,
+    hooks: Pick<SchedulerHooks<Taken, ModelInput, Made>, 'keep' | 'write' | 'done' | 'failed'>,
     pace: MaskPace,
     countGaps: boolean,
-  ): FrameScheduler<Taken, ModelInput, Made, Written, FrameGrid> {
-    const scheduler = new FrameScheduler<Taken, ModelInput, Made, Written, FrameGrid>(
+  ): FrameScheduler<Taken, ModelInput, Made> {
+    const scheduler = new FrameScheduler<Taken, ModelInput, Made>(
       {
         ...hooks,
         now: () => performance.now(),
         prepare: (taken) => this.#prepare(taken),
-        model: async ({ request }) => {
+        model: async ({ request, timestamp }) => {
+          let grid: FrameGrid;
           try {
-            return await this.#model.grid(request);
+            grid = await this.#model.grid(request);
           } finally {
             this.#input.release(request.tensor, this.#model.spec.preprocess);
           }
+          return {
+            work: grid.timings.run + grid.timings.grid,
+            masks: (roundTrip) => ({ masks: this.#model.masks(grid, request), meta: request.meta, timestamp, roundTrip }),
+          };
         },
-        finish: (grid, { request, timestamp }, roundTrip) => ({
-          masks: this.#model.masks(grid, request),
-          meta: request.meta,
-          timestamp,
-          roundTrip,
-        }),
-        modelWork: ({ timings }) => timings.run + timings.grid,
         fits: (made, { width, height }) => made.meta.originalWidth === width && made.meta.originalHeight === height,
       },
       { waitForMask: this.#settings.waitForMask, pace, countGaps },
@@ -146,25 +144,28 @@ export class VideoSession {
     return scheduler;
   }
 
-  /** The streams paths (the worker's): frames read from the track processor, written to the generator. */
+  /** The streams and track paths (the host hands the track path's input over as streams): frames read from a track processor, written to a generator. */
   #streamHooks(reader: ReadableStreamDefaultReader<VideoFrame>, writer: WritableStreamDefaultWriter<VideoFrame>) {
     return {
       keep: (taken: Taken) => void this.#copy(taken),
       write: (taken: Taken, shown: Shown<Made>) => this.#write(taken, shown, writer),
-      release: (taken: Taken) => this.#release(taken),
-      done: (_: Taken, written: Written | undefined) => {
-        if (!written) return;
+      done: (taken: Taken, end: FrameEnd) => {
+        this.#release(taken);
         // Counted after this frame is closed: the next frame may be at the model already.
-        written.report.openFrames = this.#open;
-        this.#events.frame(written.report);
+        if (end.is === 'shown') {
+          const { report } = taken.written!;
+          report.openFrames = this.#open;
+          this.#events.frame(report);
+        } else if (countsDropped(end)) {
+          this.#events.frame({ dropped: this.#scheduler!.dropped, openFrames: this.#open, waiting: this.#scheduler!.waiting });
+        }
       },
-      dropped: () => this.#events.frame({ dropped: this.#scheduler!.dropped, openFrames: this.#open, waiting: this.#scheduler!.waiting }),
       // The loop ends on the next read; the reader is cancelled so that it does not wait for one.
       failed: () => void reader.cancel().catch(() => undefined),
     };
   }
 
-  /** The `main-thread` path: frames are bitmaps the page sent (never copied), each answered with its composited bitmap. */
+  /** The frames path: frames are bitmaps the page sent (never copied), each answered with its composited bitmap. */
   #frameHooks() {
     return {
       keep: noop,
@@ -173,12 +174,15 @@ export class VideoSession {
         const bitmap = canvas.transferToImageBitmap();
         report.latency = performance.now() - taken.read;
         this.#paced(report);
-        return Promise.resolve<Written>({ bitmap, report });
+        taken.written = { bitmap, report };
+        return Promise.resolve(true);
       },
-      release: (taken: Taken) => taken.frame.close(),
-      done: (taken: Taken, written: Written | undefined, error?: unknown) => {
-        if (error !== undefined) taken.deliver!.reject(error);
-        else if (written?.bitmap) taken.deliver!.resolve(transfer({ bitmap: written.bitmap, report: written.report }, [written.bitmap]));
+      done: (taken: Taken, end: FrameEnd) => {
+        taken.frame.close();
+        const { written } = taken;
+        if (end.is === 'dropped' && end.why === 'failed') taken.deliver!.reject(end.error);
+        else if (end.is === 'shown' && written?.bitmap)
+          taken.deliver!.resolve(transfer({ bitmap: written.bitmap, report: written.report }, [written.bitmap]));
         else taken.deliver!.resolve(null);
       },
     };
@@ -187,7 +191,7 @@ export class VideoSession {
   async #run(
     reader: ReadableStreamDefaultReader<VideoFrame>,
     writer: WritableStreamDefaultWriter<VideoFrame>,
-    scheduler: FrameScheduler<Taken, ModelInput, Made, Written, FrameGrid>,
+    scheduler: FrameScheduler<Taken, ModelInput, Made>,
   ): Promise<void> {
     try {
       for (;;) {
@@ -221,9 +225,9 @@ export class VideoSession {
     }
   }
 
-  /** Composites a taken frame with its masks and writes the result; its report, to send once the frame is closed. */
-  async #write(taken: Taken, shown: Shown<Made>, writer: WritableStreamDefaultWriter<VideoFrame>): Promise<Written | undefined> {
-    if (this.#stopped) return undefined;
+  /** Composites a taken frame with its masks and writes the result (its report kept, to send once the frame is closed); false once stopped. */
+  async #write(taken: Taken, shown: Shown<Made>, writer: WritableStreamDefaultWriter<VideoFrame>): Promise<boolean> {
+    if (this.#stopped) return false;
     const { timestamp } = taken;
     const { canvas, report } = this.#composite(taken, shown);
     // Alpha only for the cutout: an opaque frame stays opaque for encoders and peer connections.
@@ -238,7 +242,8 @@ export class VideoSession {
     report.stages!.write = performance.now() - t0;
     report.latency = performance.now() - taken.read;
     this.#paced(report);
-    return { report };
+    taken.written = { report };
+    return true;
   }
 
   /** Closes a frame read from the input, once (a carried frame may be dropped before its turn comes). */
@@ -257,7 +262,7 @@ export class VideoSession {
    * CPU, where every draw of a camera frame converts all its pixels from YUV, even a small one: its copies
    * are kept in memory. The WebGL2 compositor uploads its frame as a texture: its copies are canvases the
    * browser may keep on the GPU (a GPU copy, which replaces the one it made of each camera frame before
-   * uploading it), so nothing is read back. Bitmaps (the `main-thread` path) are not copied.
+   * uploading it), so nothing is read back. Bitmaps (the frames path) are not copied.
    */
   #copy(taken: Taken): FrameCopy {
     const { frame, width, height } = taken;
@@ -395,7 +400,7 @@ export class VideoSession {
 /** What a frame is drawn from: the frame as it came, or a camera frame's RGB copy. */
 type FrameCopy = LiveFrame | OffscreenCanvas;
 
-/** A frame the loop took: a camera's VideoFrame (the streams paths) or a bitmap the page sent (`main-thread`). */
+/** A frame the loop took: a camera's VideoFrame (read from a stream: the streams and track paths) or a bitmap the page sent (the frames path). */
 interface Taken {
   /** Closed at once where it was copied, else once written or dropped. */
   frame: VideoFrame | ImageBitmap;
@@ -410,7 +415,9 @@ interface Taken {
   height: number;
   /** Where its time went so far (see `VideoStages`). */
   stages: Partial<VideoStages>;
-  /** The `main-thread` path: the page's call, answered with the composited frame (null: not shown). */
+  /** Once written: its report (and, on the frames path, the composited frame). */
+  written?: Written;
+  /** The frames path: the page's call, answered with the composited frame (null: not shown). */
   deliver?: { resolve(shown: { bitmap: ImageBitmap; report: FrameReport } | null): void; reject(error: unknown): void };
 }
 
@@ -420,7 +427,7 @@ interface ModelInput {
   timestamp: number;
 }
 
-/** A frame written: its report (and, on the `main-thread` path, the composited frame for the page). */
+/** A frame written: its report (and, on the frames path, the composited frame for the page). */
 interface Written {
   report: FrameReport;
   bitmap?: ImageBitmap;

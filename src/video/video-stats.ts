@@ -69,7 +69,7 @@ export class VideoStatsRecorder {
   #carried = 0;
   #masks = 0;
   #waitsForMask: boolean;
-  /** Frames the worker's loop dropped, and those the page skipped (the `main-thread` path). */
+  /** Frames the worker's loop dropped, and those the page skipped (the frames path). */
   #dropped = 0;
   #skipped = 0;
   #openFrames = 0;
@@ -106,7 +106,7 @@ export class VideoStatsRecorder {
     return true;
   }
 
-  /** The `main-thread` page skipped a camera frame (two were in flight). */
+  /** The frames path's page skipped a camera frame (two were in flight). */
   skipped(): void {
     this.#skipped++;
   }

@@ -4,6 +4,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { commands } from 'vitest/browser';
 import { createSegmenter, InvalidInputError, type Segmenter } from '../../src/index.js';
+import { injectBackendFault } from '../../src/runtime/faults.js';
 import { injectFault } from '../../src/runtime/segmenter-internals.js';
 import { PING_TIMEOUT_MS, WorkerBackend } from '../../src/runtime/worker-backend.js';
 import manifest from '../fixtures/reference/manifest.json';
@@ -60,7 +61,7 @@ test('a replaced worker loads the model before it runs the call, even when its f
   const restarts: string[] = [];
   const { made, createWorker } = workers(realWorker, refusedWorker, realWorker);
   const backend = await start(createWorker, (reason) => restarts.push(reason));
-  await backend.injectFault('crash');
+  await injectBackendFault(backend, 'crash');
   const outcome = await backend.segment(await bytesOf(IMAGE), { confidence: 50, wantRetry: false });
   if (!outcome.ok) throw outcome.error;
   expect(made.count).toBe(3);

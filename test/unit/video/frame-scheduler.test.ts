@@ -1,7 +1,7 @@
 // The live loop's rules, in Node: fake frames, a fake model and writer, and a fake clock that runs events
 // (a frame from the camera, a model run back) in time order.
 import { describe, expect, test } from 'vitest';
-import { FrameScheduler, type Shown } from '../../../src/video/frame-scheduler.js';
+import { FRAME_MOVES, FrameScheduler, moveFrame, type FrameState, type ModelRun, type Shown } from '../../../src/video/frame-scheduler.js';
 import { MaskPace } from '../../../src/video/mask-pace.js';
 
 interface Frame {
@@ -67,6 +67,8 @@ interface RigOptions {
   finishMs?: number;
   /** Whether the model runs are answered by the clock (else by `answer`). Default true. */
   timed?: boolean;
+  /** Which frames the writer writes (as a stopped loop's writer writes none). Default all. */
+  writes?: (id: number) => boolean;
 }
 
 /** A scheduler over fake frames, with everything it does recorded. */
@@ -75,8 +77,8 @@ function rig(options: RigOptions = {}) {
   const { modelMs = () => 30, fails = () => false, writeMs = 0, finishMs = 0, timed = true } = options;
   const log = {
     written: [] as Written[],
-    released: [] as number[],
-    done: [] as { id: number; written: boolean; error?: string }[],
+    /** Each frame's end, in the order frames were done with: `shown`, or `dropped:` and why. */
+    done: [] as { id: number; end: string; error?: string }[],
     /** Frames at the model, in the order it took them, and how many runs were in flight at most. */
     modelled: [] as number[],
     /** When the model took each. */
@@ -95,9 +97,18 @@ function rig(options: RigOptions = {}) {
     mostWriting: 0,
   };
   const answers: { id: number; answer: () => void }[] = [];
+  /** A run's result: its masks made as the scheduler asks (`finishMs` of the loop's thread), and the model's own work where it tells it. */
+  const madeOf = (masks: Masks): ModelRun<Masks> => ({
+    ...(options.modelWork ? { work: options.modelWork(masks.from) } : {}),
+    masks: () => {
+      log.finished.push({ from: masks.from, atModel: log.inFlight ? log.modelled.at(-1)! : null });
+      clock.now += finishMs;
+      return masks;
+    },
+  });
   /** The frames the camera gave the loop (where the camera ran). */
   const offeredIds: number[] = [];
-  const scheduler = new FrameScheduler<Frame, Frame, Masks, Written>(
+  const scheduler = new FrameScheduler<Frame, Frame, Masks>(
     {
       now: () => clock.now,
       keep: (frame) => log.kept.push(frame.id),
@@ -111,22 +122,16 @@ function rig(options: RigOptions = {}) {
         log.modelled.push(input.id);
         log.modelledAt.push(clock.now);
         log.mostInFlight = Math.max(log.mostInFlight, ++log.inFlight);
-        return new Promise<Masks>((resolve, reject) => {
+        return new Promise<ModelRun<Masks>>((resolve, reject) => {
           const answer = () => {
             log.inFlight--;
             if (fails(input.id)) reject(new Error(`run ${input.id} failed`));
-            else resolve({ from: input.id, width: input.width });
+            else resolve(madeOf({ from: input.id, width: input.width }));
           };
           if (timed) clock.at(clock.now + modelMs(input.id), answer);
           else answers.push({ id: input.id, answer });
         });
       },
-      finish: (masks) => {
-        log.finished.push({ from: masks.from, atModel: log.inFlight ? log.modelled.at(-1)! : null });
-        clock.now += finishMs;
-        return masks;
-      },
-      ...(options.modelWork ? { modelWork: (masks: Masks) => options.modelWork!(masks.from) } : {}),
       fits: (masks, frame) => masks.width === frame.width,
       write: (frame, shown: Shown<Masks>) => {
         const written: Written = {
@@ -136,22 +141,26 @@ function rig(options: RigOptions = {}) {
           at: clock.now,
           ...(shown.failure ? { failure: (shown.failure as Error).message } : {}),
         };
+        if (options.writes && !options.writes(frame.id)) return Promise.resolve(false);
         if (!writeMs) {
           log.written.push(written);
-          return Promise.resolve(written);
+          return Promise.resolve(true);
         }
         log.mostWriting = Math.max(log.mostWriting, ++log.writing);
         return new Promise((resolve) =>
           clock.at(clock.now + writeMs, () => {
             log.writing--;
             log.written.push({ ...written, at: clock.now });
-            resolve(written);
+            resolve(true);
           }),
         );
       },
-      release: (frame) => log.released.push(frame.id),
-      done: (frame, written, error) =>
-        log.done.push({ id: frame.id, written: written !== undefined, ...(error ? { error: (error as Error).message } : {}) }),
+      done: (frame, end) =>
+        log.done.push({
+          id: frame.id,
+          end: end.is === 'shown' ? 'shown' : `dropped:${end.why}`,
+          ...(end.is === 'dropped' && end.why === 'failed' ? { error: (end.error as Error).message } : {}),
+        }),
       failed: (error) => log.failed.push((error as Error).message),
     },
     { waitForMask: options.waitForMask ?? true, pace: options.pace ?? new MaskPace(), countGaps: options.countGaps ?? false },
@@ -202,12 +211,17 @@ function rig(options: RigOptions = {}) {
     return { discarded, waits, ended };
   }
 
-  /** Every frame released once, and done with once, after it was released. */
+  /**
+   * Every frame done with once: those written `shown`, each after it was written, and the others dropped;
+   * the loop's `dropped` counts the frames it replaced or had no masks for (and no frame the source discarded).
+   */
   function expectAllReleased(count: number): void {
     const offered = offeredIds.length ? [...offeredIds] : Array.from({ length: count }, (_, i) => i + 1);
     expect(offered.length).toBe(count);
-    expect([...log.released].sort((a, b) => a - b)).toEqual(offered.sort((a, b) => a - b));
-    expect(log.done.map((d) => d.id).sort((a, b) => a - b)).toEqual(offered);
+    expect(log.done.map((d) => d.id).sort((a, b) => a - b)).toEqual(offered.sort((a, b) => a - b));
+    const shown = log.done.filter((d) => d.end === 'shown').map((d) => d.id);
+    expect(shown.sort((a, b) => a - b)).toEqual(ids(log.written).sort((a, b) => a - b));
+    if (!options.countGaps) expect(log.done.filter((d) => /replaced|no-masks/.test(d.end)).length).toBe(scheduler.dropped);
   }
 
   return { clock, scheduler, log, answers, camera, expectAllReleased };
@@ -259,7 +273,7 @@ describe('FrameScheduler: frames that wait for their own mask', () => {
       [4, 4, false],
     ]);
     expect(scheduler.dropped).toBe(1);
-    expect(log.done.find((d) => d.id === 2)).toEqual({ id: 2, written: false });
+    expect(log.done.find((d) => d.id === 2)).toEqual({ id: 2, end: 'dropped:replaced' });
     expectAllReleased(4);
   });
 
@@ -325,8 +339,8 @@ describe('FrameScheduler: frames that wait for their own mask', () => {
     expect(log.written).toEqual([]);
     expect(log.failed).toEqual(['run 1 failed']);
     expect(log.done).toEqual([
-      { id: 1, written: false, error: 'run 1 failed' },
-      { id: 2, written: false },
+      { id: 1, end: 'dropped:failed', error: 'run 1 failed' },
+      { id: 2, end: 'dropped:ended' },
     ]);
     expect(scheduler.ending).toBe(true);
     // Frame 3 never came to the loop (it stopped taking frames at 2).
@@ -348,7 +362,7 @@ describe('FrameScheduler: the input drawn before the model is back', () => {
     await ended;
     await scheduler.end();
     expect(log.failed).toEqual(['input 2 failed']);
-    expect(log.done.filter((d) => d.id === 2)).toEqual([{ id: 2, written: false, error: 'input 2 failed' }]);
+    expect(log.done.filter((d) => d.id === 2)).toEqual([{ id: 2, end: 'dropped:failed', error: 'input 2 failed' }]);
     expect(log.modelled).toEqual([1]);
     expectAllReleased(2);
   });
@@ -681,7 +695,7 @@ describe("FrameScheduler with waitForMask 'auto' and MaskPace (the camera's pace
   });
 });
 
-describe('FrameScheduler: offers that overlap (the main-thread path sends two frames in flight)', () => {
+describe('FrameScheduler: offers that overlap (the frames path sends two frames in flight)', () => {
   test('frames offered before the last was taken are taken in order, and each is done once', async () => {
     const { clock, log, scheduler, expectAllReleased } = rig({ modelMs: () => 30 });
     const taken = [1, 2, 3].map((id) => scheduler.offer({ id, width: 640 }, id * 1000));
@@ -709,6 +723,72 @@ describe('FrameScheduler: offers that overlap (the main-thread path sends two fr
     // Frame 1 is written (the writer decides what a stopped loop writes); 2 was held, 3 never taken.
     expect(ids(log.written)).toEqual([1]);
     expect(log.modelled).toEqual([1]);
+    expect(log.done).toEqual([
+      { id: 3, end: 'dropped:ended' },
+      { id: 2, end: 'dropped:ended' },
+      { id: 1, end: 'shown' },
+    ]);
+    // Neither counts as dropped: the loop stopped, it did not drop them.
+    expect(scheduler.dropped).toBe(0);
+    expectAllReleased(3);
+  });
+
+  test('a frame the writer did not write (its loop stopped) ends dropped, uncounted', async () => {
+    const { clock, log, camera, scheduler, expectAllReleased } = rig({ modelMs: () => 20, writes: (id) => id !== 2 });
+    camera(every(3, 40));
+    await clock.run();
+    await scheduler.end();
+    expect(ids(log.written)).toEqual([1, 3]);
+    expect(log.done.map((d) => [d.id, d.end])).toEqual([
+      [1, 'shown'],
+      [2, 'dropped:ended'],
+      [3, 'shown'],
+    ]);
+    expect(scheduler.dropped).toBe(0);
+    expectAllReleased(3);
+  });
+});
+
+describe("A frame's states", () => {
+  const states: FrameState[] = [
+    { is: 'read' },
+    { is: 'waiting' },
+    { is: 'segmenting' },
+    { is: 'carried' },
+    { is: 'compositing' },
+    { is: 'shown' },
+    { is: 'dropped', why: 'ended' },
+  ];
+
+  test('a frame moves only along FRAME_MOVES: never back to read, only compositing to shown, shown and dropped its ends', () => {
+    for (const from of states) {
+      for (const to of states) {
+        if ((FRAME_MOVES[from.is] as readonly string[]).includes(to.is)) expect(moveFrame(from, to)).toBe(to);
+        else expect(() => moveFrame(from, to), `${from.is} -> ${to.is}`).toThrow(`a ${from.is} frame cannot be ${to.is}`);
+      }
+    }
+    const into = (is: FrameState['is']) =>
+      states.filter((from) => (FRAME_MOVES[from.is] as readonly string[]).includes(is)).map((s) => s.is);
+    expect(into('read')).toEqual([]);
+    expect(into('shown')).toEqual(['compositing']);
+    // A carried frame is shown on earlier masks: it never goes to the model.
+    expect(into('segmenting')).toEqual(['read', 'waiting']);
+    expect([FRAME_MOVES.shown, FRAME_MOVES.dropped]).toEqual([[], []]);
+  });
+
+  test("a carried frame whose turn comes with no masks of its size is dropped ('no-masks', counted)", async () => {
+    // Frame 1 (640 wide) at the model; 2 (320 wide) is held, then carried when 3 comes: at its turn the only
+    // masks are frame 1's, of another size.
+    const { clock, log, camera, scheduler, expectAllReleased } = rig({ modelMs: () => 100 });
+    camera([0, 30, 60], (id) => (id === 2 ? 320 : 640));
+    await clock.run();
+    await scheduler.end();
+    expect(log.written.map((w) => [w.id, w.masks, w.carried])).toEqual([
+      [1, 1, false],
+      [3, 3, false],
+    ]);
+    expect(log.done.find((d) => d.id === 2)).toEqual({ id: 2, end: 'dropped:no-masks' });
+    expect(scheduler.dropped).toBe(1);
     expectAllReleased(3);
   });
 });

@@ -1,14 +1,17 @@
-// The main-thread path (Firefox, and engines whose workers have no track generator): the page reads frames
-// as a hidden <video> shows them (requestVideoFrameCallback), sends each to the loop's worker as a bitmap
-// (its pixels in WebKit) stamped with its media time, and shows the composited frames on a canvas whose
-// captureStream() is the output.
+// The frames path (Firefox, and engines whose workers have no track generator; `stats.path` 'main-thread'):
+// the page reads frames as a hidden <video> shows them (requestVideoFrameCallback), sends each to the loop's
+// worker as a bitmap (its pixels in WebKit) stamped with its media time, and shows the composited frames on
+// a canvas whose captureStream() is the output.
 import { transfer } from 'comlink';
 import { watchInput, type InputPath, type PathContext } from './input-path.js';
+import type { VideoInput } from './protocol.js';
 
-export class MainThreadPath implements InputPath {
-  readonly kind = 'main-thread';
+export class FramesPath implements InputPath {
+  readonly kind = 'frames';
+  readonly track: MediaStreamTrack;
+  /** The capture of the page's canvas, where it shows the frames that come back. */
   readonly output: MediaStreamTrack;
-  readonly #track: MediaStreamTrack;
+  readonly outputInLoopWorker = false;
   readonly #context: PathContext;
   readonly #video: HTMLVideoElement;
   readonly #canvas: HTMLCanvasElement;
@@ -17,8 +20,6 @@ export class MainThreadPath implements InputPath {
   #unwatch: (() => void) | null = null;
   #handle = 0;
   #playing = false;
-  /** Whether the current loop has started (frames are sent to it). */
-  #started = false;
   #inFlight = 0;
   #sent = 0;
   #shownSequence = 0;
@@ -31,7 +32,7 @@ export class MainThreadPath implements InputPath {
   #skipped = 0;
 
   constructor(track: MediaStreamTrack, context: PathContext) {
-    this.#track = track;
+    this.track = track;
     this.#context = context;
     const video = (this.#video = document.createElement('video'));
     video.muted = true;
@@ -47,40 +48,23 @@ export class MainThreadPath implements InputPath {
     this.output = stream.getVideoTracks()[0]!;
   }
 
-  start(): void {
-    const { supervisor } = this.#context;
-    this.#unwatch ??= watchInput(this.#track, () => {
-      supervisor.inputEnded();
-      this.#context.ended();
-    });
-    const generation = supervisor.nextGeneration();
-    this.#started = false;
-    const { frameRate } = this.#track.getSettings();
-    supervisor
-      .startLoop(
-        generation,
-        { kind: 'frames', ...(frameRate ? { frameRate } : {}) },
-        [],
-        () => undefined,
-        () => this.start(),
-      )
-      .then(async () => {
-        this.#started = true;
-        if (this.#playing) return;
-        this.#playing = true;
-        this.#handle = this.#video.requestVideoFrameCallback(this.#onFrame);
-        await this.#video.play();
-      })
-      // A loop that could not start has ended the effect (startLoop); a play() refused ends it here.
-      .catch((error: unknown) => {
-        if (generation !== supervisor.generation || this.#stopped) return;
-        void this.stop();
-        this.#context.failed(error as Error);
-      });
+  /** The loop takes the frames the page sends it; the page watches the input. */
+  connect(): { input: VideoInput; transfer: Transferable[] } {
+    this.#unwatch ??= watchInput(this.track, () => this.#context.loop.tell({ on: 'input-ended' }));
+    const { frameRate } = this.track.getSettings();
+    return { input: { kind: 'frames', ...(frameRate ? { frameRate } : {}) }, transfer: [] };
   }
 
-  restart(): Promise<void> {
-    this.start();
+  /** The first loop started: the <video> plays, and its frames go to the loop (a play() refused ends the effect). */
+  started(generation: number): void {
+    if (this.#playing) return;
+    this.#playing = true;
+    this.#handle = this.#video.requestVideoFrameCallback(this.#onFrame);
+    this.#video.play().catch((error: unknown) => this.#context.loop.tell({ on: 'page-failed', generation, error: error as Error }));
+  }
+
+  /** Nothing to free: the page shows whichever loop's frames come back. */
+  detach(): Promise<void> {
     return Promise.resolve();
   }
 
@@ -102,11 +86,12 @@ export class MainThreadPath implements InputPath {
   readonly #onFrame = (_: number, metadata?: VideoFrameCallbackMetadata): void => {
     if (this.#stopped) return;
     const video = this.#video;
-    const { supervisor } = this.#context;
+    const { loop: supervisor, stats } = this.#context;
     this.#handle = video.requestVideoFrameCallback(this.#onFrame);
-    if (this.#inFlight >= 2 || supervisor.recovering || !this.#started) {
-      this.#context.skipped();
-      this.#skipped = this.#inFlight >= 2 && this.#started ? this.#skipped + 1 : 0;
+    const loop = supervisor.frameLoop();
+    if (this.#inFlight >= 2 || !loop.accepting) {
+      stats.skipped();
+      this.#skipped = this.#inFlight >= 2 && loop.started ? this.#skipped + 1 : 0;
       return;
     }
     // The frame's own timestamp, in VideoFrame.timestamp's units (µs): its media time. WebKitGTK's <video>
@@ -115,16 +100,14 @@ export class MainThreadPath implements InputPath {
     const meta = { timestamp, skipped: this.#skipped };
     this.#skipped = 0;
     this.#inFlight++;
-    const generation = supervisor.generation;
+    const { generation } = loop;
     const sequence = ++this.#sent;
-    const loop = supervisor.loop;
-    const remote = supervisor.loopRemote();
-    // Settled by either worker's death too (comlink would wait for ever).
-    const guard = <T>(call: Promise<T>) => supervisor.worker.guard(loop ? loop.guard(call) : call);
     void (async () => {
       try {
         const frame = await this.#frameOf(video);
-        const result = await guard(remote.videoFrame(transfer(frame, [frame instanceof ImageData ? frame.data.buffer : frame]), meta));
+        const result = await loop.call((remote) =>
+          remote.videoFrame(transfer(frame, [frame instanceof ImageData ? frame.data.buffer : frame]), meta),
+        );
         // Not shown (the worker's loop stopped, or failed on a frame before it, which says so itself).
         if (!result) return;
         const { bitmap, report } = result;
@@ -135,17 +118,10 @@ export class MainThreadPath implements InputPath {
           if (canvas.width !== bitmap.width || canvas.height !== bitmap.height)
             [canvas.width, canvas.height] = [bitmap.width, bitmap.height];
           this.#shown.transferFromImageBitmap(bitmap);
-          this.#context.report(report);
+          supervisor.report(generation, report);
         }
       } catch (error) {
-        // A dead loop worker is replaced by startLoop; a dead model worker is recovered from here.
-        const loopDied = loop !== null && supervisor.loop !== loop;
-        if ((error as { code?: string }).code === 'WORKER_CRASHED' && generation === supervisor.generation) {
-          if (!loopDied) void supervisor.recover('crashed', error as Error);
-        } else if (generation === supervisor.generation && !supervisor.recovering) {
-          void this.stop();
-          this.#context.failed(error as Error);
-        }
+        supervisor.tell({ on: 'frame-call-failed', generation, error: error as Error, loopDied: loop.loopDied() });
       } finally {
         this.#inFlight--;
       }

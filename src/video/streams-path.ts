@@ -1,7 +1,9 @@
-// Chromium's path: the page's MediaStreamTrackProcessor and MediaStreamTrackGenerator hand their streams to
-// the loop's worker, which writes its frames to a relay whose other end the page pipes into the generator,
-// so that a new worker (after a crash or a fallback) can take over the same output track.
-import type { InputPath, PathContext } from './input-path.js';
+// The streams path (Chromium; `stats.path` 'worker'): the page's MediaStreamTrackProcessor and
+// MediaStreamTrackGenerator hand their streams to the loop's worker, which writes its frames to a relay whose
+// other end the page pipes into the generator, so that a new worker (after a crash or a fallback) can take
+// over the same output track.
+import type { InputPath } from './input-path.js';
+import type { VideoInput } from './protocol.js';
 
 // Chromium's track generator, which the page makes (its writable goes to the worker).
 interface GeneratorConstructor {
@@ -18,28 +20,27 @@ const page = globalThis as unknown as {
 /** Whether the page has Chromium's track processor and generator. */
 export const pageHasGenerator = (): boolean => Boolean(page.MediaStreamTrackGenerator && page.MediaStreamTrackProcessor);
 
-export class GeneratorPath implements InputPath {
-  readonly kind = 'worker';
+export class StreamsPath implements InputPath {
+  readonly kind = 'streams';
+  readonly track: MediaStreamTrack;
+  /** The page's generator, which a new loop's relay writes. */
   readonly output: MediaStreamTrack;
-  readonly #track: MediaStreamTrack;
-  readonly #context: PathContext;
+  readonly outputInLoopWorker = false;
   /** The generator's writable, fed by a relay from the loop's worker (null once the output ended). */
   #sink: WritableStream<VideoFrame> | null;
   /** Stops the current loop's relay; resolves once the generator's writable is free. */
   #detach: (() => Promise<void>) | null = null;
 
-  constructor(track: MediaStreamTrack, context: PathContext) {
+  constructor(track: MediaStreamTrack) {
     const generator = new page.MediaStreamTrackGenerator!({ kind: 'video' });
     this.output = generator;
     this.#sink = generator.writable;
-    this.#track = track;
-    this.#context = context;
+    this.track = track;
   }
 
-  start(): void {
-    const { supervisor } = this.#context;
-    const generation = supervisor.nextGeneration();
-    const { readable } = new page.MediaStreamTrackProcessor!({ track: this.#track });
+  /** A track processor's stream of the input, and a relay piped into the generator. */
+  connect(): { input: VideoInput; transfer: Transferable[] } {
+    const { readable } = new page.MediaStreamTrackProcessor!({ track: this.track });
     const relay = new TransformStream<VideoFrame, VideoFrame>();
     const unpipe = new AbortController();
     // Not closed with the relay: a replaced worker's loop closes its relay, and the output goes on.
@@ -50,21 +51,13 @@ export class GeneratorPath implements InputPath {
       unpipe.abort();
       return piped;
     };
-    const input = { kind: 'streams', readable, writable: relay.writable, frameRate: this.#track.getSettings().frameRate } as const;
-    supervisor
-      .startLoop(
-        generation,
-        input,
-        [readable, relay.writable],
-        () => this.#detach?.(),
-        () => this.start(),
-      )
-      .catch(() => undefined);
+    const input = { kind: 'streams', readable, writable: relay.writable, frameRate: this.track.getSettings().frameRate } as const;
+    return { input, transfer: [readable, relay.writable] };
   }
 
-  async restart(): Promise<void> {
+  /** The last loop's relay unpiped. */
+  async detach(): Promise<void> {
     await this.#detach?.();
-    this.start();
   }
 
   /** The relay unpiped, the generator's writable closed (its readers see the end), the output stopped. */
