@@ -20,6 +20,7 @@ import { sessionRunner } from '../src/ort/ort-session.js';
 import { buildPayload } from '../src/payload/index.js';
 import { isYCbCr, segmentPixels, type PrepareInput, type ResizeMode, type RunModel } from '../src/pipeline/index.js';
 import { installErrorTransfer, serializeError } from '../src/runtime/error-transfer.js';
+import { webgpuAdapter } from '../src/runtime/webgpu-adapter.js';
 import { decodeInWorker, encodePng } from '../src/decode/decode-in-worker.js';
 import { crashArmed, faultArmed, injectFault, playLoadFault, playRunFault, slowed } from './faults.js';
 import { rebundled } from './ort-from-url.js';
@@ -77,9 +78,10 @@ async function createRunner(
   numThreads: number,
   preprocess: { resize: { mode: ResizeMode } },
   ort: OrtFiles | undefined,
+  adapter: GPUAdapter | undefined,
 ): Promise<{ runner: SessionRunner; adapter?: string }> {
   // WebGPU keeps the full graph: its logits stay on the GPU, where the Resize costs little.
-  if (backend === 'webgpu') return createWebgpuRunner(model.bytes(), numThreads, ort);
+  if (backend === 'webgpu') return createWebgpuRunner(model.bytes(), numThreads, ort, adapter);
   const options = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' } as const;
   // A trailing bilinear Resize to the input size is left to postprocessing, which computes the
   // upsampled values only where it needs them (see src/model/onnx-trailing-resize.ts). Not with a
@@ -126,6 +128,8 @@ const api: WorkerApi = {
     // User Timing marks (edgeseg:…) say where a start spends its time, in the worker's performance timeline.
     performance.mark('edgeseg:load');
     playLoadFault();
+    // WebGPU's adapter first: where there is none, neither its runtime nor the model is fetched for it.
+    const gpuAdapter = request.backend === 'webgpu' ? await webgpuAdapter() : undefined;
     // The runtime's wasm compiles while the package arrives (WebGPU's: its module loads, and a
     // compressed binary downloads and inflates; onnxruntime-web compiles it once the GPU device is set).
     if (request.backend === 'wasm') void wasmRuntime(request.numThreads, request.ort).catch(() => undefined);
@@ -136,7 +140,7 @@ const api: WorkerApi = {
     const next = await loadModel(
       pkg,
       async (onnx, spec) => {
-        const created = await createRunner(request.backend, onnx, request.numThreads, spec.preprocess, request.ort);
+        const created = await createRunner(request.backend, onnx, request.numThreads, spec.preprocess, request.ort, gpuAdapter);
         adapter = created.adapter;
         return created.runner;
       },

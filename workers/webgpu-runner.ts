@@ -8,6 +8,7 @@ import { GpuPostprocessor } from './gpu-postprocess.js';
 import { GpuPreprocessor } from './gpu-preprocess.js';
 import { binaryProblem } from './ort-from-url.js';
 import { importOrt } from './ort-import.js';
+import { webgpuAdapter } from '../src/runtime/webgpu-adapter.js';
 import type { OrtFiles } from '../src/runtime/protocol.js';
 
 type OrtWebgpu = {
@@ -23,14 +24,9 @@ export async function createWebgpuRunner(
   weights: Uint8Array,
   numThreads: number,
   files: OrtFiles | undefined,
+  adapter?: GPUAdapter,
 ): Promise<{ runner: SessionRunner<'webgpu'>; adapter: string }> {
-  const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
-  if (!gpu) throw new BackendError('BACKEND_UNAVAILABLE', 'this browser has no WebGPU (navigator.gpu is missing)', { backend: 'webgpu' });
-  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
-  if (!adapter)
-    throw new BackendError('BACKEND_UNAVAILABLE', 'WebGPU is present but no adapter is available (no GPU, or it is blocked)', {
-      backend: 'webgpu',
-    });
+  adapter ??= await webgpuAdapter();
   const features = (['shader-f16', 'timestamp-query', 'subgroups'] as const).filter((f) => adapter.features.has(f));
   const device = await adapter.requestDevice({
     requiredFeatures: features as GPUFeatureName[],

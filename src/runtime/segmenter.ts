@@ -24,6 +24,7 @@ import { versionModelSource, type VersionRef } from './version-model.js';
 import { isBundledModel, refuseModelWord, type BundledModel } from '../model/bundled-model.js';
 import { bundledModelSource } from './bundled-model-source.js';
 import { registerSegmenterInternals, type VideoWorker } from './segmenter-internals.js';
+import { webgpuAdapter } from './webgpu-adapter.js';
 import { WorkerBackend } from './worker-backend.js';
 
 export type { SegmentManyOptions, VersionRef };
@@ -425,6 +426,8 @@ export class Segmenter {
       runtimeLocations(bundledFiles(name), this.options, name, globalThis.location?.href),
       isAngularPage(),
     );
+    // No worker is started for WebGPU where the page has no adapter: it would fetch a runtime and the model for nothing.
+    if (name === 'webgpu') await webgpuAdapter();
     const missing: BackendError[] = [];
     const failedScripts = new Set<string>();
     for (const location of locations) {

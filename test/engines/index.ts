@@ -39,6 +39,8 @@ export interface EnginePage {
    * driver does not report them (WebKitGTK: WebDriver classic has no console or log events).
    */
   readonly consoleErrors: readonly string[] | null;
+  /** The browser's own offline mode (Chromium: DevTools' network emulation); absent where the driver has none. */
+  setOffline?(offline: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -96,6 +98,7 @@ async function openChromium(options: OpenOptions): Promise<EnginePage> {
     goto: async (url) => void (await page.goto(url, { waitUntil: 'load' })),
     evaluate: (fn, ...args) => page.evaluate(callSource(fn, args)),
     screenshot: () => page.screenshot(),
+    setOffline: (offline) => page.context().setOffline(offline),
     close: () => browser.close(),
   };
 }

@@ -1,4 +1,4 @@
-// Angular 21 (the application builder, on esbuild and Vite) with the packed edgeseg: `ng serve` with no
+// Angular 22 (the application builder, on esbuild and Vite) with the packed edgeseg: `ng serve` with no
 // option for it, and `ng build` served by a static host. The component's bootstrap loads the app's script;
 // angular.json's serve `headers` make the dev server's page cross-origin isolated, the host's headers the
 // build's. Angular's build copies no file that a dependency refers to with `new URL(…, import.meta.url)`,
@@ -62,7 +62,7 @@ function angularJson(assets: object[]): string {
 }
 
 beforeAll(() => {
-  appDir = makeFrameworkApp(packed, 'angular21', {
+  appDir = makeFrameworkApp(packed, 'angular22', {
     'angular.json': angularJson([{ glob: '**/*', input: 'public' }]),
     'tsconfig.json': JSON.stringify({
       compilerOptions: {
@@ -98,7 +98,7 @@ afterAll(async () => {
   if (appDir) rmSync(appDir, { recursive: true, force: true });
 });
 
-describe('edgeseg in Angular 21', () => {
+describe('edgeseg in Angular 22', () => {
   test("ng serve: the page segments on two WASM threads: the command line's payload", { timeout: 480_000 }, async () => {
     // As on a developer's machine: Angular pre-bundles dependencies only with its cache on, and its cache is
     // off where CI is set (cli.cache.environment 'local'); without it, ng serve needs the assets entry as ng build does.

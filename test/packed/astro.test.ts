@@ -1,4 +1,4 @@
-// Astro 5 (on Vite 6) with the packed edgeseg and no option for it: `astro dev`, and `astro build` served by
+// Astro 7 (on Vite 8) with the packed edgeseg and no option for it: `astro dev`, and `astro build` served by
 // `astro preview`. The page loads the app's script from a <script> tag, as Astro pages do; Astro's own
 // `server.headers` (dev and preview) make the page cross-origin isolated, for WASM threads.
 import { rmSync } from 'node:fs';
@@ -9,10 +9,11 @@ import { closeBrowser } from './run-page.js';
 import { join } from 'node:path';
 
 const packed = inject('packed');
+const ASTRO = 'astro/bin/astro.mjs';
 let appDir: string;
 
 beforeAll(() => {
-  appDir = makeFrameworkApp(packed, 'astro5', {
+  appDir = makeFrameworkApp(packed, 'astro7', {
     'astro.config.mjs': `import { defineConfig } from 'astro/config';
 export default defineConfig({ server: { headers: ${JSON.stringify(ISOLATION_HEADERS)} } });
 `,
@@ -34,25 +35,20 @@ afterAll(async () => {
   if (appDir) rmSync(appDir, { recursive: true, force: true });
 });
 
-describe('edgeseg in Astro 5', () => {
+describe('edgeseg in Astro 7', () => {
   test("astro dev: the page segments on two WASM threads: the command line's payload", { timeout: 480_000 }, async () => {
-    await expectServedPageSegments(
-      appDir,
-      'astro/astro.js',
-      (port) => ['dev', '--host', '127.0.0.1', '--port', String(port)],
-      packed.cliPayload,
-    );
+    await expectServedPageSegments(appDir, ASTRO, (port) => ['dev', '--host', '127.0.0.1', '--port', String(port)], packed.cliPayload);
   });
 
   test(
     "astro build, served by astro preview: the runtime files are copied, and the page segments on two WASM threads: the command line's payload",
     { timeout: 480_000 },
     async () => {
-      await runTool(appDir, 'astro/astro.js', ['build']);
+      await runTool(appDir, ASTRO, ['build']);
       expectRuntimeFilesCopied(join(appDir, 'dist'), appDir);
       await expectServedPageSegments(
         appDir,
-        'astro/astro.js',
+        ASTRO,
         (port) => ['preview', '--host', '127.0.0.1', '--port', String(port)],
         packed.cliPayload,
       );

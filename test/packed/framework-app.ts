@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import { ROOT } from '../helpers/paths.js';
-import { FRAMEWORKS, type FrameworkName } from './framework-versions.js';
+import { FRAMEWORKS, NODE_NEEDED, type FrameworkName } from './framework-versions.js';
 import type { PackedApp } from './global-setup.js';
-import { makeToolApp } from './tool-app.js';
+import { makeToolApp, newestNode } from './tool-app.js';
 import { expectCliPayload, twoThreads } from './expect-payload.js';
 import { runPage, type PagePayload, type PageResult } from './run-page.js';
 
@@ -31,9 +31,32 @@ const QUIET_ENV = {
   FORCE_COLOR: '0',
 };
 
-/** Makes the app: `files` plus the model and image in `staticDir` (the framework's public folder). */
+/**
+ * The environment of a framework's command line: this process's, without what Vitest sets for itself
+ * (`VITEST`, `VITEST_*`, `NODE_ENV=test`), which a user's shell has not: Astro 7's dev server serves no
+ * page where it sees `VITEST`, and `NODE_ENV=test` makes a Vite build a development one.
+ */
+function toolEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const own = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_ENV' && !/^VITEST($|_)/.test(name)));
+  return { ...own, ...QUIET_ENV, ...env };
+}
+
+/** The Node that runs each app's command lines, where it is not the one running the tests (see NODE_NEEDED). */
+const appNode = new Map<string, string>();
+
+/** The Node binary that runs `appDir`'s command lines. */
+export function nodeOf(appDir: string): string {
+  return appNode.get(appDir) ?? process.execPath;
+}
+
+/**
+ * Makes the app: `files` plus the model and image in `staticDir` (the framework's public folder). A framework
+ * that needs a newer Node than the tests run on gets the newest one for its command lines.
+ */
 export function makeFrameworkApp(packed: PackedApp, framework: FrameworkName, files: Record<string, string>, staticDir = 'public'): string {
-  return makeToolApp({
+  const needed = NODE_NEEDED[framework];
+  const node = needed !== undefined && Number(process.versions.node.split('.')[0]) < needed ? newestNode() : undefined;
+  const appDir = makeToolApp({
     name: framework,
     dependencies: FRAMEWORKS[framework],
     files,
@@ -43,6 +66,8 @@ export function makeFrameworkApp(packed: PackedApp, framework: FrameworkName, fi
       [`${staticDir}/image.jpg`]: join(packed.appDir, 'public', 'image.jpg'),
     },
   });
+  if (node) appNode.set(appDir, node);
+  return appDir;
 }
 
 /** A free TCP port on loopback. */
@@ -54,12 +79,12 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Runs a framework's command line (`node <bin> args…`) in the app to its end; its output, for a failure's message. */
+/** Runs a framework's command line (`node <bin> args…`, on the app's Node) in the app to its end; its output, for a failure's message. */
 export async function runTool(appDir: string, bin: string, args: string[], env: Record<string, string> = {}): Promise<string> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(appDir, 'node_modules', bin), ...args], {
+    const { stdout, stderr } = await promisify(execFile)(nodeOf(appDir), [join(appDir, 'node_modules', bin), ...args], {
       cwd: appDir,
-      env: { ...process.env, ...QUIET_ENV, ...env },
+      env: toolEnv(env),
       maxBuffer: 64 << 20,
     });
     return `${stdout}${stderr}`;
@@ -88,9 +113,9 @@ export async function startTool(
   { env = {}, timeoutMs = 240_000 }: { env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<RunningServer> {
   const script = bin.startsWith('.') ? join(appDir, bin) : join(appDir, 'node_modules', bin);
-  const child: ChildProcess = spawn(process.execPath, [script, ...args], {
+  const child: ChildProcess = spawn(nodeOf(appDir), [script, ...args], {
     cwd: appDir,
-    env: { ...process.env, ...QUIET_ENV, ...env },
+    env: toolEnv(env),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

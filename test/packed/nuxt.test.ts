@@ -1,5 +1,6 @@
-// Nuxt 3 (on Vite 7) with the packed edgeseg and no option for it: `nuxt dev`, and `nuxt build` served by
-// its own server (.output/server/index.mjs). The page loads the app's script on mount. COOP/COEP, for WASM
+// Nuxt 4 (on Vite 8) with the packed edgeseg and no option for it, laid out as Nuxt 4's starter is (the app
+// in app/): `nuxt dev`, and `nuxt build` served by its own server (.output/server/index.mjs). The page loads
+// the app's script on mount. COOP/COEP, for WASM
 // threads: Nuxt's `routeRules` headers cover every response of the built server, but in dev Vite serves the
 // app's modules and the worker past them (and a worker without COEP does not start on an isolated page), so
 // `vite.server.headers` sets them there too.
@@ -15,16 +16,17 @@ const NUXT = 'nuxt/bin/nuxt.mjs';
 let appDir: string;
 
 beforeAll(() => {
-  appDir = makeFrameworkApp(packed, 'nuxt3', {
+  appDir = makeFrameworkApp(packed, 'nuxt4', {
     'nuxt.config.ts': `const isolation = ${JSON.stringify(ISOLATION_HEADERS)};
 export default defineNuxtConfig({
+  compatibilityDate: '2026-12-01',
   devtools: { enabled: false },
   routeRules: { '/**': { headers: isolation } },
   // In dev, Vite serves the app's modules and the worker itself, past the route rules.
   vite: { server: { headers: isolation } },
 });
 `,
-    'app.vue': `<script setup>
+    'app/app.vue': `<script setup>
 import { onMounted } from 'vue';
 onMounted(() => import('./main.js'));
 </script>
@@ -33,7 +35,7 @@ onMounted(() => import('./main.js'));
   <p id="status">loading</p>
 </template>
 `,
-    'main.js': MAIN_JS,
+    'app/main.js': MAIN_JS,
   });
 });
 afterAll(async () => {
@@ -41,7 +43,7 @@ afterAll(async () => {
   if (appDir) rmSync(appDir, { recursive: true, force: true });
 });
 
-describe('edgeseg in Nuxt 3', () => {
+describe('edgeseg in Nuxt 4', () => {
   test("nuxt dev: the page segments on two WASM threads: the command line's payload", { timeout: 480_000 }, async () => {
     await expectServedPageSegments(appDir, NUXT, (port) => ['dev', '--host', '127.0.0.1', '--port', String(port)], packed.cliPayload);
   });

@@ -38,10 +38,13 @@ export interface RunPageOptions {
 
 const browsers = new Map<string, Promise<EnginePage>>();
 
-export async function runPage(
-  url: string,
-  { engine = 'chromium', webgpu = false, safari = false, timeoutMs = 120_000 }: RunPageOptions = {},
-): Promise<PageResult> {
+/** The page of the browser that runPage uses for these options, opened on first use: for a test that asks the page more than its result. */
+export function pageFor({
+  engine = 'chromium',
+  webgpu = false,
+  safari = false,
+  timeoutMs = 120_000,
+}: RunPageOptions = {}): Promise<EnginePage> {
   if (webgpu && engine !== 'chromium') throw new Error(`no WebGPU adapter in ${engine} here: a WebGPU page is Chromium's`);
   if (safari && engine !== 'webkit') throw new Error(`Safari's features are WebKit's, not ${engine}'s`);
   const key = `${engine}${webgpu ? '+webgpu' : ''}${safari ? '+safari' : ''}`;
@@ -54,7 +57,12 @@ export async function runPage(
         ...(safari ? { webkitArgs: SAFARI_FEATURES } : {}),
       }),
     );
-  const page = await browsers.get(key)!;
+  return browsers.get(key)!;
+}
+
+export async function runPage(url: string, options: RunPageOptions = {}): Promise<PageResult> {
+  const { engine = 'chromium', timeoutMs = 120_000 } = options;
+  const page = await pageFor(options);
   const seen = page.consoleErrors?.length ?? 0;
   await page.goto(url);
   // A navigation may return before the new document replaced the old one (WebKitGTK's driver, when the

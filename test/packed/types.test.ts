@@ -1,5 +1,5 @@
-// The packed package's type declarations, checked by tsc with skipLibCheck off in a fresh app, under
-// moduleResolution bundler, node16 and nodenext, for `edgeseg` and `edgeseg/node` (each with a bundled model
+// The packed package's type declarations, checked by tsc (TypeScript 7.0 and 5.9) with skipLibCheck off in a
+// fresh app, under moduleResolution bundler, node16 and nodenext, for `edgeseg` and `edgeseg/node` (each with a bundled model
 // imported from `edgeseg/models/<name>`), with the optional
 // peers that the README names (onnxruntime-node and sharp for the Node entry) installed; and no
 // declaration names a package that a user is not told to install.
@@ -14,16 +14,26 @@ const { tarball } = inject('packed');
 // The optional peers and what their own declarations import, as npm lays them out: linked from this
 // repository's install, which pins the peers' versions (an install of onnxruntime-node runs a download script).
 const PEERS = ['onnxruntime-node', 'onnxruntime-common', 'onnxruntime-web', 'sharp', '@img/colour'];
-let appDir: string;
+/**
+ * TypeScript as a new project installs it today (7.0, npm's `latest`: the native compiler) and the 5.9 that
+ * this repository compiles the declarations with (and many projects still run), each with its @types/node.
+ */
+const TYPESCRIPTS = { '7.0': { typescript: '7.0.2', '@types/node': '26.6.11' }, '5.9': { typescript: '5.9.3', '@types/node': '20.19.43' } };
+type TypescriptVersion = keyof typeof TYPESCRIPTS;
+const apps = {} as Record<TypescriptVersion, string>;
 
 beforeAll(() => {
-  appDir = makeToolApp({ name: 'types', dependencies: { typescript: '5.9.3', '@types/node': '20.19.43' }, tarball, files: {} });
-  for (const name of PEERS) {
-    mkdirSync(join(appDir, 'node_modules', name, '..'), { recursive: true });
-    execFileSync('cp', ['-al', join(ROOT, 'node_modules', name), join(appDir, 'node_modules', name)]);
+  for (const [version, dependencies] of Object.entries(TYPESCRIPTS) as Array<[TypescriptVersion, Record<string, string>]>) {
+    const appDir = (apps[version] = makeToolApp({ name: `types-ts${version}`, dependencies, tarball, files: {} }));
+    for (const name of PEERS) {
+      mkdirSync(join(appDir, 'node_modules', name, '..'), { recursive: true });
+      execFileSync('cp', ['-al', join(ROOT, 'node_modules', name), join(appDir, 'node_modules', name)]);
+    }
   }
 });
-afterAll(() => rmSync(appDir, { recursive: true, force: true }));
+afterAll(() => {
+  for (const appDir of Object.values(apps)) rmSync(appDir, { recursive: true, force: true });
+});
 
 const USES = {
   edgeseg: `import { createSegmenter, type BundledModel, type SegmentationPayload, type SegmenterOptions } from 'edgeseg';
@@ -51,8 +61,13 @@ const SETTINGS = {
   nodenext: { module: 'nodenext', moduleResolution: 'nodenext' },
 };
 
-describe.each(Object.keys(SETTINGS) as Array<keyof typeof SETTINGS>)('tsc, moduleResolution %s, skipLibCheck false', (resolution) => {
+describe.each(
+  (Object.keys(TYPESCRIPTS) as TypescriptVersion[]).flatMap((version) =>
+    (Object.keys(SETTINGS) as Array<keyof typeof SETTINGS>).map((resolution) => [version, resolution] as const),
+  ),
+)('TypeScript %s, moduleResolution %s, skipLibCheck false', (version, resolution) => {
   test.each(Object.keys(USES) as Array<keyof typeof USES>)("import '%s' type-checks", (entry) => {
+    const appDir = apps[version];
     const dir = `${resolution}-${entry.replace('/', '-')}`;
     writeFileSync(join(appDir, `${dir}.mts`), USES[entry]);
     writeFileSync(
@@ -81,7 +96,7 @@ describe.each(Object.keys(SETTINGS) as Array<keyof typeof SETTINGS>)('tsc, modul
 });
 
 test("the declarations import only edgeseg's dependencies, Node's built-ins and the peers the README names for the Node entry", () => {
-  const shipped = join(appDir, 'node_modules', 'edgeseg', 'dist');
+  const shipped = join(apps['7.0'], 'node_modules', 'edgeseg', 'dist');
   const named = new Set<string>();
   for (const entry of readdirSync(shipped, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;

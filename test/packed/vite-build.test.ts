@@ -11,7 +11,7 @@ import { ENGINES } from '../engines/index.js';
 import { startStaticServer, type StaticServer } from '../fixtures/static-server.js';
 import { ORT_FILE_NAMES } from '../../src/runtime/ort-file-names.js';
 import { builtFiles, expectCliPayload, expectRuntimeFilesCopied, INLINE_PEOPLE, twoThreads } from './expect-payload.js';
-import { stringContaining, stringMatching } from '../helpers/matchers.js';
+import { anyString, stringContaining, stringMatching } from '../helpers/matchers.js';
 import { closeBrowser, runPage } from './run-page.js';
 import { recordingLogger } from './warnings.js';
 
@@ -85,6 +85,20 @@ describe('edgeseg in a Vite production build', () => {
       expect(result).toMatchObject(expected);
     });
 
+    test('with the default backends (WebGPU first, and no adapter here): the page asks the host for each file once, and for no runtime file of a backend it does not run', async () => {
+      const from = site.requests().length;
+      const { query, expected } = twoThreads(engine);
+      const result = await page(`backends=default&${query}`);
+      expectCliPayload(result, cliPayload);
+      expect(result).toMatchObject({ isolated: true, backend: 'wasm', numThreads: expected.numThreads });
+      expect(result.fallbacks).toContainEqual({ backend: 'webgpu', code: 'BACKEND_UNAVAILABLE', message: anyString() });
+      expect(askedOnce(site.requests().slice(from), expected.numThreads!)).toEqual([
+        'ort-wasm-simd-threaded.wasm',
+        'ort.wasm.bundle.min.mjs',
+        'segment-worker.js',
+      ]);
+    });
+
     test('a workerUrl that the host answers with its page: RUNTIME_FILE_MISSING naming the URL, and the page still segments', async () => {
       const result = await page('workerUrl=/gone/segment-worker.js');
       expect(result.error).toMatchObject({ code: 'NO_BACKEND' });
@@ -103,12 +117,17 @@ describe('edgeseg in a Vite production build', () => {
         .slice(from)
         .filter((path) => /\.wasm(\.gz)?$|\.gz$/.test(path));
 
-    test('with JSPI (Chromium): the JSPI build, its binary fetched as it is', async () => {
+    test('with JSPI (Chromium): the JSPI build, its binary fetched as it is; with the default backends, no file of the WASM build', async () => {
       const from = site.requests().length;
-      const result = await runPage(`${site.url}/?backends=webgpu&threads=2`, { webgpu: true });
+      const result = await runPage(`${site.url}/?backends=default&threads=2`, { webgpu: true });
       expectCliPayload(result, cliPayload);
       expect(result).toMatchObject({ isolated: true, backend: 'webgpu', fallbacks: [] });
       expect(binaries(from)).toEqual([stringMatching(/\/ort-wasm-simd-threaded\.jspi-[\w-]+\.wasm$/)]);
+      expect(askedOnce(site.requests().slice(from), 2)).toEqual([
+        'ort-wasm-simd-threaded.jspi.wasm',
+        'ort.jspi.bundle.min.mjs',
+        'segment-worker.js',
+      ]);
     });
 
     test('without JSPI (as Safari 26): the asyncify build, its gzip-compressed binary inflated by the worker', async () => {
@@ -120,6 +139,23 @@ describe('edgeseg in a Vite production build', () => {
     });
   });
 });
+
+/**
+ * The runtime files among the paths a page asked the host for (the browser's own favicon aside), by their
+ * names before Vite hashed them, after checking that each path was asked for once: onnxruntime-web's module
+ * excepted, which each of its `threads` loads again as its worker script (a host that lets browsers cache
+ * it answers those from the cache).
+ */
+function askedOnce(paths: string[], threads: number): string[] {
+  const counts = new Map<string, number>();
+  for (const path of paths.filter((p) => p !== '/favicon.ico')) counts.set(path, (counts.get(path) ?? 0) + 1);
+  for (const [path, count] of counts) expect(count, path).toBe(/\/ort\.[\w.-]+\.mjs$/.test(path) ? threads : 1);
+  return [...counts.keys()]
+    .map((path) => path.split('/').pop()!)
+    .filter((name) => name.startsWith('segment-worker') || name.startsWith('ort'))
+    .map((name) => name.replace(/-[\w-]{8}(\.\w+)$/, '$1'))
+    .sort();
+}
 
 describe("the same app on edgeseg/wasm: WebGPU's runtime left out", () => {
   const webgpuFiles = [ORT_FILE_NAMES['webgpu-jspi'], ORT_FILE_NAMES['webgpu-asyncify']].flatMap((f) => [f.module, f.binary]);
