@@ -61,7 +61,7 @@ export function pageFor({
 }
 
 export async function runPage(url: string, options: RunPageOptions = {}): Promise<PageResult> {
-  const { engine = 'chromium', timeoutMs = 120_000 } = options;
+  const { timeoutMs = 120_000 } = options;
   const page = await pageFor(options);
   const seen = page.consoleErrors?.length ?? 0;
   await page.goto(url);
