@@ -4,7 +4,7 @@
 // workers are the LoopSupervisor's, the stats the VideoStatsRecorder's, the options video-options.ts's.
 import { BackendError, InvalidInputError } from '../errors/index.js';
 import { deserializeError } from '../runtime/error-transfer.js';
-import { createSegmenter, type Segmenter } from '../runtime/segmenter.js';
+import { Segmenter } from '../runtime/segmenter.js';
 import { GeneratorPath, pageHasGenerator } from './generator-path.js';
 import type { InputPath, PathContext } from './input-path.js';
 import { LoopSupervisor, modelWorkerOf } from './loop-supervisor.js';
@@ -61,7 +61,8 @@ export class VideoEffect {
   /** @internal — use createVideoEffect. */
   static async create(options: VideoEffectOptions = {}): Promise<VideoEffect> {
     const parsed = await parseVideoOptions(options);
-    const segmenter = await createSegmenter(parsed.segmenter);
+    // 'video': the default threads leave a core to the frame loop's worker.
+    const segmenter = await Segmenter.create(parsed.segmenter, 'video');
     if (!modelWorkerOf(segmenter)) {
       await segmenter.dispose();
       throw new BackendError('BACKEND_UNAVAILABLE', 'live video needs the model in a worker (webgpu or wasm)');
@@ -100,6 +101,7 @@ export class VideoEffect {
       restarts: supervisor.restarts,
       path: this.#path?.kind ?? null,
       compositor: supervisor.compositor,
+      threads: this.#segmenter.threads,
     });
   }
 
