@@ -10,10 +10,11 @@ import { ROOT } from '../paths.js';
 import { defaultThreads } from '../../src/runtime/threads.js';
 import { ratioInterval, spread, summarize, table, type Summary } from '../stats.js';
 import type { VideoResult } from '../web/video.js';
-import { RUNS, WARMUP, OUT, line, textFlag, quick } from './options.js';
+import { RUNS, WARMUP, OUT, line, textFlag, flag, quick } from './options.js';
 import { verdicts, judge, call, url, benchServer, benchPage } from './harness.js';
 import { PEOPLE_MODELS, peopleImages } from './people.js';
 import { cameraBrowser, videoCase, SECONDS as VIDEO_SECONDS, WARMUP_SECONDS } from './video.js';
+import { OtherWork } from './other-work.js';
 
 /** The cores this run has (a task set counts: `taskset -c 0` gives 1); Chromium reports the same. */
 const CORES = availableParallelism();
@@ -38,11 +39,38 @@ const STILLS = !process.argv.includes('--threads-video-only');
 /** Rounds the runs of each side are split into, taken in turn, so that a change of load meets both sides. */
 const ROUNDS = quick ? 2 : 4;
 
-const load = () => Number(loadavg()[0]!.toFixed(2));
+/**
+ * Other work on the machine (other processes' CPU, `other-work.ts`): before each case the bench waits up to
+ * `--quiet-wait N` minutes (0 by default) for 5 s in which other work kept under 0.15 of a core busy, and a
+ * case during which other work kept more than 0.25 of a core busy is measured again, up to `--quiet-retries N`
+ * times (0 by default). What other work took during each case is reported beside its figure.
+ */
+const QUIET_WAIT_MS = (flag('quiet-wait') ?? 0) * 60_000;
+const QUIET_RETRIES = flag('quiet-retries') ?? 0;
+const QUIET_CORES = 0.15;
+const NOISY_CORES = 0.25;
+let other: OtherWork | null = null;
+
 const ratio = (a: number, b: number) => (a / b).toFixed(2);
-/** The 1-minute load average at a case's start and end: other work on the machine shows here. */
-type Load = { start: number; end: number };
-const loadText = (l: Load) => `${l.start.toFixed(1)}→${l.end.toFixed(1)}`;
+/** Other processes' cores during a case (null without /proc), and the 1-minute load average as it started. */
+type Noise = { others: number | null; load: number };
+const noiseText = (n: Noise) => (n.others === null ? `load ${n.load.toFixed(1)}` : `${n.others.toFixed(2)}`);
+
+/** `run` once the machine is quiet (QUIET_WAIT_MS at most), again while other work was heavy (QUIET_RETRIES). */
+async function measured<T>(label: string, run: () => Promise<T>): Promise<T & { noise: Noise }> {
+  for (let attempt = 0; ; attempt++) {
+    if (QUIET_WAIT_MS > 0 && other) {
+      const waited = await other.quiet(QUIET_CORES, 5000, QUIET_WAIT_MS);
+      if (waited > 10_000) line(`  (waited ${(waited / 1000).toFixed(0)} s for other work to end before ${label})`);
+    }
+    const mark = other?.mark();
+    const load = loadavg()[0]!;
+    const result = await run();
+    const noise: Noise = { others: mark && other ? other.since(mark) : null, load };
+    if (noise.others === null || noise.others <= NOISY_CORES || attempt >= QUIET_RETRIES) return { ...result, noise };
+    line(`  (${label}: other work kept ${noise.others.toFixed(2)} cores busy; measured again)`);
+  }
+}
 
 type ThreadChoiceText = { numThreads: number; source: string; reason: string };
 export interface StillRow {
@@ -54,19 +82,20 @@ export interface StillRow {
   /** 90% interval of segment() ÷ app. */
   interval: { lo: number; hi: number };
   stages: Record<string, Summary>;
-  load: Load;
+  noise: Noise;
 }
 export interface AloneRow {
   threads: number;
   onnxruntime: Summary;
   litert: Summary;
+  noise: Noise;
 }
 export interface VideoThreadRow {
   camera: string;
   fps: number;
   /** edgeseg's runs by label (`default`, `1`, `2`, …) and the peer's by its thread count. */
-  edgeseg: Record<string, VideoResult & { load: Load }>;
-  peer: Record<string, VideoResult & { load: Load }>;
+  edgeseg: Record<string, VideoResult & { noise: Noise }>;
+  peer: Record<string, VideoResult & { noise: Noise }>;
 }
 export interface ThreadsResults {
   cores: number;
@@ -84,52 +113,62 @@ const tflite = () => url(join(ROOT, 'node_modules', '@mediapipe', 'selfie_segmen
 /** Stills at `threads` in a page of its own (onnxruntime-web and LiteRT.js each set their Wasm up once per page). */
 async function stillsAt(page: Page, threads: number, images: Record<string, string>): Promise<{ alone: AloneRow; rows: StillRow[] }> {
   const per = Math.max(1, Math.ceil(RUNS / ROUNDS));
-  const o = await call<{ times: number[] }>(page, 'ortAlone', { model: `${url(m.dir)}/`, image: '', threads, runs: RUNS, warmup: WARMUP });
-  const l = await call<{ times: number[] }>(page, 'litertAlone', {
-    tflite: tflite(),
-    height: m.height,
-    width: m.width,
-    threads,
-    runs: RUNS,
-    warmup: WARMUP,
+  const alone: AloneRow = await measured(`the model alone at ${threads}`, async () => {
+    const o = await call<{ times: number[] }>(page, 'ortAlone', {
+      model: `${url(m.dir)}/`,
+      image: '',
+      threads,
+      runs: RUNS,
+      warmup: WARMUP,
+    });
+    const l = await call<{ times: number[] }>(page, 'litertAlone', {
+      tflite: tflite(),
+      height: m.height,
+      width: m.width,
+      threads,
+      runs: RUNS,
+      warmup: WARMUP,
+    });
+    return { threads, onnxruntime: summarize(o.times), litert: summarize(l.times) };
   });
-  const alone = { threads, onnxruntime: summarize(o.times), litert: summarize(l.times) };
-  line(`  ${threads} thread(s), the model alone: onnxruntime-web ${spread(alone.onnxruntime)} · LiteRT.js ${spread(alone.litert)} ms`);
+  line(
+    `  ${threads} thread(s), the model alone: onnxruntime-web ${spread(alone.onnxruntime)} · LiteRT.js ${spread(alone.litert)} ms (other work ${noiseText(alone.noise)})`,
+  );
   const rows: StillRow[] = [];
   for (const size of STILL_SIZES) {
     const base = { model: `${url(m.dir)}/`, image: url(images[size]!), threads };
     const app = { tflite: tflite(), height: m.height, width: m.width, threads, image: base.image };
-    const times = { edgeseg: [] as number[], raw: [] as number[], app: [] as number[] };
-    const stages: Record<string, number[]> = {};
-    const start = load();
-    for (let r = 0; r < ROUNDS; r++) {
-      const warmup = r === 0 ? WARMUP : 0;
-      const e = await call<{ times: number[]; stages: Record<string, number[]> }>(page, 'edgeseg', {
-        ...base,
-        raw: false,
-        runs: per,
-        warmup,
-      });
-      const raw = await call<{ times: number[] }>(page, 'edgeseg', { ...base, raw: true, runs: per, warmup });
-      const a = await call<{ times: number[] }>(page, 'litertApp', { ...app, runs: per, warmup });
-      times.edgeseg.push(...e.times);
-      times.raw.push(...raw.times);
-      times.app.push(...a.times);
-      for (const [k, v] of Object.entries(e.stages)) (stages[k] ??= []).push(...v);
-    }
-    const row: StillRow = {
-      threads,
-      size,
-      edgeseg: summarize(times.edgeseg),
-      raw: summarize(times.raw),
-      app: summarize(times.app),
-      interval: ratioInterval(times.edgeseg, times.app),
-      stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, summarize(v)])),
-      load: { start, end: load() },
-    };
+    const row: StillRow = await measured(`stills at ${threads}, ${size}`, async () => {
+      const times = { edgeseg: [] as number[], raw: [] as number[], app: [] as number[] };
+      const stages: Record<string, number[]> = {};
+      for (let r = 0; r < ROUNDS; r++) {
+        const warmup = r === 0 ? WARMUP : 0;
+        const e = await call<{ times: number[]; stages: Record<string, number[]> }>(page, 'edgeseg', {
+          ...base,
+          raw: false,
+          runs: per,
+          warmup,
+        });
+        const raw = await call<{ times: number[] }>(page, 'edgeseg', { ...base, raw: true, runs: per, warmup });
+        const a = await call<{ times: number[] }>(page, 'litertApp', { ...app, runs: per, warmup });
+        times.edgeseg.push(...e.times);
+        times.raw.push(...raw.times);
+        times.app.push(...a.times);
+        for (const [k, v] of Object.entries(e.stages)) (stages[k] ??= []).push(...v);
+      }
+      return {
+        threads,
+        size,
+        edgeseg: summarize(times.edgeseg),
+        raw: summarize(times.raw),
+        app: summarize(times.app),
+        interval: ratioInterval(times.edgeseg, times.app),
+        stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, summarize(v)])),
+      };
+    });
     rows.push(row);
     line(
-      `  ${threads} thread(s), ${size}: segment() ${spread(row.edgeseg)} · segmentRaw() ${spread(row.raw)} · LiteRT.js app path ${spread(row.app)} ms (${ratio(row.edgeseg.median, row.app.median)}×; load ${loadText(row.load)})`,
+      `  ${threads} thread(s), ${size}: segment() ${spread(row.edgeseg)} · segmentRaw() ${spread(row.raw)} · LiteRT.js app path ${spread(row.app)} ms (${ratio(row.edgeseg.median, row.app.median)}×; other work ${noiseText(row.noise)} cores)`,
     );
   }
   return { alone, rows };
@@ -174,23 +213,21 @@ async function videoSection(origin: string, results: ThreadsResults): Promise<vo
     const [w, h] = size.split('x').map(Number) as [number, number];
     const browser = await cameraBrowser(w, h, fps);
     const row: VideoThreadRow = { camera: size, fps, edgeseg: {}, peer: {} };
-    const timed = async (run: () => Promise<VideoResult>) => {
-      const start = load();
-      const result = await run();
-      return { ...result, load: { start, end: load() } };
-    };
+    const timed = (label: string, run: () => Promise<VideoResult>) => measured(`${label}, ${size} at ${fps}`, run);
     try {
       // edgeseg as it comes (no numThreads), each other count of edgeseg's, and the peer at each count, in
       // turn: the default first, then the peer, so that a change of load is spread over both sides.
       const edgesegCounts = COUNTS.filter((n) => n !== fallback);
       const peerCounts = [...COUNTS];
-      row.edgeseg.default = await timed(() => videoCase(browser, origin, 'edgeseg', { fps, threads: 0 }));
+      row.edgeseg.default = await timed('edgeseg as it comes', () => videoCase(browser, origin, 'edgeseg', { fps, threads: 0 }));
       while (edgesegCounts.length || peerCounts.length) {
         const p = peerCounts.shift();
-        if (p !== undefined) row.peer[p] = await timed(() => videoCase(browser, origin, 'peer', { fps, threads: p }));
+        if (p !== undefined) row.peer[p] = await timed(`the peer at ${p}`, () => videoCase(browser, origin, 'peer', { fps, threads: p }));
         const e = edgesegCounts.shift();
         if (e !== undefined)
-          row.edgeseg[e] = await timed(() => videoCase(browser, origin, 'edgeseg', { fps, threads: 0, edgesegThreads: e }));
+          row.edgeseg[e] = await timed(`edgeseg at ${e}`, () =>
+            videoCase(browser, origin, 'edgeseg', { fps, threads: 0, edgesegThreads: e }),
+          );
       }
     } finally {
       await browser.close();
@@ -205,7 +242,7 @@ async function videoSection(origin: string, results: ThreadsResults): Promise<vo
         )
         .join(' · ')} · ${Object.entries(row.peer)
         .map(([k, v]) => `peer ${k} thread(s) ${v.maskFps.toFixed(1)}`)
-        .join(' · ')} (default waited ${(100 * (d.waitedShare ?? 0)).toFixed(0)}%, load ${loadText(d.load)})`,
+        .join(' · ')} (default waited ${(100 * (d.waitedShare ?? 0)).toFixed(0)}%, other work ${noiseText(d.noise)} cores)`,
     );
   }
 }
@@ -227,14 +264,29 @@ export function threadsReport(t: ThreadsResults): string {
     );
     out.push(
       table(
-        ['threads', 'onnxruntime-web alone', 'LiteRT.js alone', 'onnxruntime ÷ LiteRT'],
-        t.alone.map((a) => [String(a.threads), spread(a.onnxruntime), spread(a.litert), ratio(a.onnxruntime.median, a.litert.median)]),
+        ['threads', 'onnxruntime-web alone', 'LiteRT.js alone', 'onnxruntime ÷ LiteRT', 'other work, cores'],
+        t.alone.map((a) => [
+          String(a.threads),
+          spread(a.onnxruntime),
+          spread(a.litert),
+          ratio(a.onnxruntime.median, a.litert.median),
+          noiseText(a.noise),
+        ]),
       ),
     );
     out.push('');
     out.push(
       table(
-        ['image', 'threads', 'segment()', 'segmentRaw()', 'LiteRT.js app path', 'segment() ÷ app (90%)', 'segmentRaw() ÷ app', 'load'],
+        [
+          'image',
+          'threads',
+          'segment()',
+          'segmentRaw()',
+          'LiteRT.js app path',
+          'segment() ÷ app (90%)',
+          'segmentRaw() ÷ app',
+          'other work, cores',
+        ],
         t.stills.map((r) => [
           r.size,
           `${r.threads}${r.threads === t.stillsDefault?.numThreads ? ' (default)' : ''}`,
@@ -243,7 +295,7 @@ export function threadsReport(t: ThreadsResults): string {
           spread(r.app),
           `${ratio(r.edgeseg.median, r.app.median)} (${r.interval.lo.toFixed(2)}–${r.interval.hi.toFixed(2)})`,
           ratio(r.raw.median, r.app.median),
-          loadText(r.load),
+          noiseText(r.noise),
         ]),
       ),
     );
@@ -273,7 +325,17 @@ export function threadsReport(t: ThreadsResults): string {
     );
     out.push(
       table(
-        ['camera', 'runs', 'threads', 'frames/s', 'new masks/s', 'waited', 'latency p50 / p95, ms', 'mask age p50, ms', 'load'],
+        [
+          'camera',
+          'runs',
+          'threads',
+          'frames/s',
+          'new masks/s',
+          'waited',
+          'latency p50 / p95, ms',
+          'mask age p50, ms',
+          'other work, cores',
+        ],
         t.video.flatMap((r) => [
           ...edgesegRuns(r).map(([k, v]) => [
             `${r.camera} @ ${r.fps}`,
@@ -284,7 +346,7 @@ export function threadsReport(t: ThreadsResults): string {
             `${(100 * (v.waitedShare ?? 0)).toFixed(0)}%`,
             `${v.latency.p50.toFixed(0)} / ${v.latency.p95.toFixed(0)}`,
             v.maskAge.p50.toFixed(0),
-            loadText(v.load),
+            noiseText(v.noise),
           ]),
           ...Object.entries(r.peer).map(([k, v]) => [
             `${r.camera} @ ${r.fps}`,
@@ -295,7 +357,7 @@ export function threadsReport(t: ThreadsResults): string {
             '—',
             `${v.latency.p50.toFixed(0)} / ${v.latency.p95.toFixed(0)}`,
             '0',
-            loadText(v.load),
+            noiseText(v.noise),
           ]),
         ]),
       ),
@@ -330,7 +392,7 @@ export function threadsTargets(t: ThreadsResults): void {
     const share = d.maskFps / peer.maskFps;
     judge(
       `threads: new masks/s ≥ ${want.toFixed(1)} × the peer's best at ${r.camera}, ${r.fps} frames/s (default options)`,
-      `${share.toFixed(2)}× (${d.maskFps.toFixed(1)} vs ${peer.maskFps.toFixed(1)}, peer at ${peer.threads?.numThreads}; load ${loadText(d.load)})`,
+      `${share.toFixed(2)}× (${d.maskFps.toFixed(1)} vs ${peer.maskFps.toFixed(1)}, peer at ${peer.threads?.numThreads}; other work ${noiseText(d.noise)} cores)`,
       share >= want,
     );
     if (r.fps === 60)
@@ -376,11 +438,13 @@ export async function threadsOnly(): Promise<void> {
     stills: [],
     video: [],
   };
-  line(`Threads: ${CORES} core(s), counts ${COUNTS.join(', ')}; load average ${load()}`);
+  line(`Threads: ${CORES} core(s), counts ${COUNTS.join(', ')}; load average ${loadavg()[0]!.toFixed(2)}`);
+  other = new OtherWork();
   try {
     if (STILLS) await stillsSection(origin, results);
     if (VIDEO) await videoSection(origin, results);
   } finally {
+    other.stop();
     await server.close();
   }
   verdicts.length = 0;
