@@ -33,6 +33,11 @@ const CAMERAS = (list('thread-cameras') ?? ['640x480@60', '1280x720@60', '640x48
   const [size, fps] = text.split('@') as [string, string];
   return { size, fps: Number(fps) };
 });
+/** `--thread-waits true,false`: edgeseg also with these `waitForMask` at its default threads (its mode's share of the figure). */
+const WAITS = (list('thread-waits') ?? []).map((w) => {
+  if (w !== 'true' && w !== 'false') throw new Error('--thread-waits takes true and/or false');
+  return w === 'true';
+});
 /** `--threads-video-only` / `--threads-stills-only`: one half alone. */
 const VIDEO = !process.argv.includes('--threads-stills-only');
 const STILLS = !process.argv.includes('--threads-video-only');
@@ -229,17 +234,18 @@ async function videoSection(origin: string, results: ThreadsResults): Promise<vo
             videoCase(browser, origin, 'edgeseg', { fps, threads: 0, edgesegThreads: e }),
           );
       }
+      for (const waitForMask of WAITS)
+        row.edgeseg[`wait:${waitForMask}`] = await timed(`edgeseg, waitForMask: ${waitForMask}`, () =>
+          videoCase(browser, origin, 'edgeseg', { fps, threads: 0, waitForMask }),
+        );
     } finally {
       await browser.close();
     }
     results.video.push(row);
-    const d = row.edgeseg.default!;
+    const d = row.edgeseg.default;
     line(
       `video ${size} at ${fps} frames/s: ${edgesegRuns(row)
-        .map(
-          ([k, v]) =>
-            `edgeseg ${k === 'default' ? `default (${v.threads?.numThreads})` : `${k} thread(s)`} ${v.fps.toFixed(1)} frames/s, ${v.maskFps.toFixed(1)} new masks/s`,
-        )
+        .map(([k, v]) => `edgeseg ${runLabel(k, v)} ${v.fps.toFixed(1)} frames/s, ${v.maskFps.toFixed(1)} new masks/s`)
         .join(' · ')} · ${Object.entries(row.peer)
         .map(([k, v]) => `peer ${k} thread(s) ${v.maskFps.toFixed(1)}`)
         .join(' · ')} (default waited ${(100 * (d.waitedShare ?? 0)).toFixed(0)}%, other work ${noiseText(d.noise)} cores)`,
@@ -247,9 +253,18 @@ async function videoSection(origin: string, results: ThreadsResults): Promise<vo
   }
 }
 
-/** edgeseg's runs of a camera, the default first (an object lists number-like keys before the others). */
-const edgesegRuns = (r: VideoThreadRow) =>
-  Object.entries(r.edgeseg).sort(([a], [b]) => (a === 'default' ? -1 : b === 'default' ? 1 : Number(a) - Number(b)));
+/** edgeseg's runs of a camera: the default first, then each count, then each `waitForMask` (`wait:true`). */
+const edgesegRuns = (r: VideoThreadRow) => {
+  const rank = (k: string) => (k === 'default' ? -1 : k.startsWith('wait:') ? 1000 + Number(k === 'wait:false') : Number(k));
+  return Object.entries(r.edgeseg).sort(([a], [b]) => rank(a) - rank(b));
+};
+/** What an edgeseg run of a camera was. */
+const runLabel = (k: string, v: VideoResult) =>
+  k === 'default'
+    ? `as it comes (${v.threads?.numThreads})`
+    : k.startsWith('wait:')
+      ? `waitForMask: ${k.slice(5)} (${v.threads?.numThreads})`
+      : `${k} thread(s)`;
 
 /** The peer's best count on a camera: the most masks a second. */
 const bestPeer = (r: VideoThreadRow) => Object.values(r.peer).reduce((a, b) => (b.maskFps > a.maskFps ? b : a));
@@ -339,7 +354,7 @@ export function threadsReport(t: ThreadsResults): string {
         t.video.flatMap((r) => [
           ...edgesegRuns(r).map(([k, v]) => [
             `${r.camera} @ ${r.fps}`,
-            k === 'default' ? 'edgeseg as it comes' : 'edgeseg',
+            `edgeseg${k === 'default' ? ' as it comes' : k.startsWith('wait:') ? `, waitForMask: ${k.slice(5)}` : ''}`,
             String(v.threads?.numThreads ?? k),
             v.fps.toFixed(1),
             v.maskFps.toFixed(1),
@@ -370,7 +385,7 @@ export function threadsReport(t: ThreadsResults): string {
         t.video.flatMap((r) =>
           edgesegRuns(r).map(([k, v]) => [
             `${r.camera} @ ${r.fps}`,
-            k === 'default' ? `as it comes (${v.threads?.numThreads})` : `${k} thread(s)`,
+            runLabel(k, v),
             ...counts.map((c) => (r.peer[c] ? ratio(v.maskFps, r.peer[c].maskFps) : '—')),
             ratio(v.maskFps, bestPeer(r).maskFps),
           ]),
