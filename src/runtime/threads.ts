@@ -4,7 +4,7 @@ import { InvalidInputError } from '../errors/index.js';
 
 /** The most WASM threads `numThreads` takes: onnxruntime-web sets no bound, and starts one worker for each thread but one. */
 export const MAX_THREADS = 64;
-/** The most threads the default gives: past 4 the people model's operators are too small to share out (onnxruntime-web's own default stops there too). */
+/** The most threads the default gives: onnxruntime-web's own default stops there, and a model of a few milliseconds a run (the people model: 8–13 ms on one thread) has little work per operator to share out past it. */
 export const DEFAULT_MAX_THREADS = 4;
 /** Cores taken where the browser does not tell its own (`navigator.hardwareConcurrency`). */
 const UNKNOWN_CORES = 2;
@@ -22,8 +22,8 @@ export interface ThreadChoice {
   /** The cores the browser reports (`navigator.hardwareConcurrency`); null where it tells none. */
   cores: number | null;
   /**
-   * `'option'`: the `numThreads` given; `'default'`: edgeseg's rule for these cores (for live video it
-   * leaves a core to the frame loop); `'one-thread'`: the page or the bundle allows one (see `fallbacks`).
+   * `'option'`: the `numThreads` given; `'default'`: edgeseg's rule for these cores (for live video, one
+   * thread fewer: the frame loop's worker takes a core); `'one-thread'`: the page or the bundle allows one (see `fallbacks`).
    */
   source: 'option' | 'default' | 'one-thread';
   /** Why, for people: the rule and the count it gave, or what limits the page to one thread. */
@@ -66,14 +66,17 @@ export function checkNumThreads(value: unknown): void {
 const coresOf = (cores: number | undefined): number | null => (cores !== undefined && Number.isInteger(cores) && cores >= 1 ? cores : null);
 
 /**
- * The default thread count for `cores`. Stills: one thread a core, at most DEFAULT_MAX_THREADS: the
- * worker does nothing else while the model runs. Video: one core fewer, at least one: the frame loop's
- * worker refines and composites each frame while the model runs the next, and a model thread that has to
- * share its core with it made fewer masks on 2 cores than one thread alone did (bench/RESULTS.md, "Threads").
+ * The default thread count for `cores` (logical processors, as `navigator.hardwareConcurrency` counts them).
+ * Stills: half of them, about one thread a physical core where each runs two, at most DEFAULT_MAX_THREADS.
+ * Video: one fewer, at least one, for the frame loop's worker, which refines and composites each frame
+ * while the model runs the next. On 2 cores a second WASM thread made video slower and stills no faster on balance,
+ * and on 1 core a second thread took 1.6–2.6× the time (bench/RESULTS.md, "Threads"); larger machines
+ * could not be measured, so above 2 cores the rule is onnxruntime-web's own default (half, at most 4) with
+ * the loop's core taken out.
  */
 export function defaultThreads(cores: number | undefined, use: ThreadUse): number {
-  const n = coresOf(cores) ?? UNKNOWN_CORES;
-  return Math.min(DEFAULT_MAX_THREADS, Math.max(1, use === 'video' ? n - 1 : n));
+  const half = Math.floor((coresOf(cores) ?? UNKNOWN_CORES) / 2);
+  return Math.min(DEFAULT_MAX_THREADS, Math.max(1, use === 'video' ? half - 1 : half));
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -82,11 +85,9 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 function defaultReason(cores: number | null, use: ThreadUse, numThreads: number): string {
   const told = cores === null ? `the browser does not tell its cores (taken as ${UNKNOWN_CORES})` : plural(cores, 'core');
   const threads = plural(numThreads, 'WASM thread');
-  const capped =
-    (cores ?? UNKNOWN_CORES) - (use === 'video' ? 1 : 0) > DEFAULT_MAX_THREADS ? ` (the default stops at ${DEFAULT_MAX_THREADS})` : '';
   return use === 'video'
-    ? `${told}: ${threads} for the model${capped}, a core left to the frame loop's worker`
-    : `${told}: ${threads}, one a core${capped}`;
+    ? `${told}: ${threads} for the model (half the cores less one for the frame loop's worker; at least 1, at most ${DEFAULT_MAX_THREADS})`
+    : `${told}: ${threads} (half the cores, at least 1, at most ${DEFAULT_MAX_THREADS})`;
 }
 
 /**

@@ -34,13 +34,19 @@ test('on a page that is not cross-origin isolated, numThreads defaults to 1 and 
   expect(seg.fallbacks).toEqual([{ backend: 'wasm', code: 'NOT_ISOLATED', message: stringMatching(/not cross-origin isolated/) }]);
 });
 
-test('on this isolated page the default is one thread a core, at most 4, and `threads` says so (one thread, with a note, where SharedArrayBuffer is missing)', async () => {
+test('on this isolated page the default is half the cores, at least 1, at most 4, and `threads` says so (one thread, with a note, where SharedArrayBuffer is missing)', async () => {
   expect(globalThis.crossOriginIsolated).toBe(true);
   seg = await createSegmenter({ model: '/test/fixtures/models/tiny-legacy/', backends: ['wasm'] });
   const cores = navigator.hardwareConcurrency;
   if (typeof SharedArrayBuffer === 'function') {
-    expect(seg.numThreads).toBe(Math.min(4, cores));
-    expect(seg.threads).toEqual({ numThreads: Math.min(4, cores), cores, source: 'default', reason: stringMatching(`^${cores} cores?: `) });
+    const half = Math.min(4, Math.max(1, Math.floor(cores / 2)));
+    expect(seg.numThreads).toBe(half);
+    expect(seg.threads).toEqual({
+      numThreads: half,
+      cores,
+      source: 'default',
+      reason: stringMatching(`^${cores} cores?: ${half} WASM thread`),
+    });
     expect(seg.fallbacks).toEqual([]);
   } else {
     expect(seg.numThreads).toBe(1);
@@ -49,13 +55,14 @@ test('on this isolated page the default is one thread a core, at most 4, and `th
   }
 });
 
-test("live video's default leaves a core to the frame loop's worker, and stats.threads says so; numThreads still wins", async () => {
+test("live video's default gives the frame loop's worker one of those threads' cores, and stats.threads says so; numThreads still wins", async () => {
   fx = await createVideoEffect({ model: '/test/fixtures/models/tiny-legacy/', backends: ['wasm'] });
   const cores = navigator.hardwareConcurrency;
   if (typeof SharedArrayBuffer === 'function') {
-    expect(fx.segmenter.numThreads).toBe(Math.min(4, Math.max(1, cores - 1)));
+    const video = Math.min(4, Math.max(1, Math.floor(cores / 2) - 1));
+    expect(fx.segmenter.numThreads).toBe(video);
     expect(fx.stats.threads).toEqual({
-      numThreads: Math.min(4, Math.max(1, cores - 1)),
+      numThreads: video,
       cores,
       source: 'default',
       reason: stringMatching(/frame loop's worker/),

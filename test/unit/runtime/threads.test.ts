@@ -9,17 +9,17 @@ const isolated: ThreadInputs = { isolated: true, sharedMemory: true, cores: 2, r
 const plan = (inputs: Partial<ThreadInputs>) => planThreads({ ...isolated, ...inputs });
 
 describe('defaultThreads', () => {
-  test('stills: one thread a core, at most 4', () => {
-    expect([1, 2, 3, 4, 6, 8, 16, 64].map((cores) => defaultThreads(cores, 'stills'))).toEqual([1, 2, 3, 4, 4, 4, 4, 4]);
+  test('stills: half the cores, at least 1, at most 4', () => {
+    expect([1, 2, 3, 4, 6, 8, 16, 64].map((cores) => defaultThreads(cores, 'stills'))).toEqual([1, 1, 1, 2, 3, 4, 4, 4]);
   });
 
-  test("video: one core fewer, for the frame loop's worker; at least 1, at most 4", () => {
-    expect([1, 2, 3, 4, 5, 6, 16].map((cores) => defaultThreads(cores, 'video'))).toEqual([1, 1, 2, 3, 4, 4, 4]);
+  test("video: one fewer, for the frame loop's worker; at least 1, at most 4", () => {
+    expect([1, 2, 3, 4, 5, 6, 8, 10, 16].map((cores) => defaultThreads(cores, 'video'))).toEqual([1, 1, 1, 1, 1, 2, 3, 4, 4]);
   });
 
   test('a browser that tells no cores, or nonsense, counts as 2 cores', () => {
     for (const cores of [undefined, 0, -4, 2.5, Number.NaN]) {
-      expect([defaultThreads(cores, 'stills'), defaultThreads(cores, 'video')]).toEqual([2, 1]);
+      expect([defaultThreads(cores, 'stills'), defaultThreads(cores, 'video')]).toEqual([1, 1]);
     }
   });
 });
@@ -27,28 +27,22 @@ describe('defaultThreads', () => {
 describe('planThreads', () => {
   test('the default, with the cores it read and why', () => {
     expect(plan({ cores: 2 })).toEqual({
-      numThreads: 2,
-      oneThread: null,
-      choice: { numThreads: 2, cores: 2, source: 'default', reason: '2 cores: 2 WASM threads, one a core' },
-    });
-    expect(plan({ cores: 2, use: 'video' }).choice).toEqual({
       numThreads: 1,
-      cores: 2,
-      source: 'default',
-      reason: "2 cores: 1 WASM thread for the model, a core left to the frame loop's worker",
+      oneThread: null,
+      choice: { numThreads: 1, cores: 2, source: 'default', reason: '2 cores: 1 WASM thread (half the cores, at least 1, at most 4)' },
     });
-    expect(plan({ cores: 16 }).choice.reason).toBe('16 cores: 4 WASM threads, one a core (the default stops at 4)');
-    expect(plan({ cores: 16, use: 'video' }).choice.reason).toBe(
-      "16 cores: 4 WASM threads for the model (the default stops at 4), a core left to the frame loop's worker",
-    );
-    expect(plan({ cores: 5, use: 'video' }).choice.reason).toBe(
-      "5 cores: 4 WASM threads for the model, a core left to the frame loop's worker",
-    );
+    expect(plan({ cores: 8, use: 'video' }).choice).toEqual({
+      numThreads: 3,
+      cores: 8,
+      source: 'default',
+      reason: "8 cores: 3 WASM threads for the model (half the cores less one for the frame loop's worker; at least 1, at most 4)",
+    });
+    expect(plan({ cores: 16 }).choice.reason).toBe('16 cores: 4 WASM threads (half the cores, at least 1, at most 4)');
     expect(plan({ cores: undefined }).choice).toEqual({
-      numThreads: 2,
+      numThreads: 1,
       cores: null,
       source: 'default',
-      reason: 'the browser does not tell its cores (taken as 2): 2 WASM threads, one a core',
+      reason: 'the browser does not tell its cores (taken as 2): 1 WASM thread (half the cores, at least 1, at most 4)',
     });
   });
 
