@@ -69,10 +69,10 @@ const coresOf = (cores: number | undefined): number | null => (cores !== undefin
  * The default thread count for `cores` (logical processors, as `navigator.hardwareConcurrency` counts them).
  * Stills: half of them, about one thread a physical core where each runs two, at most DEFAULT_MAX_THREADS.
  * Video: one fewer, at least one, for the frame loop's worker, which refines and composites each frame
- * while the model runs the next. On 2 cores a second WASM thread made video slower and stills no faster on balance,
- * and on 1 core a second thread took 1.6–2.6× the time (bench/RESULTS.md, "Threads"); larger machines
- * could not be measured, so above 2 cores the rule is onnxruntime-web's own default (half, at most 4) with
- * the loop's core taken out.
+ * while the model runs the next. On 2 cores a second WASM thread made video slower and stills no faster
+ * on balance, and on 1 core it took 1.6–2.6× the time (bench/RESULTS.md, "Threads"). Larger machines could
+ * not be measured: above 2 cores the rule is onnxruntime-web's own default (half the cores, at most 4;
+ * it rounds up) with the loop's core taken out.
  */
 export function defaultThreads(cores: number | undefined, use: ThreadUse): number {
   const half = Math.floor((coresOf(cores) ?? UNKNOWN_CORES) / 2);
