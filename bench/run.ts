@@ -10,6 +10,11 @@
 //   npm run bench -- --first-visit-only  # the first-visit section alone (bench/out/first-visit.{json,md});
 //                              # --first-visit-runs N page loads per case (3 by default)
 //                              # --edgeseg-tarball FILE measures that packed edgeseg instead of this tree
+//   npm run bench -- --threads-only  # WASM threads: stills and live video at 1, 2 and every core's worth,
+//                              # edgeseg beside LiteRT.js at the same counts; bench/out/threads-<cores>c.{json,md}.
+//                              # `taskset -c 0 npm run bench -- --threads-only` runs it as a 1-core machine;
+//                              # --thread-counts 1,2,4, --thread-cameras 640x480@60,…, --threads-stills-only,
+//                              # --threads-video-only narrow it
 //   npm run bench:webgpu       # the WebGPU section alone (and the hosted route's masks it is compared
 //                              # with); bench/out/webgpu.{json,md}. Add -- --webgpu-all for every model and
 //                              # image on a software adapter too
@@ -60,6 +65,7 @@ import {
   WEBGPU,
   ENGINES_ONLY,
   FIRST_VISIT_ONLY,
+  THREADS_ONLY,
   OUT,
   line,
 } from './run/options.js';
@@ -70,6 +76,7 @@ import { webgpuSection } from './run/webgpu.js';
 import { peopleSection, peopleOnly } from './run/people.js';
 import { videoSection, videoOnly, videoReport, videoSoak, videoTargetTable } from './run/video.js';
 import { formatReport } from './run/report.js';
+import { threadsOnly } from './run/threads.js';
 import { firstVisitSection, firstVisitOnly, firstVisitReport, firstVisitTargetTable } from './run/first-visit.js';
 
 async function main() {
@@ -78,6 +85,7 @@ async function main() {
   if (VIDEO_SOAK) return videoSoak();
   if (ENGINES_ONLY) return enginesOnly();
   if (FIRST_VISIT_ONLY) return firstVisitOnly();
+  if (THREADS_ONLY) return threadsOnly();
   requireBenchModels();
   await mkdir(OUT, { recursive: true });
   const results: Record<string, unknown> = { date: new Date().toISOString(), runs: RUNS, warmup: WARMUP, threads: THREADS };

@@ -14,6 +14,7 @@ export {
   type SegmentManyResult,
   type ImageSource,
   type Timings,
+  type ThreadChoice,
 } from './runtime/index.js';
 
 // The platform's clients, their errors and the answers of its routes.

@@ -31,6 +31,8 @@ export const VIDEO_ONLY = process.argv.includes('--video-only');
 /** `--video-soak`: the long call alone (`--soak-minutes N`). */
 export const VIDEO_SOAK = process.argv.includes('--video-soak');
 export const ENGINES_ONLY = process.argv.includes('--engines-only');
+/** `--threads-only`: the threads section alone (bench/run/threads.ts). */
+export const THREADS_ONLY = process.argv.includes('--threads-only');
 /** `--first-visit-only`: the first-visit section alone (bench/run/first-visit.ts). */
 export const FIRST_VISIT_ONLY = process.argv.includes('--first-visit-only');
 export const OUT = join(ROOT, 'bench', 'out');

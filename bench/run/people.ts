@@ -27,11 +27,11 @@ export interface PeopleResults {
   streams: Streams;
 }
 
-/** A photo of a person (models/people/samples) at each bench size, JPEG, cropped to fill (bench/out). */
-export async function peopleImages(): Promise<Record<string, string>> {
+/** A photo of a person (models/people/samples) at each size (`WxH`), JPEG, cropped to fill (bench/out). */
+export async function peopleImages(sizes: readonly string[] = PEOPLE_SIZES): Promise<Record<string, string>> {
   const { default: sharp } = await import('sharp');
   const paths: Record<string, string> = {};
-  for (const size of PEOPLE_SIZES) {
+  for (const size of sizes) {
     const [w, h] = size.split('x').map(Number) as [number, number];
     paths[size] = join(OUT, `people-${size}.jpg`);
     await sharp(join(ROOT, 'models', 'people', 'samples', 'images', 'astronaut.png'))

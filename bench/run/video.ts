@@ -3,15 +3,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../test/chromium.js';
 import { ROOT } from '../paths.js';
+import { defaultThreads } from '../../src/runtime/threads.js';
 import { STAGES } from '../../src/video/video-stats.js';
 import { table } from '../stats.js';
 import { quick, flag, textFlag, THREADS, OUT, line, VIDEO_FPS } from './options.js';
 import { judge, url, benchServer, verdicts } from './harness.js';
 import { PEOPLE_MODELS, PEOPLE_SIZES } from './people.js';
-import type { SoakSample, VideoResult } from '../web/video.js';
+import type { SoakSample, VideoCase, VideoResult } from '../web/video.js';
 
 /** edgeseg's runs: as it comes (`waitForMask: 'auto'`), and with each of the other two `waitForMask` values. */
 const MODES = [
@@ -28,13 +29,13 @@ const SIDES: readonly Side[] = [...MODES.map((m) => m.key), 'peer'];
 const modeOf = (key: Mode) => MODES.find((m) => m.key === key)!;
 
 /** Seconds measured per case (`--video-seconds N`), after a warm-up. */
-const SECONDS = flag('video-seconds') ?? (quick ? 3 : 5);
-const WARMUP_SECONDS = 3;
+export const SECONDS = flag('video-seconds') ?? (quick ? 3 : 5);
+export const WARMUP_SECONDS = 3;
 /** edgeseg's WASM threads (`--video-threads N`); by default none asked, so the effect picks its own, as an app that names none. */
 const EDGESEG_THREADS = flag('video-threads');
 const edgesegThreadsText = () =>
   EDGESEG_THREADS === undefined
-    ? `its default WASM threads (half the cores: ${Math.max(1, Math.floor(availableParallelism() / 2))} here)`
+    ? `its default WASM threads (for video, the cores but one, at most 4: ${defaultThreads(availableParallelism(), 'video')} here)`
     : `${EDGESEG_THREADS} WASM threads`;
 /**
  * edgeseg's compositor (`--video-compositor webgl2|canvas2d`); by default `'auto'`, which is canvas 2D in a
@@ -49,9 +50,9 @@ const FRAMES = 12;
 
 /**
  * A .y4m camera for Chromium's fake capture: a photo of a person (models/people/samples) at `w`×`h`,
- * moved 2 px a frame and back, VIDEO_FPS frames/s (Chromium loops the file).
+ * moved 2 px a frame and back, `fps` frames/s (Chromium loops the file).
  */
-async function y4m(w: number, h: number): Promise<string> {
+async function y4m(w: number, h: number, fps: number): Promise<string> {
   const { default: sharp } = await import('sharp');
   const pad = 2 * FRAMES;
   const { data } = await sharp(join(ROOT, 'models', 'people', 'samples', 'images', 'grace_hopper.jpg'))
@@ -60,7 +61,7 @@ async function y4m(w: number, h: number): Promise<string> {
     .raw()
     .toBuffer({ resolveWithObject: true });
   const stride = (w + pad) * 3;
-  const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${w} H${h} F${VIDEO_FPS}:1 Ip A1:1 C420jpeg\n`)];
+  const parts: Buffer[] = [Buffer.from(`YUV4MPEG2 W${w} H${h} F${fps}:1 Ip A1:1 C420jpeg\n`)];
   for (let k = 0; k < FRAMES; k++) {
     const dx = 2 * (k < FRAMES / 2 ? k : FRAMES - k);
     const y = Buffer.alloc(w * h);
@@ -79,14 +80,14 @@ async function y4m(w: number, h: number): Promise<string> {
       }
     parts.push(Buffer.from('FRAME\n'), y, u, v);
   }
-  const path = join(OUT, `camera-${w}x${h}-${VIDEO_FPS}.y4m`);
+  const path = join(OUT, `camera-${w}x${h}-${fps}.y4m`);
   await writeFile(path, Buffer.concat(parts));
   return path;
 }
 
-/** Chromium with a fake camera of `w`×`h` (see y4m). */
-async function cameraBrowser(w: number, h: number) {
-  const file = await y4m(w, h);
+/** Chromium with a fake camera of `w`×`h` at `fps` frames/s (see y4m). */
+export async function cameraBrowser(w: number, h: number, fps = VIDEO_FPS) {
+  const file = await y4m(w, h, fps);
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [
@@ -98,10 +99,40 @@ async function cameraBrowser(w: number, h: number) {
   });
 }
 
+/**
+ * One case on the camera of `browser`: edgeseg's blur or the peer's, in a page of its own (LiteRT.js's and
+ * onnxruntime-web's Wasm each set up once per page), SECONDS after WARMUP_SECONDS.
+ */
+export async function videoCase(
+  browser: Browser,
+  origin: string,
+  fn: 'edgeseg' | 'peer',
+  c: Pick<VideoCase, 'fps' | 'threads' | 'waitForMask' | 'edgesegThreads' | 'compositor'>,
+): Promise<VideoResult> {
+  const m = PEOPLE_MODELS[0]!;
+  const page = await browser.newPage();
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  await page.goto(`${origin}/web/video.html`);
+  await page.waitForFunction(() => (window as unknown as { videoBenchReady?: boolean }).videoBenchReady === true);
+  const config: VideoCase = {
+    model: `${url(m.dir)}/`,
+    tflite: url(join(ROOT, 'node_modules', '@mediapipe', 'selfie_segmentation', m.tflite)),
+    height: m.height,
+    width: m.width,
+    seconds: SECONDS,
+    warmup: WARMUP_SECONDS,
+    ...c,
+  };
+  const result = await page.evaluate(
+    ([f, cfg]) => (window as unknown as { videoBench: Record<string, (c: unknown) => Promise<VideoResult>> }).videoBench[f]!(cfg),
+    [fn, config] as const,
+  );
+  await page.close();
+  return result;
+}
+
 export async function videoSection(origin: string): Promise<VideoRow[]> {
   await mkdir(OUT, { recursive: true });
-  const m = PEOPLE_MODELS[0]!;
-  const tflite = url(join(ROOT, 'node_modules', '@mediapipe', 'selfie_segmentation', m.tflite));
   line(
     `\nVideo: createVideoEffect (blur, people model on WASM, ${edgesegThreadsText()}) vs LiteRT.js on the main thread (${THREADS} threads), camera at ${VIDEO_FPS} frames/s, ${SECONDS} s per case`,
   );
@@ -109,30 +140,12 @@ export async function videoSection(origin: string): Promise<VideoRow[]> {
   for (const size of PEOPLE_SIZES) {
     const [w, h] = size.split('x').map(Number) as [number, number];
     const browser = await cameraBrowser(w, h);
-    const run = async (which: Side) => {
-      // A page of its own for each: LiteRT.js's and onnxruntime-web's Wasm each set up once per page.
-      const page = await browser.newPage();
-      page.on('pageerror', (e) => console.error('page error:', e.message));
-      await page.goto(`${origin}/web/video.html`);
-      await page.waitForFunction(() => (window as unknown as { videoBenchReady?: boolean }).videoBenchReady === true);
-      const config = {
-        model: `${url(m.dir)}/`,
-        tflite,
-        height: m.height,
-        width: m.width,
-        threads: THREADS,
-        seconds: SECONDS,
-        warmup: WARMUP_SECONDS,
+    const run = (which: Side) =>
+      videoCase(browser, origin, which === 'peer' ? 'peer' : 'edgeseg', {
         fps: VIDEO_FPS,
+        threads: THREADS,
         ...(which === 'peer' ? {} : { waitForMask: modeOf(which).waitForMask, edgesegThreads: EDGESEG_THREADS, compositor: COMPOSITOR }),
-      };
-      const result = await page.evaluate(
-        ([fn, c]) => (window as unknown as { videoBench: Record<string, (c: unknown) => Promise<VideoResult>> }).videoBench[fn]!(c),
-        [which === 'peer' ? 'peer' : 'edgeseg', config] as const,
-      );
-      await page.close();
-      return result;
-    };
+      });
     const row = { size } as VideoRow;
     for (const side of SIDES) row[side] = await run(side);
     await browser.close();

@@ -43,11 +43,12 @@ export interface LiteRtConfig {
 }
 
 const segmenters = new Map<string, Segmenter>();
-async function segmenterFor(model: string, threads: number, backend: LocalBackend = 'wasm'): Promise<Segmenter> {
-  const key = `${backend}:${model}@${threads}`;
+/** `threads` undefined: no numThreads given, so the segmenter picks its default, as an app that names none. */
+async function segmenterFor(model: string, threads: number | undefined, backend: LocalBackend = 'wasm'): Promise<Segmenter> {
+  const key = `${backend}:${model}@${threads ?? 'default'}`;
   let seg = segmenters.get(key);
   if (!seg) {
-    seg = await createSegmenter({ model, backends: [backend], numThreads: threads, cache: false });
+    seg = await createSegmenter({ model, backends: [backend], ...(threads === undefined ? {} : { numThreads: threads }), cache: false });
     // With one backend in the list there is nothing to fall back to, but a figure labelled webgpu must be
     // a webgpu figure: say so if that ever changes.
     if (seg.backend !== backend) {
@@ -91,9 +92,12 @@ const api = {
     };
   },
 
-  /** edgeseg segment() (payload) or segmentRaw(), encoded image in; with the stage breakdown of each run. */
-  async edgeseg(c: Config & { raw: boolean }) {
-    const seg = await segmenterFor(c.model, c.threads, c.backend);
+  /**
+   * edgeseg segment() (payload) or segmentRaw(), encoded image in; with the stage breakdown of each run.
+   * `defaultThreads`: no numThreads given (the segmenter's own choice, reported in `threads`).
+   */
+  async edgeseg(c: Config & { raw: boolean; defaultThreads?: boolean }) {
+    const seg = await segmenterFor(c.model, c.defaultThreads ? undefined : c.threads, c.backend);
     const image = await bytes(c.image);
     const stages: Record<string, number[]> = {};
     let mask = '';
@@ -109,7 +113,7 @@ const api = {
     });
     // The last payload's mask, which run.ts compares with the hosted route's (the reference), and the
     // threads the segmenter runs (one where the engine cannot run more, whatever was asked).
-    return { times, stages, mask, threads: seg.numThreads };
+    return { times, stages, mask, threads: seg.numThreads, choice: seg.threads };
   },
 
   /**

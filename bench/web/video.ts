@@ -53,6 +53,8 @@ export interface VideoResult {
   waitChanges?: number;
   path?: string | null;
   compositor?: string | null;
+  /** edgeseg: the model's WASM threads and why (`stats.threads`); the peer: the threads LiteRT.js was given. */
+  threads?: { numThreads: number; source: string; reason: string };
 }
 
 const now = () => performance.now();
@@ -213,6 +215,7 @@ const api = {
       waitChanges: changes,
       path: stats.path,
       compositor: stats.compositor,
+      threads: { numThreads: stats.threads.numThreads, source: stats.threads.source, reason: stats.threads.reason },
     };
     video.srcObject = null;
     track.stop();
@@ -296,6 +299,7 @@ const api = {
       longTaskMsPerFrame: (longTaskMs - long0) / Math.max(1, n),
       frames: n,
       dropped: dropped - dropped0,
+      threads: { numThreads: c.threads, source: 'option', reason: `LiteRT.js with ${c.threads} thread(s)` },
     };
     stopped = true;
     video.srcObject = null;

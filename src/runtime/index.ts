@@ -12,3 +12,4 @@ export {
 } from './segmenter.js';
 export type { ImageSource } from './image-source.js';
 export type { Timings } from './backend.js';
+export type { ThreadChoice } from './threads.js';

@@ -19,7 +19,7 @@ import { checkRuntimeFile } from './runtime-file-check.js';
 import { BUNDLED_BACKENDS, bundledFiles, startBundledWorker } from './runtime-files.js';
 import { isAngularPage, withFrameworkFix } from './framework-fix.js';
 import { runtimeLocations, type RuntimeLocation } from './runtime-location.js';
-import { browserThreadPlan } from './threads.js';
+import { browserThreadPlan, checkNumThreads, type ThreadChoice, type ThreadUse } from './threads.js';
 import { versionModelSource, type VersionRef } from './version-model.js';
 import { isBundledModel, refuseModelWord, type BundledModel } from '../model/bundled-model.js';
 import { bundledModelSource } from './bundled-model-source.js';
@@ -81,8 +81,8 @@ export interface SegmenterOptions {
     version: number;
   };
   /**
-   * WASM threads, 1–64.
-   * @default half the cores, at most 4, where the page is cross-origin isolated and has SharedArrayBuffer; 1 otherwise
+   * WASM threads, a whole number from 1 to 64 (else OPTION_INVALID). `threads` says what ran and why.
+   * @default half the cores, at least 1, at most 4 (for `createVideoEffect`, one fewer: its frame loop has a worker of its own), where the page is cross-origin isolated and has SharedArrayBuffer; 1 otherwise, with a note in `fallbacks`
    */
   numThreads?: number;
   /** Byte progress of model downloads. */
@@ -185,7 +185,7 @@ export class Segmenter {
   #fallbacks: Fallback[] = [];
   #spec: ModelSpec | null = null;
   #warnings: readonly string[] = [];
-  #numThreads: number;
+  #threads: ThreadChoice;
   #adapter: string | undefined;
   #lastTimings: Timings | null = null;
   #disposed = false;
@@ -200,10 +200,10 @@ export class Segmenter {
     private readonly options: SegmenterOptions,
     private readonly modelSource: WorkerModelSource | Error,
     order: RuntimeBackendName[],
-    numThreads: number,
+    threads: ThreadChoice,
   ) {
     this.#order = order;
-    this.#numThreads = numThreads;
+    this.#threads = threads;
     this.#disposal = new Promise<never>((_, reject) => (this.#announceDisposal = reject));
     this.#disposal.catch(() => undefined);
     // Live video's and the tests' way in, off the public class (src/runtime/segmenter-internals.ts).
@@ -214,12 +214,13 @@ export class Segmenter {
     });
   }
 
-  /** @internal — use createSegmenter. */
-  static async create(options: SegmenterOptions): Promise<Segmenter> {
+  /** @internal — use createSegmenter (`use`: what the default thread count is for; live video passes `'video'`). */
+  static async create(options: SegmenterOptions, use: ThreadUse = 'stills'): Promise<Segmenter> {
     const order = checkOptions(options);
     const threads = browserThreadPlan(
       options.numThreads,
       order.some((b) => LOCAL.includes(b)),
+      use,
     );
     let source: WorkerModelSource | Error;
     try {
@@ -229,7 +230,7 @@ export class Segmenter {
       if (error instanceof InvalidInputError || !(error instanceof Error)) throw error;
       source = error;
     }
-    const seg = new Segmenter(options, source, order, threads.numThreads);
+    const seg = new Segmenter(options, source, order, threads.choice);
     if (threads.oneThread) seg.#fallbacks.push({ backend: 'wasm', ...threads.oneThread });
     await seg.#startFrom(0);
     return seg;
@@ -258,9 +259,14 @@ export class Segmenter {
     return this.#warnings;
   }
 
-  /** The WASM threads the model runs on (1 where the page is not cross-origin isolated; see `fallbacks`). */
+  /** The WASM threads the model runs on (1 where the page is not cross-origin isolated; see `fallbacks`, and `threads` for why). */
   get numThreads(): number {
-    return this.#numThreads;
+    return this.#threads.numThreads;
+  }
+
+  /** How the WASM thread count was chosen: the count, the cores the browser reports, and why. */
+  get threads(): ThreadChoice {
+    return { ...this.#threads };
   }
 
   /** The WebGPU adapter's vendor and architecture, when WebGPU runs. */
@@ -438,8 +444,8 @@ export class Segmenter {
         this.#spec = backend.spec;
         this.#warnings = backend.loadResult.warnings;
         this.#adapter = backend.loadResult.adapter;
-        if (backend.loadResult.rebundled && this.#numThreads > 1) {
-          this.#numThreads = 1;
+        if (backend.loadResult.rebundled && this.#threads.numThreads > 1) {
+          this.#threads = { numThreads: 1, cores: this.#threads.cores, source: 'one-thread', reason: REBUNDLED };
           this.#fallbacks.push({ backend: 'wasm', code: 'RUNTIME_REBUNDLED', message: REBUNDLED });
         }
         return backend;
@@ -462,7 +468,7 @@ export class Segmenter {
     return WorkerBackend.start(name, {
       load: {
         model: this.modelSource as WorkerModelSource,
-        numThreads: this.#numThreads,
+        numThreads: this.#threads.numThreads,
         cache: this.options.cache ?? true,
         ...(this.options.inputSize ? { inputSize: this.options.inputSize } : {}),
         ...(ort ? { ort: { ...ort, fix } } : {}),
@@ -607,9 +613,7 @@ function checkOptions(options: SegmenterOptions): RuntimeBackendName[] {
       `backends must be a non-empty list of distinct 'webgpu', 'wasm', 'hosted'; got ${JSON.stringify(order)}`,
     );
   }
-  if (options.numThreads !== undefined && (!Number.isInteger(options.numThreads) || options.numThreads < 1 || options.numThreads > 64)) {
-    throw new InvalidInputError('OPTION_INVALID', `numThreads must be an integer 1–64, got ${options.numThreads}`);
-  }
+  checkNumThreads(options.numThreads);
   if (options.maxPixels !== undefined && !(options.maxPixels > 0))
     throw new InvalidInputError('OPTION_INVALID', 'maxPixels must be positive');
   checkInputSizeOption(options.inputSize);

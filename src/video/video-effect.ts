@@ -4,7 +4,7 @@
 // loop, its workers and what a failure does are the LoopSupervisor's, the stats the VideoStatsRecorder's,
 // the options video-options.ts's.
 import { BackendError, InvalidInputError } from '../errors/index.js';
-import { createSegmenter, type Segmenter } from '../runtime/segmenter.js';
+import { Segmenter } from '../runtime/segmenter.js';
 import { FramesPath } from './frames-path.js';
 import type { InputPath, PathContext } from './input-path.js';
 import { LoopSupervisor, modelWorkerOf } from './loop-supervisor.js';
@@ -65,7 +65,8 @@ export class VideoEffect {
   /** @internal — use createVideoEffect. */
   static async create(options: VideoEffectOptions = {}): Promise<VideoEffect> {
     const parsed = await parseVideoOptions(options);
-    const segmenter = await createSegmenter(parsed.segmenter);
+    // 'video': the default threads leave a core to the frame loop's worker.
+    const segmenter = await Segmenter.create(parsed.segmenter, 'video');
     if (!modelWorkerOf(segmenter)) {
       await segmenter.dispose();
       throw new BackendError('BACKEND_UNAVAILABLE', 'live video needs the model in a worker (webgpu or wasm)');
@@ -104,6 +105,7 @@ export class VideoEffect {
       restarts: supervisor.restarts,
       path: supervisor.path ? PUBLIC_PATH[supervisor.path.kind] : null,
       compositor: supervisor.compositor,
+      threads: this.#segmenter.threads,
     });
   }
 

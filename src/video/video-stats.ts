@@ -1,5 +1,6 @@
 // What createVideoEffect's stats count, from the reports of the frame loop.
 import type { Fallback, RuntimeBackendName } from '../runtime/segmenter.js';
+import type { ThreadChoice } from '../runtime/threads.js';
 import type { FrameReport, VideoPath, VideoStages } from './protocol.js';
 
 /** `VideoEffect.stats`: what the effect did so far, and how it runs now. */
@@ -54,6 +55,11 @@ export interface VideoStats {
   path: VideoPath | null;
   /** The compositor the frame loop draws with; null before the loop started. */
   compositor: 'webgl2' | 'canvas2d' | null;
+  /**
+   * The model's WASM threads and why (`Segmenter.threads`): by default one core fewer than for stills,
+   * which the frame loop's worker takes.
+   */
+  threads: ThreadChoice;
   /**
    * Where a frame's time goes, ms: each stage's median over the last 120 frames that had it (0 before
    * any had; the model's stages come with fresh masks only). See `VideoStages`; the `main-thread` path
@@ -122,6 +128,7 @@ export class VideoStatsRecorder {
     restarts: number;
     path: VideoPath | null;
     compositor: 'webgl2' | 'canvas2d' | null;
+    threads: ThreadChoice;
   }): VideoStats {
     this.#trim(performance.now());
     return {
@@ -140,6 +147,7 @@ export class VideoStatsRecorder {
       restarts: now.restarts,
       path: now.path,
       compositor: now.compositor,
+      threads: now.threads,
       stages: Object.fromEntries(STAGES.map((k) => [k, quantile(this.#stages[k], 0.5)])) as unknown as VideoStages,
     };
   }

@@ -1,50 +1,26 @@
+// The browser's WASM threads: the default for the cores (stills, and live video with a core left to its
+// frame loop), what `threads` reports, one thread with a note where the page cannot run more, bad counts.
 import { afterEach, expect, test } from 'vitest';
-import { createSegmenter, type Segmenter } from '../../src/index.js';
-import { planThreads } from '../../src/runtime/threads.js';
+import { createSegmenter, createVideoEffect, type Segmenter, type VideoEffect } from '../../src/index.js';
 import { stringMatching } from '../helpers/matchers.js';
-
-test('the thread plan: half the cores (at most 4) when threads can run; 1 and a note that says why otherwise', () => {
-  const plan = (isolated: boolean, cores: number | undefined, requested?: number, local = true, sharedMemory = true) =>
-    planThreads({ isolated, sharedMemory, cores, requested, local });
-  expect([2, 3, 8, 16].map((cores) => plan(true, cores).numThreads)).toEqual([1, 1, 4, 4]);
-  expect(plan(true, 6)).toEqual({ numThreads: 3, oneThread: null });
-  expect(plan(true, undefined)).toEqual({ numThreads: 1, oneThread: null });
-  expect(plan(false, 16)).toEqual({
-    numThreads: 1,
-    oneThread: { code: 'NOT_ISOLATED', message: stringMatching(/not cross-origin isolated.*one thread/) },
-  });
-  // Isolated, but no SharedArrayBuffer (WebKitGTK): onnxruntime-web would drop to one thread without a word.
-  expect(plan(true, 16, undefined, true, false)).toEqual({
-    numThreads: 1,
-    oneThread: { code: 'NO_SHARED_MEMORY', message: stringMatching(/no SharedArrayBuffer.*one thread/) },
-  });
-  // The caller's choice stands where threads can run, and then there is nothing to explain…
-  expect(plan(true, 2, 3)).toEqual({ numThreads: 3, oneThread: null });
-  expect(plan(false, 16, 1)).toEqual({ numThreads: 1, oneThread: null });
-  // …and where they cannot, the count is what will run, with the reason.
-  expect(plan(false, 16, 3)).toEqual({ numThreads: 1, oneThread: { code: 'NOT_ISOLATED', message: stringMatching(/one thread/) } });
-  expect(plan(true, 16, 2, true, false)).toEqual({
-    numThreads: 1,
-    oneThread: { code: 'NO_SHARED_MEMORY', message: stringMatching(/one thread/) },
-  });
-  // Only the hosted route: threads do not matter.
-  expect(plan(false, 16, undefined, false)).toEqual({ numThreads: 1, oneThread: null });
-});
 
 // This test page is cross-origin isolated (the test server sends COOP/COEP), so the page's answer to
 // `crossOriginIsolated` is replaced for one test: the segmenter reads it when it starts.
 const original = Object.getOwnPropertyDescriptor(globalThis, 'crossOriginIsolated');
 let seg: Segmenter | null = null;
+let fx: VideoEffect | null = null;
 afterEach(async () => {
   if (original) Object.defineProperty(globalThis, 'crossOriginIsolated', original);
   await seg?.dispose();
-  seg = null;
+  await fx?.close();
+  [seg, fx] = [null, null];
 });
 
 test('on a page that is not cross-origin isolated, numThreads: 2 gives one thread, and fallbacks says why', async () => {
   Object.defineProperty(globalThis, 'crossOriginIsolated', { value: false, configurable: true });
   seg = await createSegmenter({ model: '/test/fixtures/models/tiny-legacy/', backends: ['wasm'], numThreads: 2 });
   expect([seg.backend, seg.numThreads]).toEqual(['wasm', 1]);
+  expect(seg.threads).toMatchObject({ numThreads: 1, source: 'one-thread', reason: stringMatching(/not cross-origin isolated/) });
   expect(seg.fallbacks).toEqual([{ backend: 'wasm', code: 'NOT_ISOLATED', message: stringMatching(/not cross-origin isolated/) }]);
 });
 
@@ -58,14 +34,54 @@ test('on a page that is not cross-origin isolated, numThreads defaults to 1 and 
   expect(seg.fallbacks).toEqual([{ backend: 'wasm', code: 'NOT_ISOLATED', message: stringMatching(/not cross-origin isolated/) }]);
 });
 
-test('on this isolated page the default is half the cores, at most 4, with no note (one thread, with a note, where SharedArrayBuffer is missing)', async () => {
+test('on this isolated page the default is half the cores, at least 1, at most 4, and `threads` says so (one thread, with a note, where SharedArrayBuffer is missing)', async () => {
   expect(globalThis.crossOriginIsolated).toBe(true);
   seg = await createSegmenter({ model: '/test/fixtures/models/tiny-legacy/', backends: ['wasm'] });
+  const cores = navigator.hardwareConcurrency;
   if (typeof SharedArrayBuffer === 'function') {
-    expect(seg.numThreads).toBe(Math.min(4, Math.max(1, Math.floor(navigator.hardwareConcurrency / 2))));
+    const half = Math.min(4, Math.max(1, Math.floor(cores / 2)));
+    expect(seg.numThreads).toBe(half);
+    expect(seg.threads).toEqual({
+      numThreads: half,
+      cores,
+      source: 'default',
+      reason: stringMatching(`^${cores} cores?: ${half} WASM thread`),
+    });
     expect(seg.fallbacks).toEqual([]);
   } else {
     expect(seg.numThreads).toBe(1);
+    expect(seg.threads).toEqual({ numThreads: 1, cores, source: 'one-thread', reason: stringMatching(/no SharedArrayBuffer/) });
     expect(seg.fallbacks).toEqual([{ backend: 'wasm', code: 'NO_SHARED_MEMORY', message: stringMatching(/no SharedArrayBuffer/) }]);
+  }
+});
+
+test("live video's default gives the frame loop's worker one of those threads' cores, and stats.threads says so; numThreads still wins", async () => {
+  fx = await createVideoEffect({ model: '/test/fixtures/models/tiny-legacy/', backends: ['wasm'] });
+  const cores = navigator.hardwareConcurrency;
+  if (typeof SharedArrayBuffer === 'function') {
+    const video = Math.min(4, Math.max(1, Math.floor(cores / 2) - 1));
+    expect(fx.segmenter.numThreads).toBe(video);
+    expect(fx.stats.threads).toEqual({
+      numThreads: video,
+      cores,
+      source: 'default',
+      reason: stringMatching(/frame loop's worker/),
+    });
+  } else expect(fx.stats.threads).toMatchObject({ numThreads: 1, source: 'one-thread' });
+  await fx.close();
+  fx = await createVideoEffect({ model: '/test/fixtures/models/tiny-legacy/', backends: ['wasm'], numThreads: 1 });
+  expect(fx.stats.threads).toEqual({ numThreads: 1, cores, source: 'option', reason: 'numThreads: 1, as given' });
+});
+
+test('numThreads of 0, fractional or past 64 is refused with OPTION_INVALID naming the range, for stills and video', async () => {
+  for (const numThreads of [0, 2.5, 65]) {
+    await expect(createSegmenter({ model: '/test/fixtures/models/tiny-legacy/', backends: ['wasm'], numThreads })).rejects.toMatchObject({
+      code: 'OPTION_INVALID',
+      message: stringMatching(`from 1 to 64, got ${numThreads}$`),
+    });
+    await expect(createVideoEffect({ model: '/test/fixtures/models/tiny-legacy/', backends: ['wasm'], numThreads })).rejects.toMatchObject({
+      code: 'OPTION_INVALID',
+      message: stringMatching('from 1 to 64'),
+    });
   }
 });

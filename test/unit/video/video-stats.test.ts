@@ -4,7 +4,8 @@ import { describe, expect, test } from 'vitest';
 import type { FrameReport } from '../../../src/video/protocol.js';
 import { VideoStatsRecorder } from '../../../src/video/video-stats.js';
 
-const now = { backend: 'wasm' as const, fallbacks: [], restarts: 0, path: 'worker' as const, compositor: 'canvas2d' as const };
+const threads = { numThreads: 1, cores: 2, source: 'default' as const, reason: 'two cores' };
+const now = { backend: 'wasm' as const, fallbacks: [], restarts: 0, path: 'worker' as const, compositor: 'canvas2d' as const, threads };
 
 /** A written frame's report. */
 const written = (extra: Partial<FrameReport>): FrameReport => ({ dropped: 0, waiting: false, latency: 5, ...extra });
@@ -30,6 +31,8 @@ describe('VideoStatsRecorder', () => {
     // A stage no frame had: 0.
     expect([stages.write, stages.guide]).toEqual([0, 0]);
     expect(stats.stats(now).masks).toBe(3);
+    // The model's threads, and why, as the segmenter chose them.
+    expect(stats.stats(now).threads).toEqual(threads);
   });
 
   test("the mask's age: p50 and p95 over the last 120 frames (a frame on its own masks counts 0)", () => {
