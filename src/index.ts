@@ -15,6 +15,7 @@ export {
   type ImageSource,
   type Timings,
   type ThreadChoice,
+  type ThreadUse,
 } from './runtime/index.js';
 
 // The platform's clients, their errors and the answers of its routes.

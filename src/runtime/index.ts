@@ -12,4 +12,4 @@ export {
 } from './segmenter.js';
 export type { ImageSource } from './image-source.js';
 export type { Timings } from './backend.js';
-export type { ThreadChoice } from './threads.js';
+export type { ThreadChoice, ThreadUse } from './threads.js';
