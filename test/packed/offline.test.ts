@@ -229,7 +229,9 @@ describe("an app with docs/apps.md's offline recipe (vite-plugin-pwa, a Workbox 
         expect(first).toMatchObject(online);
         // The page started edgeseg once the service worker controlled it: the runtime it asked for went through it.
         expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-        expect(ortFiles(host.asked())).toEqual(runtime);
+        // Which build, not how often: under load Firefox once asked for the module twice (two misses of the
+        // CacheFirst route before the first response was kept); that a page asks once is vite-build.test.ts's.
+        expect([...new Set(ortFiles(host.asked()))]).toEqual(runtime);
 
         await host.stop();
         await page.setOffline?.(true);
