@@ -1,4 +1,4 @@
-// Angular 22 (the application builder, on esbuild and Vite) with the packed edgeseg: `ng serve` with no
+// Angular 22 and 21 (the application builder, on esbuild and Vite) with the packed edgeseg: `ng serve` with no
 // option for it, and `ng build` served by a static host. The component's bootstrap loads the app's script;
 // angular.json's serve `headers` make the dev server's page cross-origin isolated, the host's headers the
 // build's. Angular's build copies no file that a dependency refers to with `new URL(…, import.meta.url)`,
@@ -24,8 +24,6 @@ const packed = inject('packed');
 const NG = '@angular/cli/bin/ng.js';
 /** The one step for `ng build`, as docs/frameworks.md and the error give it. */
 const EDGESEG_ASSETS = ANGULAR_ASSETS;
-let appDir: string;
-
 function angularJson(assets: object[]): string {
   return JSON.stringify(
     {
@@ -61,28 +59,27 @@ function angularJson(assets: object[]): string {
   );
 }
 
-beforeAll(() => {
-  appDir = makeFrameworkApp(packed, 'angular22', {
-    'angular.json': angularJson([{ glob: '**/*', input: 'public' }]),
-    'tsconfig.json': JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        target: 'ES2022',
-        module: 'preserve',
-        moduleResolution: 'bundler',
-        allowJs: true,
-        skipLibCheck: true,
-        isolatedModules: true,
-      },
-      files: ['src/main.ts'],
-    }),
-    'src/index.html': `<!doctype html>
+const FILES = {
+  'angular.json': angularJson([{ glob: '**/*', input: 'public' }]),
+  'tsconfig.json': JSON.stringify({
+    compilerOptions: {
+      strict: true,
+      target: 'ES2022',
+      module: 'preserve',
+      moduleResolution: 'bundler',
+      allowJs: true,
+      skipLibCheck: true,
+      isolatedModules: true,
+    },
+    files: ['src/main.ts'],
+  }),
+  'src/index.html': `<!doctype html>
 <html lang="en">
   <head><meta charset="utf-8" /><title>edgeseg in Angular</title><base href="/" /></head>
   <body><app-root></app-root></body>
 </html>
 `,
-    'src/main.ts': `import { Component } from '@angular/core';
+  'src/main.ts': `import { Component } from '@angular/core';
 import { bootstrapApplication } from '@angular/platform-browser';
 
 @Component({ selector: 'app-root', template: '<p id="status">loading</p>' })
@@ -90,15 +87,23 @@ class App {}
 
 bootstrapApplication(App).then(() => import('./edgeseg-page.js'));
 `,
-    'src/edgeseg-page.js': MAIN_JS,
-  });
-});
-afterAll(async () => {
-  await closeBrowser();
-  if (appDir) rmSync(appDir, { recursive: true, force: true });
-});
+  'src/edgeseg-page.js': MAIN_JS,
+};
 
-describe('edgeseg in Angular 22', () => {
+afterAll(() => closeBrowser());
+
+describe.each([
+  { name: 'Angular 22', framework: 'angular22' as const },
+  { name: 'Angular 21', framework: 'angular21' as const },
+])('edgeseg in $name', ({ framework }) => {
+  let appDir: string;
+  beforeAll(() => {
+    appDir = makeFrameworkApp(packed, framework, FILES);
+  });
+  afterAll(() => {
+    if (appDir) rmSync(appDir, { recursive: true, force: true });
+  });
+
   test("ng serve: the page segments on two WASM threads: the command line's payload", { timeout: 480_000 }, async () => {
     // As on a developer's machine: Angular pre-bundles dependencies only with its cache on, and its cache is
     // off where CI is set (cli.cache.environment 'local'); without it, ng serve needs the assets entry as ng build does.

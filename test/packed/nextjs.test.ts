@@ -1,5 +1,6 @@
 // Next.js 16 (App Router) with the packed edgeseg and no option for it, on both of its bundlers: Turbopack
-// (its default) and webpack (`--webpack`), each `next dev`, and `next build` served by `next start`. A client
+// (its default) and webpack (`--webpack`), and Next.js 15 on its default, webpack; each `next dev`, and
+// `next build` served by `next start`. A client
 // component loads the app's script in an effect; next.config's `headers()` makes every response carry
 // COOP/COEP, for WASM threads.
 import { rmSync } from 'node:fs';
@@ -7,22 +8,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import { expectRuntimeFilesCopied } from './expect-payload.js';
 import { expectServedPageSegments, ISOLATION_HEADERS, MAIN_JS, makeFrameworkApp, runTool } from './framework-app.js';
+import type { FrameworkName } from './framework-versions.js';
 import { closeBrowser } from './run-page.js';
 
 const packed = inject('packed');
 const NEXT = 'next/dist/bin/next';
-let appDir: string;
-
-beforeAll(() => {
-  appDir = makeFrameworkApp(packed, 'next16', {
-    'next.config.mjs': `const isolation = ${JSON.stringify(ISOLATION_HEADERS)};
+const FILES = {
+  'next.config.mjs': `const isolation = ${JSON.stringify(ISOLATION_HEADERS)};
 export default {
   async headers() {
     return [{ source: '/:path*', headers: Object.entries(isolation).map(([key, value]) => ({ key, value })) }];
   },
 };
 `,
-    'app/layout.js': `export default function RootLayout({ children }) {
+  'app/layout.js': `export default function RootLayout({ children }) {
   return (
     <html lang="en">
       <body>{children}</body>
@@ -30,7 +29,7 @@ export default {
   );
 }
 `,
-    'app/page.js': `'use client';
+  'app/page.js': `'use client';
 import { useEffect } from 'react';
 
 export default function Page() {
@@ -40,18 +39,26 @@ export default function Page() {
   return <p id="status">loading</p>;
 }
 `,
-    'main.js': MAIN_JS,
-  });
-});
+  'main.js': MAIN_JS,
+};
+
+/** One app per Next.js version, both of Next.js 16's bundlers building the same one. */
+const apps = new Map<FrameworkName, string>();
+
 afterAll(async () => {
   await closeBrowser();
-  if (appDir) rmSync(appDir, { recursive: true, force: true });
+  for (const appDir of apps.values()) rmSync(appDir, { recursive: true, force: true });
 });
 
 describe.each([
-  { bundler: 'Turbopack', flags: [] as string[] },
-  { bundler: 'webpack', flags: ['--webpack'] },
-])('edgeseg in Next.js 16 on $bundler', ({ flags }) => {
+  { name: 'Next.js 16 on Turbopack', framework: 'next16' as const, flags: [] as string[] },
+  { name: 'Next.js 16 on webpack', framework: 'next16' as const, flags: ['--webpack'] },
+  { name: 'Next.js 15 on webpack', framework: 'next15' as const, flags: [] as string[] },
+])('edgeseg in $name', ({ framework, flags }) => {
+  let appDir: string;
+  beforeAll(() => {
+    appDir = apps.get(framework) ?? apps.set(framework, makeFrameworkApp(packed, framework, FILES)).get(framework)!;
+  });
   test("next dev: the page segments on two WASM threads: the command line's payload", { timeout: 480_000 }, async () => {
     await expectServedPageSegments(appDir, NEXT, (port) => ['dev', ...flags, '-H', '127.0.0.1', '-p', String(port)], packed.cliPayload);
   });

@@ -1,8 +1,8 @@
-// Nuxt 4 (on Vite 8) with the packed edgeseg and no option for it, laid out as Nuxt 4's starter is (the app
-// in app/): `nuxt dev`, and `nuxt build` served by its own server (.output/server/index.mjs). The page loads
-// the app's script on mount. COOP/COEP, for WASM
-// threads: Nuxt's `routeRules` headers cover every response of the built server, but in dev Vite serves the
-// app's modules and the worker past them (and a worker without COEP does not start on an isolated page), so
+// Nuxt 4 (on Vite 8) and Nuxt 3 (on Vite 7) with the packed edgeseg and no option for it, each laid out as
+// its starter is (Nuxt 4's app in app/, Nuxt 3's at the root): `nuxt dev`, and `nuxt build` served by its own
+// server (.output/server/index.mjs). The page loads the app's script on mount. COOP/COEP, for WASM threads:
+// Nuxt's `routeRules` headers cover every response of the built server, but in dev Vite serves the app's
+// modules and the worker past them (and a worker without COEP does not start on an isolated page), so
 // `vite.server.headers` sets them there too.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,20 +13,18 @@ import { closeBrowser } from './run-page.js';
 
 const packed = inject('packed');
 const NUXT = 'nuxt/bin/nuxt.mjs';
-let appDir: string;
 
-beforeAll(() => {
-  appDir = makeFrameworkApp(packed, 'nuxt4', {
-    'nuxt.config.ts': `const isolation = ${JSON.stringify(ISOLATION_HEADERS)};
+/** The app's files, its source in `srcDir` ('app/' from Nuxt 4 on). */
+const files = (srcDir: string, config: string) => ({
+  'nuxt.config.ts': `const isolation = ${JSON.stringify(ISOLATION_HEADERS)};
 export default defineNuxtConfig({
-  compatibilityDate: '2026-12-01',
-  devtools: { enabled: false },
+${config}  devtools: { enabled: false },
   routeRules: { '/**': { headers: isolation } },
   // In dev, Vite serves the app's modules and the worker itself, past the route rules.
   vite: { server: { headers: isolation } },
 });
 `,
-    'app/app.vue': `<script setup>
+  [`${srcDir}app.vue`]: `<script setup>
 import { onMounted } from 'vue';
 onMounted(() => import('./main.js'));
 </script>
@@ -35,15 +33,23 @@ onMounted(() => import('./main.js'));
   <p id="status">loading</p>
 </template>
 `,
-    'app/main.js': MAIN_JS,
-  });
-});
-afterAll(async () => {
-  await closeBrowser();
-  if (appDir) rmSync(appDir, { recursive: true, force: true });
+  [`${srcDir}main.js`]: MAIN_JS,
 });
 
-describe('edgeseg in Nuxt 4', () => {
+afterAll(() => closeBrowser());
+
+describe.each([
+  { name: 'Nuxt 4', framework: 'nuxt4' as const, files: files('app/', "  compatibilityDate: '2026-12-01',\n") },
+  { name: 'Nuxt 3', framework: 'nuxt3' as const, files: files('', '') },
+])('edgeseg in $name', ({ framework, files }) => {
+  let appDir: string;
+  beforeAll(() => {
+    appDir = makeFrameworkApp(packed, framework, files);
+  });
+  afterAll(() => {
+    if (appDir) rmSync(appDir, { recursive: true, force: true });
+  });
+
   test("nuxt dev: the page segments on two WASM threads: the command line's payload", { timeout: 480_000 }, async () => {
     await expectServedPageSegments(appDir, NUXT, (port) => ['dev', '--host', '127.0.0.1', '--port', String(port)], packed.cliPayload);
   });

@@ -1,5 +1,6 @@
-// SvelteKit 3 (on Vite 8, the only major it allows) with the packed edgeseg and no option for it: `vite dev`,
-// and `vite build` with adapter-node run as SvelteKit's custom server. The page loads the app's script on mount. COOP/COEP: a `handle` hook (src/hooks.server.js)
+// SvelteKit 3 (on Vite 8, the only major it allows) and SvelteKit 2 (on Vite 6, the oldest its Vite plugin
+// allows) with the packed edgeseg and no option for it: `vite dev`, and `vite build` with adapter-node run as
+// SvelteKit's custom server. The page loads the app's script on mount. COOP/COEP: a `handle` hook (src/hooks.server.js)
 // sets them on what SvelteKit renders, but the worker script and the other files that Vite or the adapter
 // serve do not pass through hooks, and a worker without COEP does not start on an isolated page: Vite's
 // `server.headers` sets them in dev, the custom server in production (SvelteKit's `vite preview` sends
@@ -13,8 +14,6 @@ import { closeBrowser } from './run-page.js';
 
 const packed = inject('packed');
 const VITE = 'vite/bin/vite.js';
-let appDir: string;
-
 const FILES = {
   // SvelteKit's custom-server form of adapter-node's output: its handler behind a server that sets the
   // headers on every response, the static files' included (SvelteKit's hooks see only what it renders).
@@ -25,18 +24,6 @@ createServer((req, res) => {
   for (const [name, value] of Object.entries(isolation)) res.setHeader(name, value);
   handler(req, res);
 }).listen(Number(process.env.PORT), process.env.HOST);
-`,
-  // SvelteKit 3 takes its configuration in its Vite plugin (it refuses a svelte.config.js).
-  'vite.config.js': `import adapter from '@sveltejs/adapter-node';
-import { sveltekit } from '@sveltejs/kit/vite';
-import { defineConfig } from 'vite';
-const isolation = ${JSON.stringify(ISOLATION_HEADERS)};
-export default defineConfig({
-  // No precompression: brotli over the 25 MB of WASM takes minutes on CI.
-  plugins: [sveltekit({ adapter: adapter({ precompress: false }) })],
-  // The files that Vite serves itself in dev (the worker among them) do not pass through SvelteKit's hooks.
-  server: { headers: isolation },
-});
 `,
   'src/hooks.server.js': `const isolation = ${JSON.stringify(ISOLATION_HEADERS)};
 export async function handle({ event, resolve }) {
@@ -63,20 +50,53 @@ export async function handle({ event, resolve }) {
   'src/lib/main.js': MAIN_JS,
 };
 
-beforeAll(() => {
-  appDir = makeFrameworkApp(packed, 'sveltekit3', FILES, 'static');
+const isolation = `const isolation = ${JSON.stringify(ISOLATION_HEADERS)};`;
+/** SvelteKit 3 takes its configuration in its Vite plugin (it refuses a svelte.config.js); SvelteKit 2 in svelte.config.js. */
+const CONFIG = {
+  sveltekit3: {
+    'vite.config.js': `import adapter from '@sveltejs/adapter-node';
+import { sveltekit } from '@sveltejs/kit/vite';
+import { defineConfig } from 'vite';
+${isolation}
+export default defineConfig({
+  // No precompression: brotli over the 25 MB of WASM takes minutes on CI.
+  plugins: [sveltekit({ adapter: adapter({ precompress: false }) })],
+  // The files that Vite serves itself in dev (the worker among them) do not pass through SvelteKit's hooks.
+  server: { headers: isolation },
 });
-afterAll(async () => {
-  await closeBrowser();
-  if (appDir) rmSync(appDir, { recursive: true, force: true });
-});
+`,
+  },
+  sveltekit2: {
+    'svelte.config.js': `import adapter from '@sveltejs/adapter-node';
+// No precompression: brotli over the 25 MB of WASM takes minutes on CI.
+export default { kit: { adapter: adapter({ precompress: false }) } };
+`,
+    'vite.config.js': `import { sveltekit } from '@sveltejs/kit/vite';
+import { defineConfig } from 'vite';
+${isolation}
+// The files that Vite serves itself in dev (the worker among them) do not pass through SvelteKit's hooks.
+export default defineConfig({ plugins: [sveltekit()], server: { headers: isolation } });
+`,
+  },
+};
 
-describe('edgeseg in SvelteKit 3', () => {
-  const app = () => appDir;
+afterAll(() => closeBrowser());
+
+describe.each([
+  { name: 'SvelteKit 3 on Vite 8', framework: 'sveltekit3' as const },
+  { name: 'SvelteKit 2 on Vite 6', framework: 'sveltekit2' as const },
+])('edgeseg in $name', ({ framework }) => {
+  let appDir: string;
+  beforeAll(() => {
+    appDir = makeFrameworkApp(packed, framework, { ...FILES, ...CONFIG[framework] }, 'static');
+  });
+  afterAll(() => {
+    if (appDir) rmSync(appDir, { recursive: true, force: true });
+  });
 
   test("vite dev: the page segments on two WASM threads: the command line's payload", { timeout: 480_000 }, async () => {
     await expectServedPageSegments(
-      app(),
+      appDir,
       VITE,
       (port) => ['dev', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
       packed.cliPayload,
@@ -87,10 +107,10 @@ describe('edgeseg in SvelteKit 3', () => {
     "vite build with adapter-node, served by a custom server: the runtime files are copied, and the page segments on two WASM threads: the command line's payload",
     { timeout: 480_000 },
     async () => {
-      await runTool(app(), VITE, ['build']);
-      expectRuntimeFilesCopied(join(app(), 'build', 'client'), app());
+      await runTool(appDir, VITE, ['build']);
+      expectRuntimeFilesCopied(join(appDir, 'build', 'client'), appDir);
       await expectServedPageSegments(
-        app(),
+        appDir,
         './server.js',
         () => [],
         packed.cliPayload,
