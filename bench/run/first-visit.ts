@@ -157,7 +157,7 @@ async function peerSite(name: 'litert' | 'mediapipe', image: string): Promise<st
   const dir = await buildPage(`first-visit/${name}`, `first-visit-${name}`, { build: { chunkSizeWarningLimit: 1e6 } });
   const runtime = name === 'litert' ? ['@litertjs', 'core', 'wasm'] : ['@mediapipe', 'tasks-vision', 'wasm'];
   cpSync(join(ROOT, 'node_modules', ...runtime), join(dir, name), { recursive: true });
-  const tflite = readFileSync(join(ROOT, 'node_modules', '@mediapipe', 'selfie_segmentation', PEOPLE_MODELS[0]!.tflite));
+  const tflite = readFileSync(PEOPLE_MODELS[0]!.tflitePath);
   // ImageSegmenter refuses a float model without normalisation metadata, which the legacy package's file lacks.
   writeFileSync(join(dir, 'selfie_segmentation.tflite'), name === 'mediapipe' ? withImageSegmenterMetadata(tflite) : tflite);
   copyFileSync(image, join(dir, 'person.jpg'));

@@ -1,7 +1,7 @@
 // The people section: the bundled people model on edgeseg against LiteRT.js on the original .tflite.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../test/chromium.js';
 import { ROOT } from '../paths.js';
 import { decodeMaskPng } from '../../src/payload/index.js';
@@ -19,7 +19,18 @@ export const PEOPLE_MODELS = PEOPLE_VARIANTS.map((v) => ({
   ...v,
   label: `${v.name === 'general' ? 'people' : `people-${v.name}`} (${v.height}×${v.width})`,
   dir: join(ROOT, 'models', 'people', v.name),
+  /** The original `.tflite` that LiteRT.js and MediaPipe run. */
+  tflitePath: join(ROOT, 'node_modules', '@mediapipe', 'selfie_segmentation', v.tflite),
 }));
+export type PeopleModel = (typeof PEOPLE_MODELS)[number];
+
+/** Model `m` alone in `page` at `threads`: onnxruntime-web's `session.run` and LiteRT.js's, same runs. */
+export async function measureAlone(page: Page, m: PeopleModel, threads: number): Promise<{ onnxruntime: Summary; litert: Summary }> {
+  const runs = { threads, runs: RUNS, warmup: WARMUP };
+  const o = await call<{ times: number[] }>(page, 'ortAlone', { model: `${url(m.dir)}/`, image: '', ...runs });
+  const l = await call<{ times: number[] }>(page, 'litertAlone', { tflite: url(m.tflitePath), height: m.height, width: m.width, ...runs });
+  return { onnxruntime: summarize(o.times), litert: summarize(l.times) };
+}
 export type PeopleRow = { image: string; edgeseg: Summary; raw: Summary; stages: Stages; litertApp: Summary; shareDiff: number };
 export interface PeopleResults {
   alone: { model: string; threads: number; onnxruntime: Summary; litert: Summary }[];
@@ -49,7 +60,6 @@ export async function peopleSection(origin: string): Promise<PeopleResults> {
   line(
     `\nPeople: edgeseg WASM vs LiteRT.js (XNNPACK) on the original .tflite, ${THREADS} threads both; ${environment.isolated ? 'cross-origin isolated' : 'NOT cross-origin isolated'}`,
   );
-  const tflite = (file: string) => url(join(ROOT, 'node_modules', '@mediapipe', 'selfie_segmentation', file));
   const alone: PeopleResults['alone'] = [];
   // The model alone on the section's threads (the end-to-end comparison's), and on one thread, where
   // neither runtime's thread pool is in the figure. Each thread count in a page of its own: onnxruntime-web
@@ -57,24 +67,10 @@ export async function peopleSection(origin: string): Promise<PeopleResults> {
   for (const threads of [...new Set([THREADS, 1])]) {
     const { page: alonePage } = await benchPage(browser, origin);
     for (const m of PEOPLE_MODELS) {
-      const o = await call<{ times: number[] }>(alonePage, 'ortAlone', {
-        model: `${url(m.dir)}/`,
-        image: '',
-        threads,
-        runs: RUNS,
-        warmup: WARMUP,
-      });
-      const l = await call<{ times: number[] }>(alonePage, 'litertAlone', {
-        tflite: tflite(m.tflite),
-        height: m.height,
-        width: m.width,
-        threads,
-        runs: RUNS,
-        warmup: WARMUP,
-      });
-      alone.push({ model: m.label, threads, onnxruntime: summarize(o.times), litert: summarize(l.times) });
+      const measured = await measureAlone(alonePage, m, threads);
+      alone.push({ model: m.label, threads, ...measured });
       line(
-        `${m.label} alone, ${threads} thread(s): onnxruntime-web ${spread(summarize(o.times))} · LiteRT.js ${spread(summarize(l.times))} ms`,
+        `${m.label} alone, ${threads} thread(s): onnxruntime-web ${spread(measured.onnxruntime)} · LiteRT.js ${spread(measured.litert)} ms`,
       );
     }
     await alonePage.close();
@@ -85,7 +81,7 @@ export async function peopleSection(origin: string): Promise<PeopleResults> {
     const base = { model: `${url(m.dir)}/`, image: url(images[size]!), threads: THREADS, runs: RUNS, warmup: WARMUP };
     const e = await measureEdgeseg(page, base);
     const app = await call<{ times: number[]; personPixels: number }>(page, 'litertApp', {
-      tflite: tflite(m.tflite),
+      tflite: url(m.tflitePath),
       height: m.height,
       width: m.width,
       threads: THREADS,

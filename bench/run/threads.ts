@@ -6,13 +6,12 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../test/chromium.js';
-import { ROOT } from '../paths.js';
-import { defaultThreads } from '../../src/runtime/threads.js';
+import { defaultThreads, type ThreadChoice } from '../../src/runtime/threads.js';
 import { ratioInterval, spread, summarize, table, type Summary } from '../stats.js';
 import type { VideoResult } from '../web/video.js';
 import { RUNS, WARMUP, OUT, line, textFlag, flag, quick } from './options.js';
-import { verdicts, judge, call, url, benchServer, benchPage } from './harness.js';
-import { PEOPLE_MODELS, peopleImages } from './people.js';
+import { verdicts, judge, call, url, benchServer, benchPage, STAGES } from './harness.js';
+import { PEOPLE_MODELS, peopleImages, measureAlone } from './people.js';
 import { cameraBrowser, videoCase, SECONDS as VIDEO_SECONDS, WARMUP_SECONDS } from './video.js';
 import { OtherWork } from './other-work.js';
 
@@ -77,7 +76,6 @@ async function measured<T>(label: string, run: () => Promise<T>): Promise<T & { 
   }
 }
 
-type ThreadChoiceText = { numThreads: number; source: string; reason: string };
 export interface StillRow {
   threads: number;
   size: string;
@@ -106,43 +104,28 @@ export interface ThreadsResults {
   cores: number;
   browserCores: number;
   counts: number[];
-  stillsDefault: ThreadChoiceText | null;
+  stillsDefault: ThreadChoice | null;
   alone: AloneRow[];
   stills: StillRow[];
   video: VideoThreadRow[];
 }
 
 const m = PEOPLE_MODELS[0]!;
-const tflite = () => url(join(ROOT, 'node_modules', '@mediapipe', 'selfie_segmentation', m.tflite));
 
 /** Stills at `threads` in a page of its own (onnxruntime-web and LiteRT.js each set their Wasm up once per page). */
 async function stillsAt(page: Page, threads: number, images: Record<string, string>): Promise<{ alone: AloneRow; rows: StillRow[] }> {
   const per = Math.max(1, Math.ceil(RUNS / ROUNDS));
-  const alone: AloneRow = await measured(`the model alone at ${threads}`, async () => {
-    const o = await call<{ times: number[] }>(page, 'ortAlone', {
-      model: `${url(m.dir)}/`,
-      image: '',
-      threads,
-      runs: RUNS,
-      warmup: WARMUP,
-    });
-    const l = await call<{ times: number[] }>(page, 'litertAlone', {
-      tflite: tflite(),
-      height: m.height,
-      width: m.width,
-      threads,
-      runs: RUNS,
-      warmup: WARMUP,
-    });
-    return { threads, onnxruntime: summarize(o.times), litert: summarize(l.times) };
-  });
+  const alone: AloneRow = await measured(`the model alone at ${threads}`, async () => ({
+    threads,
+    ...(await measureAlone(page, m, threads)),
+  }));
   line(
     `  ${threads} thread(s), the model alone: onnxruntime-web ${spread(alone.onnxruntime)} · LiteRT.js ${spread(alone.litert)} ms (other work ${noiseText(alone.noise)})`,
   );
   const rows: StillRow[] = [];
   for (const size of STILL_SIZES) {
     const base = { model: `${url(m.dir)}/`, image: url(images[size]!), threads };
-    const app = { tflite: tflite(), height: m.height, width: m.width, threads, image: base.image };
+    const app = { tflite: url(m.tflitePath), height: m.height, width: m.width, threads, image: base.image };
     const row: StillRow = await measured(`stills at ${threads}, ${size}`, async () => {
       const times = { edgeseg: [] as number[], raw: [] as number[], app: [] as number[] };
       const stages: Record<string, number[]> = {};
@@ -186,7 +169,7 @@ async function stillsSection(origin: string, results: ThreadsResults): Promise<v
     // The default, as an app that names no count gets it: what it picked, and why.
     const { page: first, environment } = await benchPage(browser, origin);
     results.browserCores = environment.cores;
-    const d = await call<{ choice: ThreadChoiceText }>(first, 'edgeseg', {
+    const d = await call<{ choice: ThreadChoice }>(first, 'edgeseg', {
       model: `${url(m.dir)}/`,
       image: url(images['640x480']!),
       threads: 0,
@@ -314,17 +297,16 @@ export function threadsReport(t: ThreadsResults): string {
         ]),
       ),
     );
-    const STAGE_NAMES = ['decode', 'preprocess', 'run', 'postprocess', 'encode', 'total'];
     out.push("\nedgeseg's stages (median, ms) beside the app path and the LiteRT.js model alone at the same count:\n");
     out.push(
       table(
-        ['image', 'threads', ...STAGE_NAMES, 'segment()', 'LiteRT.js alone', 'app path', 'app path − LiteRT.js alone'],
+        ['image', 'threads', ...STAGES, 'segment()', 'LiteRT.js alone', 'app path', 'app path − LiteRT.js alone'],
         t.stills.map((r) => {
           const alone = t.alone.find((a) => a.threads === r.threads)!;
           return [
             r.size,
             String(r.threads),
-            ...STAGE_NAMES.map((s) => (r.stages[s] ? r.stages[s].median.toFixed(2) : '—')),
+            ...STAGES.map((s) => (r.stages[s] ? r.stages[s].median.toFixed(2) : '—')),
             r.edgeseg.median.toFixed(2),
             alone.litert.median.toFixed(2),
             r.app.median.toFixed(2),

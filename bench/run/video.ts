@@ -35,7 +35,7 @@ export const WARMUP_SECONDS = 3;
 const EDGESEG_THREADS = flag('video-threads');
 const edgesegThreadsText = () =>
   EDGESEG_THREADS === undefined
-    ? `its default WASM threads (for video, the cores but one, at most 4: ${defaultThreads(availableParallelism(), 'video')} here)`
+    ? `its default WASM threads (for video, half the cores less one, at least 1, at most 4: ${defaultThreads(availableParallelism(), 'video')} here)`
     : `${EDGESEG_THREADS} WASM threads`;
 /**
  * edgeseg's compositor (`--video-compositor webgl2|canvas2d`); by default `'auto'`, which is canvas 2D in a
@@ -116,7 +116,7 @@ export async function videoCase(
   await page.waitForFunction(() => (window as unknown as { videoBenchReady?: boolean }).videoBenchReady === true);
   const config: VideoCase = {
     model: `${url(m.dir)}/`,
-    tflite: url(join(ROOT, 'node_modules', '@mediapipe', 'selfie_segmentation', m.tflite)),
+    tflite: url(m.tflitePath),
     height: m.height,
     width: m.width,
     seconds: SECONDS,

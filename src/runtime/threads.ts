@@ -3,9 +3,9 @@
 import { InvalidInputError } from '../errors/index.js';
 
 /** The most WASM threads `numThreads` takes: onnxruntime-web sets no bound, and starts one worker for each thread but one. */
-export const MAX_THREADS = 64;
+const MAX_THREADS = 64;
 /** The most threads the default gives: onnxruntime-web's own default stops there, and a model of a few milliseconds a run (the people model: 8–13 ms on one thread) has little work per operator to share out past it. */
-export const DEFAULT_MAX_THREADS = 4;
+const DEFAULT_MAX_THREADS = 4;
 /** Cores taken where the browser does not tell its own (`navigator.hardwareConcurrency`). */
 const UNKNOWN_CORES = 2;
 
@@ -31,7 +31,6 @@ export interface ThreadChoice {
 }
 
 export interface ThreadPlan {
-  numThreads: number;
   /** Set when the page or the browser chose one thread: the fallback log says why. */
   oneThread: { code: 'NOT_ISOLATED' | 'NO_SHARED_MEMORY'; message: string } | null;
   choice: ThreadChoice;
@@ -62,7 +61,7 @@ export function checkNumThreads(value: unknown): void {
     );
 }
 
-/** A usable core count: the browser's, or UNKNOWN_CORES where it tells none (or nonsense). */
+/** The browser's core count where it tells a usable one; null where it tells none (or nonsense). */
 const coresOf = (cores: number | undefined): number | null => (cores !== undefined && Number.isInteger(cores) && cores >= 1 ? cores : null);
 
 /**
@@ -71,8 +70,8 @@ const coresOf = (cores: number | undefined): number | null => (cores !== undefin
  * Video: one fewer, at least one, for the frame loop's worker, which refines and composites each frame
  * while the model runs the next. On 2 cores a second WASM thread made video slower and stills no faster
  * on balance, and on 1 core it took 1.6–2.6× the time (bench/RESULTS.md, "Threads"). Larger machines could
- * not be measured: above 2 cores the rule is onnxruntime-web's own default (half the cores, at most 4;
- * it rounds up) with the loop's core taken out.
+ * not be measured: above 2 cores the rule is onnxruntime-web's own default (half the cores, at most 4),
+ * rounded down where onnxruntime-web rounds up, with the loop's core taken out.
  */
 export function defaultThreads(cores: number | undefined, use: ThreadUse): number {
   const half = Math.floor((coresOf(cores) ?? UNKNOWN_CORES) / 2);
@@ -96,12 +95,13 @@ function defaultReason(cores: number | null, use: ThreadUse, numThreads: number)
  */
 export function planThreads({ isolated, sharedMemory, cores, requested, local, use }: ThreadInputs): ThreadPlan {
   const told = coresOf(cores);
+  const plan = (numThreads: number, source: ThreadChoice['source'], reason: string, oneThread: ThreadPlan['oneThread'] = null) => ({
+    oneThread,
+    choice: { numThreads, cores: told, source, reason },
+  });
+  if (!local) return plan(1, 'default', 'only the hosted route runs the model: no WASM threads');
   if (requested !== undefined && (requested <= 1 || (isolated && sharedMemory)))
-    return {
-      numThreads: requested,
-      oneThread: null,
-      choice: { numThreads: requested, cores: told, source: 'option', reason: `numThreads: ${requested}, as given` },
-    };
+    return plan(requested, 'option', `numThreads: ${requested}, as given`);
   if (!isolated || !sharedMemory) {
     const oneThread = !isolated
       ? { code: 'NOT_ISOLATED' as const, message: 'the page is not cross-origin isolated (COOP/COEP): WASM runs on one thread' }
@@ -109,20 +109,10 @@ export function planThreads({ isolated, sharedMemory, cores, requested, local, u
           code: 'NO_SHARED_MEMORY' as const,
           message: 'this browser has no SharedArrayBuffer, even on this cross-origin isolated page: WASM runs on one thread',
         };
-    return {
-      numThreads: 1,
-      oneThread: local ? oneThread : null,
-      choice: local
-        ? { numThreads: 1, cores: told, source: 'one-thread', reason: oneThread.message }
-        : { numThreads: 1, cores: told, source: 'default', reason: 'only the hosted route runs the model: no WASM threads' },
-    };
+    return plan(1, 'one-thread', oneThread.message, oneThread);
   }
   const numThreads = defaultThreads(cores, use);
-  return {
-    numThreads,
-    oneThread: null,
-    choice: { numThreads, cores: told, source: 'default', reason: defaultReason(told, use, numThreads) },
-  };
+  return plan(numThreads, 'default', defaultReason(told, use, numThreads));
 }
 
 /** The plan for this page. */

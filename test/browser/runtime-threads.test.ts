@@ -2,6 +2,7 @@
 // frame loop), what `threads` reports, one thread with a note where the page cannot run more, bad counts.
 import { afterEach, expect, test } from 'vitest';
 import { createSegmenter, createVideoEffect, type Segmenter, type VideoEffect } from '../../src/index.js';
+import { defaultThreads } from '../../src/runtime/threads.js';
 import { stringMatching } from '../helpers/matchers.js';
 
 // This test page is cross-origin isolated (the test server sends COOP/COEP), so the page's answer to
@@ -39,7 +40,7 @@ test('on this isolated page the default is half the cores, at least 1, at most 4
   seg = await createSegmenter({ model: '/test/fixtures/models/tiny-legacy/', backends: ['wasm'] });
   const cores = navigator.hardwareConcurrency;
   if (typeof SharedArrayBuffer === 'function') {
-    const half = Math.min(4, Math.max(1, Math.floor(cores / 2)));
+    const half = defaultThreads(cores, 'stills');
     expect(seg.numThreads).toBe(half);
     expect(seg.threads).toEqual({
       numThreads: half,
@@ -59,7 +60,7 @@ test("live video's default gives the frame loop's worker one of those threads' c
   fx = await createVideoEffect({ model: '/test/fixtures/models/tiny-legacy/', backends: ['wasm'] });
   const cores = navigator.hardwareConcurrency;
   if (typeof SharedArrayBuffer === 'function') {
-    const video = Math.min(4, Math.max(1, Math.floor(cores / 2) - 1));
+    const video = defaultThreads(cores, 'video');
     expect(fx.segmenter.numThreads).toBe(video);
     expect(fx.stats.threads).toEqual({
       numThreads: video,

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { InvalidInputError } from '../../../src/errors/index.js';
 import { checkNumThreads, defaultThreads, planThreads, type ThreadInputs } from '../../../src/runtime/threads.js';
 import { stringMatching } from '../../helpers/matchers.js';
+import { thrown } from '../../helpers/rejection.js';
 
 const isolated: ThreadInputs = { isolated: true, sharedMemory: true, cores: 2, requested: undefined, local: true, use: 'stills' };
 const plan = (inputs: Partial<ThreadInputs>) => planThreads({ ...isolated, ...inputs });
@@ -27,7 +28,6 @@ describe('defaultThreads', () => {
 describe('planThreads', () => {
   test('the default, with the cores it read and why', () => {
     expect(plan({ cores: 2 })).toEqual({
-      numThreads: 1,
       oneThread: null,
       choice: { numThreads: 1, cores: 2, source: 'default', reason: '2 cores: 1 WASM thread (half the cores, at least 1, at most 4)' },
     });
@@ -48,13 +48,11 @@ describe('planThreads', () => {
 
   test("the caller's count stands where threads can run, whatever the cores and the use", () => {
     expect(plan({ cores: 2, requested: 3, use: 'video' })).toEqual({
-      numThreads: 3,
       oneThread: null,
       choice: { numThreads: 3, cores: 2, source: 'option', reason: 'numThreads: 3, as given' },
     });
     // One thread always runs: nothing to explain on a page that is not isolated.
     expect(plan({ isolated: false, cores: 16, requested: 1 })).toEqual({
-      numThreads: 1,
       oneThread: null,
       choice: { numThreads: 1, cores: 16, source: 'option', reason: 'numThreads: 1, as given' },
     });
@@ -64,7 +62,6 @@ describe('planThreads', () => {
     for (const requested of [undefined, 3]) {
       const p = plan({ isolated: false, cores: 16, requested });
       expect(p).toEqual({
-        numThreads: 1,
         oneThread: { code: 'NOT_ISOLATED', message: stringMatching(/not cross-origin isolated.*one thread/) },
         choice: { numThreads: 1, cores: 16, source: 'one-thread', reason: p.oneThread!.message },
       });
@@ -74,18 +71,17 @@ describe('planThreads', () => {
   test('isolated, but no SharedArrayBuffer (WebKitGTK): one thread, and the note says so', () => {
     const p = plan({ sharedMemory: false, cores: 16, requested: 2 });
     expect(p).toEqual({
-      numThreads: 1,
       oneThread: { code: 'NO_SHARED_MEMORY', message: stringMatching(/no SharedArrayBuffer.*one thread/) },
       choice: { numThreads: 1, cores: 16, source: 'one-thread', reason: p.oneThread!.message },
     });
   });
 
-  test('only the hosted route: no note, threads do not matter', () => {
-    expect(plan({ isolated: false, cores: 16, local: false })).toEqual({
-      numThreads: 1,
-      oneThread: null,
-      choice: { numThreads: 1, cores: 16, source: 'default', reason: stringMatching(/hosted route/) },
-    });
+  test('only the hosted route: no note, threads do not matter, isolated or not, asked or not', () => {
+    for (const inputs of [{ isolated: false }, { isolated: true }, { isolated: true, requested: 3 }])
+      expect(plan({ ...inputs, cores: 16, local: false })).toEqual({
+        oneThread: null,
+        choice: { numThreads: 1, cores: 16, source: 'default', reason: 'only the hosted route runs the model: no WASM threads' },
+      });
   });
 });
 
@@ -106,15 +102,12 @@ describe('checkNumThreads', () => {
       [null, 'got null'],
     ];
     for (const [value, got] of cases) {
-      let error: unknown;
-      try {
-        checkNumThreads(value);
-      } catch (e) {
-        error = e;
-      }
+      const error = thrown(() => checkNumThreads(value));
       expect(error).toBeInstanceOf(InvalidInputError);
-      expect((error as InvalidInputError).code).toBe('OPTION_INVALID');
-      expect((error as Error).message).toBe(`numThreads must be a whole number of WASM threads from 1 to 64, ${got}`);
+      expect([error.code, error.message]).toEqual([
+        'OPTION_INVALID',
+        `numThreads must be a whole number of WASM threads from 1 to 64, ${got}`,
+      ]);
     }
   });
 });
