@@ -48,9 +48,10 @@ export function createDevGuard(options: DevGuardOptions): (req: IncomingMessage,
     if (asker === 'elsewhere' ? !(isNavigation(req) && isPage(path)) : asker === 'tool' && isEditorEndpoint(path)) {
       return refuse(res);
     }
+    const missing = () => sendError(res, notFound('no such file', 'the dev server serves the demo and what it loads'));
     servable(path.name.startsWith('/@fs/') ? path.name.slice('/@fs'.length) : join(root, path.name), allowed).then(
-      (ok) => (ok ? next() : sendError(res, notFound('no such file', 'the dev server serves the demo and what it loads'))),
-      () => sendError(res, notFound('no such file', 'the dev server serves the demo and what it loads')),
+      (ok) => (ok ? next() : missing()),
+      missing,
     );
   };
 }

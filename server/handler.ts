@@ -1,6 +1,7 @@
 // The local platform as one Node (req, res, next) listener: every route of the platform, on loopback,
 // backed by a data directory. The same listener runs standalone (`edgeseg serve`) and inside Vite.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEFAULT_MAX_PIXELS } from '../src/decode/image-header.js';
 import { createAccessPolicy, duplicateHost, hasDuplicateHost } from './access.js';
 import { BodyBudget, type BodyBudgetLimits } from './body-budget.js';
 import { badRequest, HttpError, httpErrorOf, notFound, readBody, readJson, sendError, setCorsHeaders, setResourcePolicy } from './http.js';
@@ -61,10 +62,10 @@ export const RESERVED = new Set(['ort', 'infer', 'synthetic-image', 'model-files
 /** What a request may cost; see docs/security.md. */
 export const DEFAULT_LIMITS: PlatformLimits = {
   maxImageBytes: 20_000_000,
-  maxPixels: 50_000_000,
+  maxPixels: DEFAULT_MAX_PIXELS,
   fetchTimeoutMs: 10_000,
   // One image of the largest size allowed at a time (about 800 MB while it decodes and runs), or many small ones.
-  maxDecodePixels: 50_000_000,
+  maxDecodePixels: DEFAULT_MAX_PIXELS,
   maxDecodesWaiting: 8,
   retryAfterS: 5,
   // Four of the largest bodies (a 31 MB synthetic-image request) from one key, eight in all.

@@ -9,6 +9,11 @@ import { badRequest, checkFields, HttpError, notFound, shown, stringField } from
 import { writeAtomic, type ImageState, type ProjectState, type Store, type WorkspaceState } from './store.js';
 
 export const DEFAULT_PROVIDER_URL = 'https://api.openai.com/v1';
+
+/** A provider key as stored or given, where it is one: a blank key (which an earlier version stored) is none. */
+export function providerKey(text: string | undefined): string | undefined {
+  return text?.trim() ? text : undefined;
+}
 /** Added to the prompt unless `unmodified_prompt`, as the platform documents it: for photorealism. */
 export const PHOTOREALISM = 'Photorealistic photograph, natural lighting, realistic textures, sharp focus, high detail.';
 export const CAPTION_PROMPT =
@@ -70,9 +75,8 @@ export async function syntheticImage(store: Store, ws: WorkspaceState, body: Rec
     if (type === 'url' && !/^https?:\/\//i.test(body.image as string))
       throw badRequest('an image URL must be http or https', undefined, 'image');
   }
-  const key = ws.settings.providerApiKey;
-  // A blank key (stored by an earlier version) is none.
-  if (!key?.trim()) {
+  const key = providerKey(ws.settings.providerApiKey);
+  if (key === undefined) {
     throw new HttpError(
       400,
       'no image provider key is configured for this workspace',

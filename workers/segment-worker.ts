@@ -78,10 +78,10 @@ async function createRunner(
   numThreads: number,
   preprocess: { resize: { mode: ResizeMode } },
   ort: OrtFiles | undefined,
-  adapter: GPUAdapter | undefined,
+  adapter: Promise<GPUAdapter> | undefined,
 ): Promise<{ runner: SessionRunner; adapter?: string }> {
   // WebGPU keeps the full graph: its logits stay on the GPU, where the Resize costs little.
-  if (backend === 'webgpu') return createWebgpuRunner(model.bytes(), numThreads, ort, adapter);
+  if (backend === 'webgpu') return createWebgpuRunner(model.bytes(), numThreads, ort, await adapter);
   const options = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' } as const;
   // A trailing bilinear Resize to the input size is left to postprocessing, which computes the
   // upsampled values only where it needs them (see src/model/onnx-trailing-resize.ts). Not with a
@@ -128,8 +128,10 @@ const api: WorkerApi = {
     // User Timing marks (edgeseg:…) say where a start spends its time, in the worker's performance timeline.
     performance.mark('edgeseg:load');
     playLoadFault();
-    // WebGPU's adapter first: where there is none, neither its runtime nor the model is fetched for it.
-    const gpuAdapter = request.backend === 'webgpu' ? await webgpuAdapter() : undefined;
+    // The page found an adapter before it started this worker for WebGPU (src/runtime/webgpu-adapter.ts): the
+    // worker's own request runs beside the downloads, and its answer is awaited where the session starts.
+    const gpuAdapter = request.backend === 'webgpu' ? webgpuAdapter() : undefined;
+    gpuAdapter?.catch(() => undefined);
     // The runtime's wasm compiles while the package arrives (WebGPU's: its module loads, and a
     // compressed binary downloads and inflates; onnxruntime-web compiles it once the GPU device is set).
     if (request.backend === 'wasm') void wasmRuntime(request.numThreads, request.ort).catch(() => undefined);

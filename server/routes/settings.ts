@@ -1,7 +1,7 @@
 // A workspace's settings: the caption provider it calls. The provider key is written, never read back, and
 // goes only to the URL it was given for.
 import { badRequest, checkFields, HttpError, sendJson } from '../http.js';
-import { DEFAULT_PROVIDER_URL } from '../synthetic.js';
+import { DEFAULT_PROVIDER_URL, providerKey } from '../synthetic.js';
 import type { Platform, Route } from './route.js';
 
 export function settingsRoute({ store, maxJson }: Platform): Route {
@@ -16,7 +16,7 @@ export function settingsRoute({ store, maxJson }: Platform): Route {
         checkFields(body, { providerApiKey: 'string', providerBaseUrl: 'string', captionModel: 'string' });
         // A blank key is no key: stored, it would read as "not configured" while carrying a URL change.
         const given = typeof body.providerApiKey === 'string' ? body.providerApiKey : undefined;
-        const key = given !== undefined && given.trim() !== '' ? given : undefined;
+        const key = providerKey(given);
         const moves =
           typeof body.providerBaseUrl === 'string' && providerUrl(body.providerBaseUrl) !== providerUrl(ws.settings.providerBaseUrl);
         // A key is sent only to the URL it was set with. A key holder who could move the URL alone would receive
@@ -33,11 +33,8 @@ export function settingsRoute({ store, maxJson }: Platform): Route {
           );
         await store.update(() => {
           const settings = ws.settings;
-          if (moves) {
-            // The old key belonged to the old URL: never left behind for the new one.
-            delete settings.providerApiKey;
-            settings.providerBaseUrl = body.providerBaseUrl as string;
-          }
+          // A URL moves only with a key of its own (above), which replaces the old URL's here.
+          if (moves) settings.providerBaseUrl = body.providerBaseUrl as string;
           if (key !== undefined) settings.providerApiKey = key;
           else if (given !== undefined) delete settings.providerApiKey;
           if (typeof body.captionModel === 'string') settings.captionModel = body.captionModel;
@@ -46,7 +43,7 @@ export function settingsRoute({ store, maxJson }: Platform): Route {
       // The provider key itself is never returned.
       sendJson(res, 200, {
         settings: {
-          providerConfigured: Boolean(ws.settings.providerApiKey?.trim()),
+          providerConfigured: providerKey(ws.settings.providerApiKey) !== undefined,
           providerBaseUrl: ws.settings.providerBaseUrl ?? null,
           captionModel: ws.settings.captionModel ?? 'gpt-4o',
         },

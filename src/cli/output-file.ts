@@ -25,18 +25,17 @@ export async function writeOutputFile(outDir: string, file: string, bytes: Uint8
     if (found.isSymbolicLink()) throw linkError(dir, 'folder');
     if (!found.isDirectory()) throw new Error(`${dir} is not a folder: not written`);
   }
-  // O_NOFOLLOW: a link at the file itself fails (ELOOP) rather than being followed.
+  // O_NOFOLLOW: a link at the file itself fails (ELOOP) rather than being followed, and before O_TRUNC cuts
+  // anything (as a folder fails with EISDIR); a FIFO, which O_TRUNC leaves alone, is written as a stream (a
+  // reader asked for the output there).
   let handle;
   try {
-    handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o666);
+    handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o666);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw linkError(file, 'file', error);
     throw error;
   }
   try {
-    // Truncated once opened (not by O_TRUNC, which would cut a file the open then refuses); a FIFO, which
-    // cannot be truncated, is written as a stream (a reader asked for the output there).
-    if ((await handle.stat()).isFile()) await handle.truncate(0);
     await handle.writeFile(bytes);
   } finally {
     await handle.close();
