@@ -268,6 +268,17 @@ const MAX_TIFF_ENTRIES = 1 << 20;
 /** The pixel limit of every image edgeseg decodes, unless `maxPixels` says otherwise: 50 megapixels. */
 export const DEFAULT_MAX_PIXELS = 50_000_000;
 
+/** The pixel limit that an option `maxPixels` sets: DEFAULT_MAX_PIXELS where it is left out; OPTION_INVALID unless a positive number. */
+export function pixelLimit(maxPixels: unknown): number {
+  if (maxPixels === undefined) return DEFAULT_MAX_PIXELS;
+  if (typeof maxPixels !== 'number' || !(maxPixels > 0))
+    throw new InvalidInputError(
+      'OPTION_INVALID',
+      `maxPixels must be a positive number of pixels, got ${typeof maxPixels === 'number' ? String(maxPixels) : typeof maxPixels}`,
+    );
+  return maxPixels;
+}
+
 /** Refuses an image over the pixel limit, from its size alone (a header's, or a decoded image's). */
 export function checkPixelCount(width: number, height: number, maxPixels: number): void {
   if (width * height > maxPixels) {

@@ -11,7 +11,7 @@ import { asEdgesegError, batchSettings, type SegmentManyOptions, type SegmentMan
 import { orderedPool } from '../batch/ordered-pool.js';
 import { DEFAULT_CONFIDENCE, segmentPixels, type PixelImage, type Timings } from '../pipeline/index.js';
 import type { NodeBackendName, NodeSessionRunner } from './node-runner.js';
-import { decodeImage, DEFAULT_MAX_PIXELS } from '../decode/decode-node.js';
+import { decodeImage } from '../decode/decode-node.js';
 import { directoryPackageCache } from './directory-cache.js';
 import { bundledModelDir, DEFAULT_BUNDLED_MODEL, isBundledModelName, type BundledModelName } from './bundled-model.js';
 import { isBundledModel, isModelWord, unknownNameError, type BundledModel } from '../model/bundled-model.js';
@@ -19,7 +19,7 @@ import { createNativeRunner } from './native-runner.js';
 import { readPackageDir } from './read-package-dir.js';
 import { defaultBatchConcurrency } from './threads.js';
 import { createWasmRunner } from './wasm-runner.js';
-import { checkPixelCount } from '../decode/image-header.js';
+import { checkPixelCount, pixelLimit } from '../decode/image-header.js';
 
 export type { NodeBackendName, SegmentManyOptions, Timings };
 
@@ -205,6 +205,7 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
     );
   }
   checkInputSizeOption(options.inputSize);
+  const maxPixels = pixelLimit(options.maxPixels);
   const files = await loadFiles(options);
   const threads = options.numThreads === undefined ? {} : { numThreads: options.numThreads };
   let backendName: NodeBackendName = 'native';
@@ -217,7 +218,6 @@ export async function createSegmenter(options: NodeSegmenterOptions = {}): Promi
     },
     options.inputSize ? { inputSize: options.inputSize } : {},
   );
-  const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
   let queue: Promise<unknown> = Promise.resolve();
   let disposed = false;
 

@@ -5,7 +5,7 @@ import { BackendError, EdgesegAbortError, InvalidInputError, type BackendName, t
 import type { DownloadProgress, ModelSpec, PackageFiles } from '../model/index.js';
 import type { RawSegmentation, SegmentationPayload } from '../payload/index.js';
 import { DEFAULT_CONFIDENCE, validateConfidence } from '../pipeline/confidence.js';
-import { DEFAULT_MAX_PIXELS } from '../decode/image-header.js';
+import { pixelLimit } from '../decode/image-header.js';
 import { asEdgesegError, batchSettings, type SegmentManyOptions, type SegmentManyOutcome } from '../batch/segment-many.js';
 import { orderedPool } from '../batch/ordered-pool.js';
 import { isPlatformError } from '../platform/errors/guards.js';
@@ -473,7 +473,7 @@ export class Segmenter {
         ...(this.options.inputSize ? { inputSize: this.options.inputSize } : {}),
         ...(ort ? { ort: { ...ort, fix } } : {}),
       },
-      maxPixels: this.options.maxPixels ?? DEFAULT_MAX_PIXELS,
+      maxPixels: pixelLimit(this.options.maxPixels),
       createWorker: worker === undefined ? startBundledWorker : () => new Worker(worker, { type: 'module' }),
       ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
       onRestart: () => this.#restarts++,
@@ -614,8 +614,7 @@ function checkOptions(options: SegmenterOptions): RuntimeBackendName[] {
     );
   }
   checkNumThreads(options.numThreads);
-  if (options.maxPixels !== undefined && !(options.maxPixels > 0))
-    throw new InvalidInputError('OPTION_INVALID', 'maxPixels must be positive');
+  pixelLimit(options.maxPixels);
   checkInputSizeOption(options.inputSize);
   return order;
 }

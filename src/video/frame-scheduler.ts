@@ -521,10 +521,18 @@ export class FrameScheduler<F extends object, I, M> {
 
   /** The one place a frame moves: to `next` (along FRAME_MOVES); a frame that ends is counted and done with. */
   #advance(life: Life<F>, next: FrameState): void {
-    life.state = moveFrame(life.state, next);
-    if (next.is !== 'shown' && next.is !== 'dropped') return;
-    if (countsDropped(next)) this.#dropped++;
-    this.#hooks.done(life.frame, next);
+    const ends = !ended(life) && (next.is === 'shown' || next.is === 'dropped');
+    try {
+      life.state = moveFrame(life.state, next);
+    } finally {
+      // A frame that ends is let go even where the move was a slip (which then throws): a camera frame left
+      // open would stall the camera.
+      if (ends) {
+        life.state = next;
+        if (countsDropped(next)) this.#dropped++;
+        this.#hooks.done(life.frame, next);
+      }
+    }
   }
 }
 

@@ -63,11 +63,6 @@ export class FramesPath implements InputPath {
     this.#video.play().catch((error: unknown) => this.#context.loop.tell({ on: 'page-failed', generation, error: error as Error }));
   }
 
-  /** Nothing to free: the page shows whichever loop's frames come back. */
-  detach(): Promise<void> {
-    return Promise.resolve();
-  }
-
   stop(): Promise<void> {
     if (this.#stopped) return Promise.resolve();
     this.#stopped = true;

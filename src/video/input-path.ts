@@ -25,8 +25,8 @@ export interface InputPath {
   connect(): { input: VideoInput; transfer: Transferable[] };
   /** Loop `generation` started in its worker. */
   started?(generation: number): void;
-  /** Frees the output of the last loop (a new one writes it next); resolves once it is free. */
-  detach(): Promise<void>;
+  /** Frees the output of the last loop (a new one writes it next); resolves once it is free. Left out where there is nothing to free. */
+  detach?(): Promise<void>;
   /** Stops what the page runs for the loop and ends the output. */
   stop(): Promise<void>;
 }

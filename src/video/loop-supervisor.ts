@@ -57,11 +57,6 @@ export class LoopSupervisor implements PathLoop {
     this.#host = host;
   }
 
-  /** The loop's state now. */
-  get state(): LoopState {
-    return this.#state;
-  }
-
   get generation(): number {
     return this.#state.generation;
   }
@@ -134,7 +129,7 @@ export class LoopSupervisor implements PathLoop {
       void path?.stop();
       if (act.error) this.#host.failed(act.error);
     } else if (act.do === 'restart') {
-      await path?.detach();
+      await path?.detach?.();
       if (this.#state.is !== 'closed') this.#begin();
     }
     return act;
@@ -201,7 +196,7 @@ export class LoopSupervisor implements PathLoop {
     loop.terminate();
     if (started) this.#restarts++;
     else this.#companions = false;
-    await this.#path?.detach();
+    await this.#path?.detach?.();
     const act = await this.#tell({ on: 'loop-died', generation });
     // The track path's output ended with that worker: a new loop worker, with a generator made ahead, for the next process().
     if (act.do === 'end') void this.makeSpare();

@@ -34,11 +34,6 @@ export class TrackPath implements InputPath {
     return { input, transfer: [copy] };
   }
 
-  /** Nothing to free: the output is the loop's worker's, and a new loop there writes it. */
-  detach(): Promise<void> {
-    return Promise.resolve();
-  }
-
   /** The watch on the input stopped, the loop and its generator in the loop's worker stopped, the output stopped. */
   async stop(): Promise<void> {
     const stopping = this.#running ? this.#context.loop.stopTrackLoop() : null;

@@ -44,10 +44,10 @@ export class VideoEffect {
   readonly #stats: VideoStatsRecorder;
   #settings: VideoSettings;
   /** The pixel limit a new background is held to (the options' maxPixels). */
-  readonly #maxPixels: number | undefined;
+  readonly #maxPixels: number;
   #closed = false;
 
-  private constructor(segmenter: Segmenter, settings: VideoSettings, maxPixels: number | undefined) {
+  private constructor(segmenter: Segmenter, settings: VideoSettings, maxPixels: number) {
     this.#segmenter = segmenter;
     this.#settings = settings;
     this.#maxPixels = maxPixels;
@@ -71,7 +71,7 @@ export class VideoEffect {
       await segmenter.dispose();
       throw new BackendError('BACKEND_UNAVAILABLE', 'live video needs the model in a worker (webgpu or wasm)');
     }
-    const effect = new VideoEffect(segmenter, parsed.settings, options.maxPixels);
+    const effect = new VideoEffect(segmenter, parsed.settings, parsed.maxPixels);
     // Where the page has no track generator, the track path needs one made ahead in the loop's worker.
     if (!pageHasGenerator()) await effect.#supervisor.makeSpare();
     return effect;

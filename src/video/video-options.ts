@@ -1,7 +1,7 @@
 // createVideoEffect's options: their types, their checks and defaults, and the background's decoding
 // (a colour, any CSS colour through a canvas, or an image).
 import { decodeBitmap, fetchImageBytes } from '../decode/decode-in-worker.js';
-import { checkPixelCount, DEFAULT_MAX_PIXELS } from '../decode/image-header.js';
+import { checkPixelCount, DEFAULT_MAX_PIXELS, pixelLimit } from '../decode/image-header.js';
 import { InvalidInputError } from '../errors/index.js';
 import { refuseModelWord } from '../model/bundled-model.js';
 import { DEFAULT_CONFIDENCE, validateConfidence } from '../pipeline/confidence.js';
@@ -86,10 +86,14 @@ export interface VideoEffectOptions extends VideoEffectSettings, Omit<SegmenterO
 const DEFAULT_COLOR: Rgb = [20, 90, 60];
 
 /** The options of createVideoEffect, checked: the effect's settings, and what the segmenter is made with. */
-export async function parseVideoOptions(options: VideoEffectOptions): Promise<{ settings: VideoSettings; segmenter: SegmenterOptions }> {
+export async function parseVideoOptions(
+  options: VideoEffectOptions,
+): Promise<{ settings: VideoSettings; segmenter: SegmenterOptions; maxPixels: number }> {
   if (typeof options !== 'object' || options === null)
     throw new InvalidInputError('OPTION_INVALID', 'createVideoEffect takes an options object');
-  const settings = await resolveSettings(options, null, options.maxPixels);
+  // Checked before a background is fetched or decoded under it.
+  const maxPixels = pixelLimit(options.maxPixels);
+  const settings = await resolveSettings(options, null, maxPixels);
   if ((options.backends as string[] | undefined)?.includes('hosted'))
     throw new InvalidInputError(
       'OPTION_INVALID',
@@ -115,6 +119,7 @@ export async function parseVideoOptions(options: VideoEffectOptions): Promise<{ 
   return {
     settings: { ...settings, compositor, waitForMask },
     segmenter: { ...rest, backends: options.backends ?? ['webgpu', 'wasm'], model: await modelOf(model) },
+    maxPixels,
   };
 }
 

@@ -40,6 +40,14 @@ describe('bad input gives a coded error and the segmenter keeps working', () => 
     await small.dispose();
   });
 
+  test.each([Number.NaN, 0, -1, '100'])('maxPixels %s: OPTION_INVALID naming it, before the model loads', async (maxPixels) => {
+    const error = await rejection(createSegmenter({ model: '/nowhere/at/all', maxPixels: maxPixels as number }));
+    expect([error.code, error.message]).toEqual([
+      'OPTION_INVALID',
+      `maxPixels must be a positive number of pixels, got ${typeof maxPixels === 'number' ? String(maxPixels) : 'string'}`,
+    ]);
+  });
+
   test.each([Number.NaN, -1, 101, Infinity])('confidence %s', async (confidence) => {
     expect(await codeOf(seg.segment(png, { confidence }))).toBe('CONFIDENCE_INVALID');
   });

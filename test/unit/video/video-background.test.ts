@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
 import { parseVideoOptions, resolveSettings } from '../../../src/video/video-options.js';
 import { pngSized } from '../../fixtures/bad-images.js';
 import { samples } from '../../helpers/image-samples.js';
+import { stringContaining } from '../../helpers/matchers.js';
 
 const { png } = samples();
 /** 20000×20000 by its header (400 megapixels), 1 KB on the wire. */
@@ -15,8 +16,11 @@ const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" wi
 
 let server: Server;
 let base: string;
+/** The paths the server was asked for. */
+const asked: string[] = [];
 beforeAll(async () => {
   server = createServer((req, res) => {
+    asked.push(req.url ?? '');
     const body = req.url === '/huge.png' ? huge : req.url === '/ok.png' ? png : null;
     if (body) res.writeHead(200, { 'content-type': 'image/png' }).end(body);
     else res.writeHead(404).end();
@@ -78,6 +82,21 @@ test("the effect's maxPixels is the limit, at creation and on update; an image w
   expect(calls).toEqual([]);
   const settings = await image(`${base}/ok.png`, 24 * 16);
   expect([settings.image?.width, settings.image?.height, calls.length]).toEqual([24, 16, 1]);
+});
+
+test('a maxPixels that is no limit (NaN, 0, negative, not a number) is OPTION_INVALID before the background is fetched or decoded', async () => {
+  const { calls } = decoder();
+  asked.length = 0;
+  for (const maxPixels of [Number.NaN, 0, -1, '100'])
+    await expect(
+      parseVideoOptions({
+        effect: 'image',
+        background: `${base}/huge.png`,
+        maxPixels: maxPixels as number,
+        model: { url: `${base}/model/` },
+      }),
+    ).rejects.toMatchObject({ code: 'OPTION_INVALID', message: stringContaining('maxPixels must be a positive number of pixels') });
+  expect([asked, calls]).toEqual([[], []]);
 });
 
 test('a decoded picture (a bitmap, a canvas) over the limit is refused, and the copy made of it closed', async () => {
