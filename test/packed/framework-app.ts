@@ -45,7 +45,7 @@ function toolEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 const appNode = new Map<string, string>();
 
 /** The Node binary that runs `appDir`'s command lines. */
-export function nodeOf(appDir: string): string {
+function nodeOf(appDir: string): string {
   return appNode.get(appDir) ?? process.execPath;
 }
 

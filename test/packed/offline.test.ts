@@ -153,9 +153,9 @@ beforeAll(async () => {
     },
     copy,
   });
-  // Built as a user builds it: Vite's command line, in production mode (Vitest's NODE_ENV=test would make
-  // import.meta.env.PROD false, and Workbox's modules their development builds).
-  await runTool(appDir, 'vite/bin/vite.js', ['build', '--outDir', 'out', '--logLevel', 'warn'], { NODE_ENV: 'production' });
+  // Built as a user builds it: Vite's command line, in production mode (runTool leaves out Vitest's
+  // NODE_ENV=test, which would make import.meta.env.PROD false, and Workbox's modules their development builds).
+  await runTool(appDir, 'vite/bin/vite.js', ['build', '--outDir', 'out', '--logLevel', 'warn']);
   vite = await importFromApp<ViteApi>(appDir, 'node_modules/vite/dist/node/index.js');
 });
 afterAll(async () => {
